@@ -1,0 +1,352 @@
+#pragma once
+// The compiled transition table: contiguous slots indexed by small state ids,
+// one step function per state that inlines that state's conditions and the
+// hooks of every state it can reach. Built while configuring, immutable once a
+// machine runs, and shareable by every character of one type.
+
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <new>
+#include <string>
+#include <string_view>
+#include <tuple>
+#include <type_traits>
+#include <utility>
+#include <vector>
+
+#include <fmt/format.h>
+
+#include "../config_error.hpp"
+#include "traits.hpp"
+#include "type_name.hpp"
+
+namespace tickfsm::detail {
+
+using StateIndex = std::uint16_t;
+inline constexpr StateIndex kNoState = 0xFFFF;
+
+/// Per character: this is all a running machine changes on a tick.
+struct Runtime {
+    StateIndex state = kNoState;
+    std::uint16_t flags = 0;
+    std::uint32_t ticks = 0;
+};
+inline constexpr std::uint16_t kStarted = 1;
+inline constexpr std::uint16_t kBusy = 2;
+
+/// A transition's destination: its id and where its data lives in a character's block.
+struct Target {
+    StateIndex id;
+    std::uint32_t offset;
+};
+
+/// Identity of a type for the configuration-time type-to-id map (no RTTI).
+template <class T>
+struct TypeKeyHolder {
+    static inline char key = 0; // non-const so that no linker folds two of them
+};
+template <class T>
+inline const void* TypeKey() noexcept {
+    return &TypeKeyHolder<T>::key;
+}
+
+/// States without data are never instantiated per character: one object serves all.
+template <class S>
+inline S kEmptyState{};
+
+template <class S>
+[[gnu::always_inline]] inline S& StateObject(std::byte* data, std::uint32_t offset) noexcept {
+    if constexpr (std::is_empty_v<S>) {
+        (void)data;
+        (void)offset;
+        return kEmptyState<S>;
+    } else {
+        return *std::launder(reinterpret_cast<S*>(data + offset));
+    }
+}
+
+template <class C, class A>
+struct Table;
+
+template <class C, class A>
+using StepFn = void (*)(const Table<C, A>&, C&, const A&, Runtime&, std::byte*);
+
+template <class C, class A>
+using HookFn = void (*)(C&, const A&, std::byte*, std::uint32_t);
+
+/// One `From<S>()` chain: its conditions in order. Owned by the table.
+template <class C, class A>
+struct ChainBase {
+    using ProbeFn = int (*)(const ChainBase&, const C&, const A&, float);
+    ProbeFn probe = nullptr;          // index of the first condition that holds, or -1
+    StepFn<C, A> step = nullptr;      // the state's whole tick when this is its only chain
+    const Target* targets = nullptr;  // one per condition
+    std::size_t count = 0;
+    const void* type = nullptr;       // TypeKey of the concrete chain, to catch reused builders
+    virtual ~ChainBase() = default;
+};
+
+/// The hot part of a state, read on every tick.
+template <class C, class A>
+struct Slot {
+    StepFn<C, A> step;
+    const ChainBase<C, A>* chain;
+    std::uint32_t offset;
+};
+
+/// The cold part of a state: configuration, queries, tools.
+template <class C, class A>
+struct StateMeta {
+    std::string_view name;
+    const void* key = nullptr;
+    bool has_data = false;
+    std::uint32_t offset = 0;
+    void (*construct)(void*) = nullptr;
+    void (*relocate)(void* dst, void* src) = nullptr;
+    void (*destroy)(void*) = nullptr;
+    HookFn<C, A> enter = nullptr;
+    HookFn<C, A> perform = nullptr;
+    HookFn<C, A> exit = nullptr;
+    StepFn<C, A> step_none = nullptr;
+    StepFn<C, A> step_multi = nullptr;
+    std::vector<std::unique_ptr<ChainBase<C, A>>> chains;
+};
+
+template <class T, class F>
+struct Edge {
+    using To = T;
+    using Condition = F;
+};
+
+template <class C, class A, class S>
+void EnterThunk(C& c, const A& a, std::byte* data, std::uint32_t offset) {
+    CallEnter(StateObject<S>(data, offset), c, a);
+}
+template <class C, class A, class S>
+void PerformThunk(C& c, const A& a, std::byte* data, std::uint32_t offset) {
+    CallPerform(StateObject<S>(data, offset), c, a);
+}
+template <class C, class A, class S>
+void ExitThunk(C& c, const A& a, std::byte* data, std::uint32_t offset) {
+    CallExit(StateObject<S>(data, offset), c, a);
+}
+
+template <class C, class A>
+[[gnu::always_inline]] inline float TimeOf(const Table<C, A>& table, const Runtime& rt) noexcept {
+    return static_cast<float>(rt.ticks) * table.dt;
+}
+
+/// A state with no transitions: count the tick and perform.
+template <class C, class A, class S>
+void StepNone(const Table<C, A>& table, C& c, const A& a, Runtime& rt, std::byte* data) {
+    const std::uint32_t offset = table.slots[rt.state].offset;
+    ++rt.ticks;
+    CallPerform(StateObject<S>(data, offset), c, a);
+}
+
+/// Leave S for T: S's exit, the switch, T's enter, then T performs this tick.
+template <class C, class A, class S, class T>
+[[gnu::always_inline]] inline void Fire(C& c, const A& a, Runtime& rt, std::byte* data, std::uint32_t from_offset,
+                                        Target to) {
+    CallExit(StateObject<S>(data, from_offset), c, a);
+    rt.state = to.id;
+    rt.ticks = 0;
+    T& next = StateObject<T>(data, to.offset);
+    CallEnter(next, c, a);
+    CallPerform(next, c, a);
+}
+
+template <class C, class A, class S, class... Edges>
+struct Chain final : ChainBase<C, A> {
+    using Conditions = std::tuple<typename Edges::Condition...>;
+    using EdgeList = std::tuple<Edges...>;
+    static constexpr std::size_t kCount = sizeof...(Edges);
+
+    Conditions conditions;
+    std::array<Target, kCount> target_array;
+
+    Chain(Conditions&& conds, const std::array<Target, kCount>& target_list)
+        : conditions(std::move(conds)), target_array(target_list) {
+        this->probe = &Probe;
+        this->step = &Step;
+        this->targets = target_array.data();
+        this->count = kCount;
+        this->type = TypeKey<Chain>();
+    }
+
+    template <std::size_t... I>
+    [[gnu::always_inline]] int ProbeAll([[maybe_unused]] const C& c, [[maybe_unused]] const A& a, [[maybe_unused]] float t,
+                                        std::index_sequence<I...>) const {
+        int fired = -1;
+        (void)((CallCondition(std::get<I>(conditions), c, a, t) ? (fired = static_cast<int>(I), true) : false) ||
+               ...);
+        return fired;
+    }
+
+    static int Probe(const ChainBase<C, A>& base, const C& c, const A& a, float t) {
+        return static_cast<const Chain&>(base).ProbeAll(c, a, t, std::index_sequence_for<Edges...>{});
+    }
+
+    template <std::size_t... I>
+    [[gnu::always_inline]] bool FireFirst([[maybe_unused]] C& c, [[maybe_unused]] const A& a, [[maybe_unused]] float t,
+                                          [[maybe_unused]] Runtime& rt, [[maybe_unused]] std::byte* data,
+                                          [[maybe_unused]] std::uint32_t offset, std::index_sequence<I...>) const {
+        return ((CallCondition(std::get<I>(conditions), c, a, t) &&
+                 (Fire<C, A, S, typename std::tuple_element_t<I, EdgeList>::To>(c, a, rt, data, offset,
+                                                                               target_array[I]),
+                  true)) ||
+                ...);
+    }
+
+    /// The whole tick of S, its conditions and every reachable hook inlined.
+    static void Step(const Table<C, A>& table, C& c, const A& a, Runtime& rt, std::byte* data) {
+        const Slot<C, A>& slot = table.slots[rt.state];
+        const Chain& self = static_cast<const Chain&>(*slot.chain);
+        ++rt.ticks;
+        if (!self.FireFirst(c, a, TimeOf(table, rt), rt, data, slot.offset, std::index_sequence_for<Edges...>{}))
+            CallPerform(StateObject<S>(data, slot.offset), c, a);
+    }
+};
+
+/// A state configured by several `From<S>()` chains: they are tried in the order declared.
+template <class C, class A, class S>
+void StepMulti(const Table<C, A>& table, C& c, const A& a, Runtime& rt, std::byte* data) {
+    const StateMeta<C, A>& meta = table.meta[rt.state];
+    const std::uint32_t offset = meta.offset;
+    ++rt.ticks;
+    const float t = TimeOf(table, rt);
+    for (const auto& chain : meta.chains) {
+        const int i = chain->probe(*chain, c, a, t);
+        if (i < 0) continue;
+        const Target to = chain->targets[i];
+        CallExit(StateObject<S>(data, offset), c, a);
+        rt.state = to.id;
+        rt.ticks = 0;
+        const StateMeta<C, A>& next = table.meta[to.id];
+        next.enter(c, a, data, to.offset);
+        next.perform(c, a, data, to.offset);
+        return;
+    }
+    CallPerform(StateObject<S>(data, offset), c, a);
+}
+
+template <class C, class A>
+struct Table {
+    std::vector<Slot<C, A>> slots;
+    std::vector<StateMeta<C, A>> meta;
+    std::vector<const void*> keys;
+    float dt = 1.0f / 60.0f;
+    StateIndex initial = kNoState;
+    bool frozen = false;
+    std::uint32_t data_size = 0;
+    std::uint32_t data_align = 1;
+
+    static std::string CharacterName() {
+        return fmt::format("StateManager<{}, {}>", TypeName<C>(), TypeName<A>());
+    }
+
+    [[noreturn]] static void Fail(std::string_view what) {
+        ReportConfigError(fmt::format("tickfsm: {}: {}", CharacterName(), what));
+    }
+
+    StateIndex Find(const void* key) const noexcept {
+        for (std::size_t i = 0; i < keys.size(); ++i)
+            if (keys[i] == key) return static_cast<StateIndex>(i);
+        return kNoState;
+    }
+
+    std::string_view NameOf(StateIndex id) const noexcept {
+        return id < meta.size() ? meta[id].name : std::string_view{};
+    }
+
+    /// Id of S, adding S to the table if it is new. The caller has checked that
+    /// the table is not frozen.
+    template <class S>
+    StateIndex Register() {
+        static_assert(CheckState<S, C, A>());
+        const void* key = TypeKey<S>();
+        if (const StateIndex found = Find(key); found != kNoState) return found;
+        if (meta.size() >= kNoState - 1)
+            Fail(fmt::format("cannot add state {}: a machine holds at most {} states", StateName<S>(), kNoState - 1));
+
+        StateMeta<C, A> m;
+        m.name = StateName<S>();
+        m.key = key;
+        if constexpr (!std::is_empty_v<S>) {
+            const std::uint32_t align = alignof(S);
+            m.has_data = true;
+            m.offset = (data_size + align - 1) / align * align;
+            m.construct = [](void* p) { ::new (p) S(); };
+            m.relocate = [](void* dst, void* src) {
+                S* from = static_cast<S*>(src);
+                ::new (dst) S(std::move(*from));
+                from->~S();
+            };
+            m.destroy = [](void* p) { static_cast<S*>(p)->~S(); };
+        }
+        m.enter = &EnterThunk<C, A, S>;
+        m.perform = &PerformThunk<C, A, S>;
+        m.exit = &ExitThunk<C, A, S>;
+        m.step_none = &StepNone<C, A, S>;
+        m.step_multi = &StepMulti<C, A, S>;
+
+        // Reserve first so that nothing below throws half-way.
+        slots.reserve(slots.size() + 1);
+        keys.reserve(keys.size() + 1);
+        meta.reserve(meta.size() + 1);
+        const std::uint32_t offset = m.offset;
+        if constexpr (!std::is_empty_v<S>) {
+            data_size = offset + static_cast<std::uint32_t>(sizeof(S));
+            data_align = data_align > alignof(S) ? data_align : static_cast<std::uint32_t>(alignof(S));
+        }
+        meta.push_back(std::move(m));
+        keys.push_back(key);
+        slots.push_back(Slot<C, A>{&StepNone<C, A, S>, nullptr, offset});
+        return static_cast<StateIndex>(meta.size() - 1);
+    }
+
+    /// Undo the last Register (its data state could not be constructed).
+    void PopLast() noexcept {
+        const StateMeta<C, A>& m = meta.back();
+        if (m.has_data) data_size = m.offset; // alignment kept: harmless
+        meta.pop_back();
+        keys.pop_back();
+        slots.pop_back();
+    }
+
+    /// Pick the fastest step for state s from its chains.
+    void Recompile(StateIndex s) noexcept {
+        StateMeta<C, A>& m = meta[s];
+        const ChainBase<C, A>* only = nullptr;
+        std::size_t non_empty = 0;
+        for (const auto& chain : m.chains)
+            if (chain->count != 0) {
+                ++non_empty;
+                only = chain.get();
+            }
+        Slot<C, A>& slot = slots[s];
+        if (non_empty == 0) {
+            slot.step = m.step_none;
+            slot.chain = nullptr;
+        } else if (non_empty == 1) {
+            slot.step = only->step;
+            slot.chain = only;
+        } else {
+            slot.step = m.step_multi;
+            slot.chain = nullptr;
+        }
+    }
+
+    /// Which state the conditions of `from` send the machine to at time t, or kNoState.
+    StateIndex Probe(StateIndex from, const C& c, const A& a, float t) const {
+        for (const auto& chain : meta[from].chains) {
+            const int i = chain->probe(*chain, c, a, t);
+            if (i >= 0) return chain->targets[i].id;
+        }
+        return kNoState;
+    }
+};
+
+} // namespace tickfsm::detail

@@ -1,0 +1,162 @@
+#pragma once
+// Compile-time detection of state hooks and condition forms, with the
+// static_assert messages a user sees when a signature does not fit.
+
+#include <concepts>
+#include <string_view>
+#include <type_traits>
+
+#include "type_name.hpp"
+
+namespace tickfsm::detail {
+
+template <class...>
+inline constexpr bool kAlwaysFalse = false;
+
+// --- state names -----------------------------------------------------------
+
+template <class S>
+concept HasStaticName = requires {
+    { S::Name } -> std::convertible_to<std::string_view>;
+};
+
+/// A state's `static constexpr std::string_view Name` if it has one, else its
+/// unqualified class name.
+template <class S>
+constexpr std::string_view StateName() noexcept {
+    if constexpr (HasStaticName<S>) return std::string_view(S::Name);
+    else return TypeName<S>();
+}
+
+// --- hook detection ----------------------------------------------------------
+// A state may leave out any hook. A member that has a hook's name but not its
+// signature is an error, not a hook silently skipped: we find the name with
+// the ambiguity trick (a class deriving from S and from a class that declares
+// the name cannot take its address iff S declares it too), so overloads and
+// templates with the name are found as well.
+
+struct HookNameProbe {
+    void OnStateEnter();
+    void Perform();
+    void OnStateExit();
+};
+
+template <class S>
+struct HookNameDetector : S, HookNameProbe {};
+
+#define TICKFSM_DETAIL_HOOK_TRAITS(Hook)                                                              \
+    template <class S>                                                                                \
+    consteval bool Declares##Hook() {                                                                 \
+        if constexpr (std::is_final_v<S>) return requires { &S::Hook; };                              \
+        else return !requires { &HookNameDetector<S>::Hook; };                                        \
+    }                                                                                                 \
+    template <class S, class C, class A>                                                              \
+    concept Has##Hook = requires(S& s, C& c, const A& a) { s.Hook(c, a); };                           \
+    template <class S>                                                                                \
+    struct StateHasABadlyTyped_##Hook {                                                               \
+        static_assert(kAlwaysFalse<S>, "tickfsm: state hook " #Hook                                   \
+                      " has the wrong signature (the state is the type in StateHasABadlyTyped_" #Hook \
+                      "<...> above); expected `void " #Hook                                           \
+                      "(Controller&, const Action&)`; rename the member if it is not a hook");        \
+    };                                                                                                \
+    template <class S, class C, class A>                                                              \
+    consteval bool Check##Hook() {                                                                    \
+        if constexpr (Declares##Hook<S>() && !Has##Hook<S, C, A>) {                                   \
+            (void)sizeof(StateHasABadlyTyped_##Hook<S>);                                              \
+            return false;                                                                             \
+        }                                                                                             \
+        return true;                                                                                  \
+    }
+
+TICKFSM_DETAIL_HOOK_TRAITS(OnStateEnter)
+TICKFSM_DETAIL_HOOK_TRAITS(Perform)
+TICKFSM_DETAIL_HOOK_TRAITS(OnStateExit)
+#undef TICKFSM_DETAIL_HOOK_TRAITS
+
+template <class S>
+struct StateMustBeAClassType {
+    static_assert(kAlwaysFalse<S>, "tickfsm: a state must be a class type (struct or class), not the type in "
+                                   "StateMustBeAClassType<...> above; declare `struct MyState { ... };`");
+};
+
+template <class S>
+struct StateMustBeDefaultConstructible {
+    static_assert(kAlwaysFalse<S>, "tickfsm: a state must be default-constructible (the type in "
+                                   "StateMustBeDefaultConstructible<...> above); give it a default constructor");
+};
+
+/// Every compile-time check of a state type; instantiating it fires the
+/// matching static_assert, each naming the state.
+template <class S, class C, class A>
+consteval bool CheckState() {
+    if constexpr (!std::is_class_v<S>) {
+        (void)sizeof(StateMustBeAClassType<S>);
+        return false;
+    } else if constexpr (!std::is_default_constructible_v<S>) {
+        (void)sizeof(StateMustBeDefaultConstructible<S>);
+        return false;
+    } else {
+        return CheckOnStateEnter<S, C, A>() && CheckPerform<S, C, A>() && CheckOnStateExit<S, C, A>();
+    }
+}
+
+template <class S, class C, class A>
+inline void CallEnter(S& s, C& c, const A& a) {
+    if constexpr (HasOnStateEnter<S, C, A>) s.OnStateEnter(c, a);
+}
+template <class S, class C, class A>
+inline void CallPerform(S& s, C& c, const A& a) {
+    if constexpr (HasPerform<S, C, A>) s.Perform(c, a);
+}
+template <class S, class C, class A>
+inline void CallExit(S& s, C& c, const A& a) {
+    if constexpr (HasOnStateExit<S, C, A>) s.OnStateExit(c, a);
+}
+
+// --- conditions ----------------------------------------------------------------
+
+template <class F, class C, class A>
+concept ConditionFull = std::is_invocable_r_v<bool, const F&, const C&, const A&, float>;
+template <class F, class C, class A>
+concept ConditionCA = std::is_invocable_r_v<bool, const F&, const C&, const A&>;
+template <class F, class C>
+concept ConditionC = std::is_invocable_r_v<bool, const F&, const C&>;
+template <class F>
+concept ConditionNone = std::is_invocable_r_v<bool, const F&>;
+
+/// Any of the four accepted condition forms.
+template <class F, class C, class A>
+concept Condition = ConditionFull<F, C, A> || ConditionCA<F, C, A> || ConditionC<F, C> || ConditionNone<F>;
+
+template <class F>
+struct ConditionHasTheWrongSignature {
+    static_assert(kAlwaysFalse<F>,
+                  "tickfsm: a transition condition must be callable as bool(const Controller&, const Action&, float "
+                  "timeInState), bool(const Controller&, const Action&), bool(const Controller&) or bool(), and "
+                  "callable on a const object (no `mutable` lambda); the condition is the type in "
+                  "ConditionHasTheWrongSignature<...> above");
+};
+
+template <class F, class C, class A>
+consteval bool CheckCondition() {
+    if constexpr (!Condition<F, C, A>) {
+        (void)sizeof(ConditionHasTheWrongSignature<F>);
+        return false;
+    }
+    return true;
+}
+
+template <class F, class C, class A>
+[[gnu::always_inline]] inline bool CallCondition(const F& f, const C& c, const A& a, float t) {
+    if constexpr (ConditionFull<F, C, A>) return static_cast<bool>(f(c, a, t));
+    else if constexpr (ConditionCA<F, C, A>) return static_cast<bool>(f(c, a));
+    else if constexpr (ConditionC<F, C>) return static_cast<bool>(f(c));
+    else return static_cast<bool>(f());
+}
+
+/// The condition of `To<T>()` without an argument.
+struct Always {
+    constexpr bool operator()() const noexcept { return true; }
+};
+
+} // namespace tickfsm::detail

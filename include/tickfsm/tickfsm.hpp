@@ -1,0 +1,6 @@
+#pragma once
+// tickfsm: fixed-tick finite state machines for game characters.
+// Umbrella header: include this one.
+
+#include "config_error.hpp"
+#include "state_manager.hpp"
