@@ -151,7 +151,8 @@ template <class F, class C, class A>
     if constexpr (ConditionFull<F, C, A>) return static_cast<bool>(f(c, a, t));
     else if constexpr (ConditionCA<F, C, A>) return static_cast<bool>(f(c, a));
     else if constexpr (ConditionC<F, C>) return static_cast<bool>(f(c));
-    else return static_cast<bool>(f());
+    else if constexpr (ConditionNone<F>) return static_cast<bool>(f());
+    else return false; // unreachable: CheckCondition already failed, keep the error list short
 }
 
 /// The condition of `To<T>()` without an argument.

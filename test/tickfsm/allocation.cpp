@@ -1,0 +1,105 @@
+// The tick path allocates nothing: global operator new is counted here (its own
+// test binary, so the replacement touches no other test).
+
+#include <catch2/catch.hpp>
+
+#include <atomic>
+#include <cstdlib>
+#include <new>
+
+#include <tickfsm/tickfsm.hpp>
+
+namespace {
+std::atomic<long> g_allocations{0};
+}
+
+void* operator new(std::size_t size) {
+    g_allocations.fetch_add(1, std::memory_order_relaxed);
+    if (void* p = std::malloc(size ? size : 1)) return p;
+    throw std::bad_alloc();
+}
+void* operator new(std::size_t size, std::align_val_t align) {
+    g_allocations.fetch_add(1, std::memory_order_relaxed);
+    const auto a = static_cast<std::size_t>(align);
+    if (void* p = std::aligned_alloc(a, (size + a - 1) / a * a)) return p;
+    throw std::bad_alloc();
+}
+void operator delete(void* p) noexcept { std::free(p); }
+void operator delete(void* p, std::size_t) noexcept { std::free(p); }
+void operator delete(void* p, std::align_val_t) noexcept { std::free(p); }
+void operator delete(void* p, std::size_t, std::align_val_t) noexcept { std::free(p); }
+
+namespace {
+
+struct Walker {
+    int tick = 0;
+    float x = 0;
+};
+struct Step {
+    int period = 3;
+};
+struct Idle {
+    void Perform(Walker& w, const Step&) { w.x *= 0.5f; }
+};
+struct Walk {
+    float speed = 2.0f; // a state with data
+    void OnStateEnter(Walker& w, const Step&) { w.x += 1; }
+    void Perform(Walker& w, const Step&) { w.x += speed; }
+};
+struct Rest {
+    void OnStateExit(Walker& w, const Step&) { w.x = 0; }
+};
+
+class WalkerStateManager : public tickfsm::StateManager<Walker, Step> {
+public:
+    explicit WalkerStateManager(Walker& w) : StateManager(w) {
+        SetInitialState<Idle>()
+            .To<Walk>([](const Walker& wk, const Step& s) { return wk.tick % s.period == 0; });
+        From<Walk>()
+            .To<Rest>([](const Walker&, const Step&, float t) { return t > 0.03f; });
+        From<Walk>() // a second chain: the multi-chain path is counted too
+            .To<Idle>([](const Walker& wk) { return wk.x > 1000.0f; });
+        From<Rest>()
+            .To<Idle>();
+    }
+};
+
+} // namespace
+
+TEST_CASE("Perform allocates nothing across 10,000 ticks after the first", "[alloc]") {
+    Walker w;
+    WalkerStateManager m(w);
+    m.Perform({});
+    int changes = 0;
+    const long before = g_allocations.load();
+    for (int i = 0; i < 10000; ++i) {
+        ++w.tick;
+        m.Perform({});
+        changes += m.TicksInState() == 0;
+    }
+    const long after = g_allocations.load();
+    CHECK(after - before == 0);
+    CHECK(changes > 1000); // transitions did fire on the counted ticks
+}
+
+TEST_CASE("The counter does see allocations", "[alloc]") {
+    const long before = g_allocations.load();
+    auto* p = new int(4);
+    const long after = g_allocations.load();
+    delete p;
+    CHECK(after - before == 1);
+}
+
+TEST_CASE("Queries on a running machine allocate nothing", "[alloc]") {
+    Walker w;
+    WalkerStateManager m(w);
+    m.Perform({});
+    const long before = g_allocations.load();
+    bool any = false;
+    for (int i = 0; i < 100; ++i) {
+        any = any || m.IsIn<Walk>() || m.CurrentStateName().empty() || m.WouldTransition({}).has_value();
+        any = any || m.State<Walk>().speed > 1.0f || m.TimeInState() > 0;
+    }
+    CHECK(g_allocations.load() - before == 0);
+    CHECK(any);
+}

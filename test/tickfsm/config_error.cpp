@@ -1,0 +1,250 @@
+// Every configuration and usage mistake throws tickfsm::ConfigError with a
+// message naming the character type and the states, and the manager stays usable.
+
+#include <catch2/catch.hpp>
+
+#include <limits>
+#include <stdexcept>
+#include <type_traits>
+
+#include <tickfsm/tickfsm.hpp>
+
+namespace {
+
+struct Guard;
+struct Knight {
+    tickfsm::StateManager<Knight, int>* machine = nullptr;
+    int reenter = 0; // 1: Perform from a hook, 2: Reset from a hook, 3: Perform from a condition
+};
+
+struct Patrol {
+    void Perform(Knight& k, const int&) {
+        if (k.reenter == 1) k.machine->Perform(0);
+        if (k.reenter == 2) k.machine->Reset();
+    }
+};
+struct Guard {};
+
+using Manager = tickfsm::StateManager<Knight, int>;
+
+using Catch::Matchers::Contains;
+
+} // namespace
+
+TEST_CASE("ConfigError is a std::logic_error", "[error]") {
+    STATIC_REQUIRE(std::is_base_of_v<std::logic_error, tickfsm::ConfigError>);
+}
+
+TEST_CASE("Perform before SetInitialState is an error, and the manager stays usable", "[error]") {
+    Knight k;
+    Manager m(k);
+    REQUIRE_THROWS_WITH(m.Perform(0), Contains("StateManager<Knight, int>") && Contains("SetInitialState"));
+    m.SetInitialState<Patrol>();
+    m.Perform(0);
+    CHECK(m.IsIn<Patrol>());
+}
+
+TEST_CASE("A second SetInitialState is an error naming both states", "[error]") {
+    Knight k;
+    Manager m(k);
+    m.SetInitialState<Patrol>();
+    REQUIRE_THROWS_AS(m.SetInitialState<Guard>(), tickfsm::ConfigError);
+    REQUIRE_THROWS_WITH(m.SetInitialState<Guard>(),
+                        Contains("Knight") && Contains("SetInitialState<Guard>") && Contains("already Patrol"));
+    m.Perform(0);
+    CHECK(m.IsIn<Patrol>());
+}
+
+TEST_CASE("fixed_dt must be finite and positive", "[error]") {
+    Knight k;
+    for (float bad : {0.0f, -1.0f, std::numeric_limits<float>::infinity(), std::numeric_limits<float>::quiet_NaN()})
+        REQUIRE_THROWS_WITH(Manager(k, bad), Contains("fixed_dt") && Contains("Knight"));
+    CHECK_NOTHROW(Manager(k, 0.001f));
+}
+
+TEST_CASE("Configuring after the first Perform is an error: the table is frozen", "[error]") {
+    Knight k;
+    Manager m(k);
+    m.SetInitialState<Patrol>();
+    m.Perform(0);
+    REQUIRE_THROWS_WITH(m.From<Guard>(), Contains("From<Guard>()") && Contains("frozen"));
+    REQUIRE_THROWS_WITH(m.From<Patrol>(), Contains("frozen"));
+    REQUIRE_THROWS_WITH(m.SetInitialState<Guard>(), Contains("frozen"));
+    REQUIRE_THROWS_WITH(m.State<Guard>(), Contains("State<Guard>()") && Contains("frozen"));
+    m.Reset();
+    REQUIRE_THROWS_WITH(m.From<Patrol>(), Contains("frozen"));
+    m.Perform(0);
+    CHECK(m.IsIn<Patrol>());
+    CHECK(m.StateCount() == 1);
+}
+
+TEST_CASE("A builder kept from before the first Perform cannot add transitions after it", "[error]") {
+    Knight k;
+    Manager m(k);
+    auto builder = m.SetInitialState<Patrol>();
+    m.Perform(0);
+    REQUIRE_THROWS_WITH(std::move(builder).To<Guard>(), Contains("From<Patrol>().To<Guard>()") && Contains("frozen"));
+    m.Perform(0);
+    CHECK(m.IsIn<Patrol>());
+}
+
+TEST_CASE("A builder used twice is an error", "[error]") {
+    Knight k;
+    Manager m(k);
+    auto builder = m.SetInitialState<Patrol>();
+    std::move(builder).To<Guard>([] { return false; });
+    REQUIRE_THROWS_WITH(std::move(builder).To<Guard>(), Contains("used already"));
+    m.Perform(0);
+    CHECK(m.IsIn<Patrol>());
+}
+
+TEST_CASE("Perform or Reset from inside a hook of the same manager is an error", "[error]") {
+    Knight k;
+    Manager m(k);
+    k.machine = &m;
+    m.SetInitialState<Patrol>();
+    m.Perform(0);
+    k.reenter = 1;
+    REQUIRE_THROWS_WITH(m.Perform(0), Contains("Perform() called from inside") && Contains("Patrol"));
+    k.reenter = 2;
+    REQUIRE_THROWS_WITH(m.Perform(0), Contains("Reset() called from inside"));
+    k.reenter = 0;
+    m.Perform(0); // still usable
+    CHECK(m.IsIn<Patrol>());
+    CHECK(m.TicksInState() == 4);
+}
+
+TEST_CASE("Perform from inside a condition of the same manager is an error", "[error]") {
+    Knight k;
+    Manager m(k);
+    k.machine = &m;
+    m.SetInitialState<Patrol>().To<Guard>([](const Knight& kn) {
+        if (kn.reenter == 3) kn.machine->Perform(0);
+        return false;
+    });
+    m.Perform(0);
+    k.reenter = 3;
+    REQUIRE_THROWS_WITH(m.Perform(0), Contains("Perform() called from inside"));
+    k.reenter = 0;
+    m.Perform(0);
+    CHECK(m.IsIn<Patrol>());
+}
+
+// --- user code that throws: the exception propagates; the machine's state is documented ---
+
+namespace {
+struct Boom : std::runtime_error {
+    Boom() : std::runtime_error("boom") {}
+};
+struct Fuse {
+    int where = 0; // 1 condition, 2 exit, 3 enter, 4 perform, 5 initial enter
+};
+struct Calm {
+    void OnStateEnter(Fuse& f, const int&) {
+        if (f.where == 5) throw Boom();
+    }
+    void OnStateExit(Fuse& f, const int&) {
+        if (f.where == 2) throw Boom();
+    }
+};
+struct Angry {
+    void OnStateEnter(Fuse& f, const int&) {
+        if (f.where == 3) throw Boom();
+    }
+    void Perform(Fuse& f, const int&) {
+        if (f.where == 4) throw Boom();
+    }
+};
+using FuseManager = tickfsm::StateManager<Fuse, int>;
+
+void Configure(FuseManager& m) {
+    m.SetInitialState<Calm>().To<Angry>([](const Fuse& f, const int& go) {
+        if (f.where == 1) throw Boom();
+        return go == 1;
+    });
+    m.From<Angry>().To<Calm>([](const Fuse&, const int& go) { return go == 2; });
+}
+} // namespace
+
+TEST_CASE("A throwing condition leaves the state unchanged with the tick counted", "[error][throw]") {
+    Fuse f;
+    FuseManager m(f);
+    Configure(m);
+    m.Perform(0);
+    f.where = 1;
+    REQUIRE_THROWS_AS(m.Perform(1), Boom);
+    CHECK(m.IsIn<Calm>());
+    CHECK(m.TicksInState() == 2);
+    f.where = 0;
+    m.Perform(1);
+    CHECK(m.IsIn<Angry>());
+}
+
+TEST_CASE("A throwing exit hook leaves the old state current", "[error][throw]") {
+    Fuse f;
+    FuseManager m(f);
+    Configure(m);
+    m.Perform(0);
+    f.where = 2;
+    REQUIRE_THROWS_AS(m.Perform(1), Boom);
+    CHECK(m.IsIn<Calm>());
+    f.where = 0;
+    m.Perform(1);
+    CHECK(m.IsIn<Angry>());
+}
+
+TEST_CASE("A throwing enter hook leaves the new state current with zero ticks, not performed", "[error][throw]") {
+    Fuse f;
+    FuseManager m(f);
+    Configure(m);
+    m.Perform(0);
+    f.where = 3;
+    REQUIRE_THROWS_AS(m.Perform(1), Boom);
+    CHECK(m.IsIn<Angry>());
+    CHECK(m.TicksInState() == 0);
+    f.where = 0;
+    m.Perform(0);
+    CHECK(m.TicksInState() == 1);
+}
+
+TEST_CASE("A throwing Perform leaves the state as the tick's transition made it", "[error][throw]") {
+    Fuse f;
+    FuseManager m(f);
+    Configure(m);
+    m.Perform(0);
+    f.where = 4;
+    REQUIRE_THROWS_AS(m.Perform(1), Boom);
+    CHECK(m.IsIn<Angry>());
+    f.where = 0;
+    m.Perform(2);
+    CHECK(m.IsIn<Calm>());
+}
+
+TEST_CASE("A throwing initial enter hook leaves the machine started in the initial state", "[error][throw]") {
+    Fuse f;
+    FuseManager m(f);
+    Configure(m);
+    f.where = 5;
+    REQUIRE_THROWS_AS(m.Perform(0), Boom);
+    CHECK(m.IsStarted());
+    CHECK(m.IsIn<Calm>());
+    CHECK(m.TicksInState() == 0);
+    f.where = 0;
+    m.Perform(1);
+    CHECK(m.IsIn<Angry>());
+}
+
+TEST_CASE("A state whose constructor throws is not added and the manager stays usable", "[error][throw]") {
+    struct Fragile {
+        int data = 0;
+        Fragile() { throw Boom(); }
+    };
+    Fuse f;
+    FuseManager m(f);
+    m.SetInitialState<Calm>();
+    REQUIRE_THROWS_AS(m.From<Fragile>(), Boom);
+    CHECK_FALSE(m.IdOf<Fragile>().Valid());
+    CHECK(m.StateCount() == 1);
+    m.Perform(0);
+    CHECK(m.IsIn<Calm>());
+}
