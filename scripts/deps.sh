@@ -3,7 +3,7 @@
 #
 #   scripts/deps.sh [--bench] [--callgrind]
 #
-# Always: libfmt-dev, catch2. --bench: + libbenchmark-dev. --callgrind: + valgrind.
+# Always: libfmt-dev, catch2 (and make if absent). --bench: + libbenchmark-dev. --callgrind: + valgrind.
 # As root, missing packages are installed with apt-get; otherwise the command
 # to run is printed and the script exits 1.
 set -euo pipefail
@@ -22,7 +22,7 @@ for arg in "$@"; do
   esac
 done
 
-if ! command -v dpkg-query >/dev/null 2>&1; then
+if ! command -v dpkg >/dev/null 2>&1; then
   echo "deps.sh: dpkg not found; this script supports Debian/Ubuntu only." >&2
   echo "deps.sh: install these yourself: ${packages[*]}" >&2
   exit 1
@@ -34,6 +34,12 @@ for pkg in "${packages[@]}"; do
     missing+=("$pkg")
   fi
 done
+# The CMake presets use CMake's default generator (Unix Makefiles); cmake only
+# *recommends* make, so a minimal machine may not have it.
+if ! command -v make >/dev/null 2>&1; then
+  packages+=(make)
+  missing+=(make)
+fi
 
 if [ "${#missing[@]}" -eq 0 ]; then
   echo "deps.sh: all dependencies present (${packages[*]})"

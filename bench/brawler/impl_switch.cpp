@@ -28,13 +28,81 @@ class SwitchImpl final : public ImplBase<SwitchImpl<kCount>> {
     bytes_per_agent_ = sizeof(Machine) + (n > 0 ? heap / n : 0);
   }
 
+  // The whole step is written out in the loop, as one would by hand.
   void Tick() override {
     const std::size_t n = fighters_.size();
     for (std::size_t i = 0; i < n; ++i) {
       const Input in = DrawInput(rng_[i]);
       Fighter& f = fighters_[i];
       Physics(f);
-      Step(machines_[i], f, in);
+      Machine& m = machines_[i];
+      const float t = TimeInState(++m.ticks);
+      StateId next = m.state;
+      switch (m.state) {
+        case StateId::Idle:
+          if (Hit(f, in, t)) next = StateId::Hurt;
+          else if (CanJump(f, in, t)) next = StateId::Jump;
+          else if (CanAttack(f, in, t)) next = StateId::Attack;
+          else if (Moving(f, in, t)) next = StateId::Run;
+          else if (Airborne(f, in, t)) next = StateId::Fall;
+          break;
+        case StateId::Run:
+          if (Hit(f, in, t)) next = StateId::Hurt;
+          else if (CanJump(f, in, t)) next = StateId::Jump;
+          else if (CanAttack(f, in, t)) next = StateId::Attack;
+          else if (Still(f, in, t)) next = StateId::Idle;
+          else if (Airborne(f, in, t)) next = StateId::Fall;
+          break;
+        case StateId::Jump:
+          if (Hit(f, in, t)) next = StateId::Hurt;
+          else if (Descending(f, in, t)) next = StateId::Fall;
+          break;
+        case StateId::Fall:
+          if (Hit(f, in, t)) next = StateId::Hurt;
+          else if (Grounded(f, in, t)) next = StateId::Land;
+          break;
+        case StateId::Land:
+          if (LandDone(f, in, t)) next = StateId::Idle;
+          break;
+        case StateId::Attack:
+          if (Hit(f, in, t)) next = StateId::Hurt;
+          else if (AttackDone(f, in, t)) next = StateId::Idle;
+          break;
+        case StateId::Hurt:
+          if (NoHp(f, in, t)) next = StateId::Dead;
+          else if (HurtDone(f, in, t)) next = StateId::Idle;
+          break;
+        case StateId::Dead:
+          if (DeadDone(f, in, t)) next = StateId::Idle;
+          break;
+      }
+
+      if (next != m.state) {
+        if (m.state == StateId::Dead) DeadExit(f, in);
+        m.ticks = 0;
+        switch (next) {
+          case StateId::Jump: JumpEnter(f, in); break;
+          case StateId::Attack: AttackEnter(f, in); break;
+          case StateId::Hurt: HurtEnter(f, in); break;
+          default: break;
+        }
+        if constexpr (kCount) {
+          ++coverage_.entered[static_cast<std::size_t>(next)];
+          ++coverage_.fired[static_cast<std::size_t>(m.state)][static_cast<std::size_t>(next)];
+        }
+        m.state = next;
+      }
+
+      switch (m.state) {
+        case StateId::Idle: IdlePerform(f, in); break;
+        case StateId::Run: RunPerform(f, in); break;
+        case StateId::Jump: JumpPerform(f, in); break;
+        case StateId::Fall: FallPerform(f, in); break;
+        case StateId::Land: LandPerform(f, in); break;
+        case StateId::Attack: AttackPerform(f, in); break;
+        case StateId::Hurt:
+        case StateId::Dead: break;
+      }
     }
   }
 
@@ -55,76 +123,6 @@ class SwitchImpl final : public ImplBase<SwitchImpl<kCount>> {
   }
 
  private:
-  void Step(Machine& m, Fighter& f, const Input& in) {
-    const float t = TimeInState(++m.ticks);
-    StateId next = m.state;
-    switch (m.state) {
-      case StateId::Idle:
-        if (Hit(f, in, t)) next = StateId::Hurt;
-        else if (CanJump(f, in, t)) next = StateId::Jump;
-        else if (CanAttack(f, in, t)) next = StateId::Attack;
-        else if (Moving(f, in, t)) next = StateId::Run;
-        else if (Airborne(f, in, t)) next = StateId::Fall;
-        break;
-      case StateId::Run:
-        if (Hit(f, in, t)) next = StateId::Hurt;
-        else if (CanJump(f, in, t)) next = StateId::Jump;
-        else if (CanAttack(f, in, t)) next = StateId::Attack;
-        else if (Still(f, in, t)) next = StateId::Idle;
-        else if (Airborne(f, in, t)) next = StateId::Fall;
-        break;
-      case StateId::Jump:
-        if (Hit(f, in, t)) next = StateId::Hurt;
-        else if (Descending(f, in, t)) next = StateId::Fall;
-        break;
-      case StateId::Fall:
-        if (Hit(f, in, t)) next = StateId::Hurt;
-        else if (Grounded(f, in, t)) next = StateId::Land;
-        break;
-      case StateId::Land:
-        if (LandDone(f, in, t)) next = StateId::Idle;
-        break;
-      case StateId::Attack:
-        if (Hit(f, in, t)) next = StateId::Hurt;
-        else if (AttackDone(f, in, t)) next = StateId::Idle;
-        break;
-      case StateId::Hurt:
-        if (NoHp(f, in, t)) next = StateId::Dead;
-        else if (HurtDone(f, in, t)) next = StateId::Idle;
-        break;
-      case StateId::Dead:
-        if (DeadDone(f, in, t)) next = StateId::Idle;
-        break;
-    }
-
-    if (next != m.state) {
-      if (m.state == StateId::Dead) DeadExit(f, in);
-      m.ticks = 0;
-      switch (next) {
-        case StateId::Jump: JumpEnter(f, in); break;
-        case StateId::Attack: AttackEnter(f, in); break;
-        case StateId::Hurt: HurtEnter(f, in); break;
-        default: break;
-      }
-      if constexpr (kCount) {
-        ++coverage_.entered[static_cast<std::size_t>(next)];
-        ++coverage_.fired[static_cast<std::size_t>(m.state)][static_cast<std::size_t>(next)];
-      }
-      m.state = next;
-    }
-
-    switch (m.state) {
-      case StateId::Idle: IdlePerform(f, in); break;
-      case StateId::Run: RunPerform(f, in); break;
-      case StateId::Jump: JumpPerform(f, in); break;
-      case StateId::Fall: FallPerform(f, in); break;
-      case StateId::Land: LandPerform(f, in); break;
-      case StateId::Attack: AttackPerform(f, in); break;
-      case StateId::Hurt:
-      case StateId::Dead: break;
-    }
-  }
-
   std::vector<Fighter> fighters_;
   std::vector<std::uint32_t> rng_;
   std::vector<Machine> machines_;

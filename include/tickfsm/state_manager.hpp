@@ -6,7 +6,6 @@
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
-#include <memory>
 #include <new>
 #include <optional>
 #include <string_view>
@@ -16,6 +15,7 @@
 #include <fmt/format.h>
 
 #include "config_error.hpp"
+#include "detail/config.hpp"
 #include "detail/table.hpp"
 #include "detail/traits.hpp"
 
@@ -32,6 +32,9 @@ struct StateId {
 template <class Controller, class Action>
 class StateManager;
 
+template <class Manager>
+class Crowd;
+
 /// Returned by `SetInitialState<S>()` and `From<S>()`: each `To<T>(condition)`
 /// adds one transition from S, tried in the order written, and returns the
 /// builder for the next one. The condition types are kept in the builder's type
@@ -46,26 +49,26 @@ public:
     auto To(F&& condition) && {
         using Cond = std::decay_t<F>;
         static_assert(detail::CheckCondition<Cond, Controller, Action>());
-        using Old = detail::Chain<Controller, Action, S, Edges...>;
-        using New = detail::Chain<Controller, Action, S, Edges..., detail::Edge<T, Cond>>;
+        static_assert(detail::CheckState<T, Controller, Action>());
+        using Next = TransitionBuilder<Controller, Action, S, Edges..., detail::Edge<T, Cond>>;
         Manager& m = *manager_;
-        m.CheckConfigurable([] { return fmt::format("From<{}>().To<{}>()", detail::StateName<S>(), detail::StateName<T>()); });
-        const detail::StateIndex to = m.template EnsureState<T>();
-        auto& table = *m.table_;
-        auto& owned = table.meta[state_].chains[chain_];
-        if (owned->type != detail::TypeKey<Old>())
-            table.Fail(fmt::format("From<{}>().To<{}>(): this builder was used already; chain each To<...>() on "
-                                   "the builder the previous To returned",
-                                   detail::StateName<S>(), detail::StateName<T>()));
-        Old& old = static_cast<Old&>(*owned);
-        std::array<detail::Target, sizeof...(Edges) + 1> targets{};
-        for (std::size_t i = 0; i < sizeof...(Edges); ++i) targets[i] = old.target_array[i];
-        targets[sizeof...(Edges)] = detail::Target{to, table.meta[to].offset};
-        auto fresh = std::make_unique<New>(
-            std::tuple_cat(std::move(old.conditions), std::tuple<Cond>(std::forward<F>(condition))), targets);
-        owned = std::move(fresh);
-        table.Recompile(state_);
-        return TransitionBuilder<Controller, Action, S, Edges..., detail::Edge<T, Cond>>(m, state_, chain_);
+        m.CheckConfigurable_(
+            [] { return fmt::format("From<{}>().To<{}>()", detail::StateName<S>(), detail::StateName<T>()); });
+        if constexpr (detail::kShareableCondition<Cond>) {
+            if (m.block_->node && token_ == m.block_->node) {
+                Record_ step;
+                step.key = detail::TypeKey<detail::Chain<Controller, Action, S, Edges..., detail::Edge<T, Cond>>>();
+                if constexpr (detail::kIsFunctionPointer<Cond>)
+                    step.function = reinterpret_cast<void (*)()>(condition);
+                step.chain = chain_;
+                step.replay = &detail::ReplayTo<Controller, Action, S, T, Cond, Edges...>;
+                return Next(m, chain_, m.Step_(step));
+            }
+        }
+        m.Detach_(fmt::format("From<{}>().To<{}>()", detail::StateName<S>(), detail::StateName<T>()));
+        m.template AddStatePrivately_<T>();
+        detail::ApplyTo<Controller, Action, S, T, Cond, Edges...>(*m.table_, chain_, std::forward<F>(condition));
+        return Next(m, chain_, nullptr);
     }
 
     /// Adds the transition S -> T taken on the first tick it is tried.
@@ -91,21 +94,27 @@ public:
 
 private:
     using Manager = StateManager<Controller, Action>;
+    using Record_ = detail::StepRecord<Controller, Action>;
     friend Manager;
     template <class, class, class, class...>
     friend class TransitionBuilder;
 
-    TransitionBuilder(Manager& m, detail::StateIndex state, std::size_t chain) noexcept
-        : manager_(&m), state_(state), chain_(chain) {}
+    TransitionBuilder(Manager& m, std::size_t chain, const void* token) noexcept
+        : manager_(&m), chain_(chain), token_(token) {}
 
     Manager* manager_;
-    detail::StateIndex state_;
-    std::size_t chain_;
+    std::size_t chain_;  // which of S's chains this builder extends
+    const void* token_;  // the machine's step position after this builder's last step (shared tables only)
 };
 
 /// A finite state machine driving one `Controller` (the character) with one
 /// `Action` (the input of a tick). States are small classes with optional hooks
 /// `OnStateEnter`, `Perform` and `OnStateExit`, each `(Controller&, const Action&)`.
+///
+/// Machines configured the same way (same state types, captureless conditions)
+/// share one immutable transition table: the per-character cost is a pointer to
+/// the controller, one to the table, one to the states' data, and the current
+/// state with its tick count.
 template <class Controller, class Action>
 class StateManager {
 public:
@@ -113,11 +122,12 @@ public:
     using ActionType = Action;
 
     /// Refers to `controller` (does not own it); ticks are `fixed_dt` seconds long.
-    explicit StateManager(Controller& controller, float fixed_dt = 1.0f / 60.0f)
-        : controller_(&controller), table_(std::make_shared<Table>()) {
+    explicit StateManager(Controller& controller, float fixed_dt = 1.0f / 60.0f) : controller_(&controller) {
         if (!(std::isfinite(fixed_dt) && fixed_dt > 0.0f))
-            Table::Fail(fmt::format("fixed_dt must be finite and positive, got {}", fixed_dt));
-        table_->dt = fixed_dt;
+            Table_::Fail(fmt::format("fixed_dt must be finite and positive, got {}", fixed_dt));
+        block_ = NewBlock_(0, alignof(Block_));
+        block_->node = detail::Registry<Controller, Action>::Get().Root(fixed_dt);
+        block_->dt = fixed_dt;
     }
 
     // A machine is bound to its controller and its conditions may capture `this`:
@@ -125,50 +135,77 @@ public:
     StateManager(const StateManager&) = delete;
     StateManager& operator=(const StateManager&) = delete;
 
-    ~StateManager() { ReleaseData(); }
+    ~StateManager() {
+        ReleaseData_();
+        FreeBlock_(block_);
+        Table_::Release(table_);
+    }
 
     /// Declares the state the machine starts in (entered on the first Perform)
     /// and returns the builder of its transitions.
     template <class S>
     TransitionBuilder<Controller, Action, S> SetInitialState() {
-        CheckConfigurable([] { return fmt::format("SetInitialState<{}>()", detail::StateName<S>()); });
-        if (table_->initial != detail::kNoState)
-            Table::Fail(fmt::format("SetInitialState<{}>(): the initial state is already {}; a machine has one "
-                                    "initial state (use From<{}>() to add transitions from {})",
-                                    detail::StateName<S>(), table_->NameOf(table_->initial), detail::StateName<S>(),
-                                    detail::StateName<S>()));
-        const detail::StateIndex id = EnsureState<S>();
-        auto builder = NewChain<S>(id);
-        table_->initial = id;
-        return builder;
+        static_assert(detail::CheckState<S, Controller, Action>());
+        CheckConfigurable_([] { return fmt::format("SetInitialState<{}>()", detail::StateName<S>()); });
+        if (block_->node) {
+            if (!block_->node->initial.empty())
+                Table_::Fail(fmt::format("SetInitialState<{}>(): the initial state is already {}; a machine has one "
+                                        "initial state (use From<{}>() to add transitions from {})",
+                                        detail::StateName<S>(), block_->node->initial, detail::StateName<S>(),
+                                        detail::StateName<S>()));
+            Record_ step;
+            step.key = detail::TypeKey<detail::InitStep<S>>();
+            step.replay = &detail::ReplayInit<Controller, Action, S>;
+            step.starts_chain_of = detail::TypeKey<S>();
+            step.initial = detail::StateName<S>();
+            Node_* node = Step_(step);
+            return TransitionBuilder<Controller, Action, S>(*this, node->chain_index, node);
+        }
+        if (table_->initial != detail::kNoState) detail::ApplyInit<Controller, Action, S>(*table_); // reports
+        AddStatePrivately_<S>();
+        return TransitionBuilder<Controller, Action, S>(*this, detail::ApplyInit<Controller, Action, S>(*table_),
+                                                        nullptr);
     }
 
     /// Returns the builder of transitions from S; several calls for one S append in order.
     template <class S>
     TransitionBuilder<Controller, Action, S> From() {
-        CheckConfigurable([] { return fmt::format("From<{}>()", detail::StateName<S>()); });
-        return NewChain<S>(EnsureState<S>());
+        static_assert(detail::CheckState<S, Controller, Action>());
+        CheckConfigurable_([] { return fmt::format("From<{}>()", detail::StateName<S>()); });
+        if (block_->node) {
+            Record_ step;
+            step.key = detail::TypeKey<detail::FromStep<S>>();
+            step.replay = &detail::ReplayFrom<Controller, Action, S>;
+            step.starts_chain_of = detail::TypeKey<S>();
+            Node_* node = Step_(step);
+            return TransitionBuilder<Controller, Action, S>(*this, node->chain_index, node);
+        }
+        AddStatePrivately_<S>();
+        return TransitionBuilder<Controller, Action, S>(*this, detail::ApplyNewChain<Controller, Action, S>(*table_),
+                                                        nullptr);
     }
 
     /// One fixed tick: (first time) enter the initial state; count the tick; try
     /// the current state's transitions in order, firing the first that holds;
     /// then the current state performs.
     void Perform(const Action& action) {
-        if (rt_.flags != detail::kStarted) [[unlikely]]
-            BeginSlow(action);
-        BusyScope busy(rt_);
-        const Table& table = *table_;
-        table.slots[rt_.state].step(table, *controller_, action, rt_, data_);
+        if (rt_.flags != kRunning_) [[unlikely]]
+            BeginSlow_(action);
+        BusyScope_ busy(rt_);
+        const Table_& table = *table_;
+        table.slots[rt_.state].step(table, *controller_, action, rt_, Data_());
     }
 
     /// Back to the initial state, entered on the next Perform. No hook runs now:
     /// the current state's exit is not called and state objects keep their data.
     void Reset() {
         if (rt_.flags & detail::kBusy)
-            Table::Fail(fmt::format("Reset() called from inside a hook or condition of this machine (state {}); "
+            Table_::Fail(fmt::format("Reset() called from inside a hook or condition of this machine (state {}); "
                                     "reset from outside the tick",
                                     CurrentStateName()));
-        rt_ = detail::Runtime{};
+        rt_.state = detail::kNoState;
+        rt_.ticks = 0;
+        rt_.flags = static_cast<std::uint16_t>(rt_.flags & kFrozen_);
     }
 
     /// True when S is the current state (false before the first Perform).
@@ -180,35 +217,50 @@ public:
     /// This machine's one object of state S (added as a state if not configured yet).
     template <class S>
     S& State() {
-        detail::StateIndex id = table_->Find(detail::TypeKey<S>());
+        static_assert(detail::CheckState<S, Controller, Action>());
+        detail::StateIndex id = Resolved_().Find(detail::TypeKey<S>());
         if (id == detail::kNoState) {
-            CheckConfigurable([] { return fmt::format("State<{}>() of a state never configured", detail::StateName<S>()); });
-            id = EnsureState<S>();
+            CheckConfigurable_(
+                [] { return fmt::format("State<{}>() of a state never configured", detail::StateName<S>()); });
+            if (block_->node) {
+                Record_ step;
+                step.key = detail::TypeKey<detail::AddStep<S>>();
+                step.replay = &detail::ReplayAdd<Controller, Action, S>;
+                Step_(step);
+            } else {
+                AddStatePrivately_<S>();
+            }
+            id = Resolved_().Find(detail::TypeKey<S>());
         }
-        return detail::StateObject<S>(data_, table_->meta[id].offset);
+        return detail::StateObject<S>(Data_(), table_->meta[id].offset);
     }
 
     /// Seconds in the current state: TicksInState() * fixed_dt, with no drift.
-    float TimeInState() const noexcept { return detail::TimeOf(*table_, rt_); }
+    float TimeInState() const noexcept { return static_cast<float>(rt_.ticks) * block_->dt; }
     /// Ticks counted in the current state (0 on the tick it was entered).
     std::uint32_t TicksInState() const noexcept { return rt_.ticks; }
     /// The current state's `Name`, or its class name; empty before the first Perform.
-    std::string_view CurrentStateName() const noexcept { return table_->NameOf(rt_.state); }
+    std::string_view CurrentStateName() const noexcept {
+        return rt_.state == detail::kNoState ? std::string_view{} : table_->NameOf(rt_.state);
+    }
     /// The current state's id (not Valid() before the first Perform).
     StateId CurrentState() const noexcept { return StateId{rt_.state}; }
     /// Name of any state of this machine.
-    std::string_view StateName(StateId id) const noexcept { return table_->NameOf(id.value); }
+    std::string_view StateName(StateId id) const { return Resolved_().NameOf(id.value); }
     /// Id of S in this machine (not Valid() if S is not one of its states).
     template <class S>
-    StateId IdOf() const noexcept {
-        return StateId{table_->Find(detail::TypeKey<S>())};
+    StateId IdOf() const {
+        return StateId{Resolved_().Find(detail::TypeKey<S>())};
     }
     /// Number of states configured.
-    std::size_t StateCount() const noexcept { return table_->meta.size(); }
+    std::size_t StateCount() const { return Resolved_().meta.size(); }
     /// The fixed tick length in seconds.
-    float FixedDeltaTime() const noexcept { return table_->dt; }
+    float FixedDeltaTime() const noexcept { return block_->dt; }
     /// False before the first Perform and after Reset.
     bool IsStarted() const noexcept { return (rt_.flags & detail::kStarted) != 0; }
+    /// True when this machine runs on a table shared with every machine configured
+    /// the same way (all its conditions are captureless lambdas, functions or empty functors).
+    bool SharesTable() const { return Resolved_(), block_->node != nullptr; }
 
     Controller& GetController() noexcept { return *controller_; }
     const Controller& GetController() const noexcept { return *controller_; }
@@ -217,117 +269,208 @@ public:
     /// calling any hook. Before the first Perform it tries the initial state's
     /// transitions as if it had just been entered.
     std::optional<StateId> WouldTransition(const Action& action) const {
+        const Table_& table = Resolved_();
         detail::StateIndex from = rt_.state;
         std::uint32_t ticks = rt_.ticks;
         if (!IsStarted()) {
-            if (table_->initial == detail::kNoState) return std::nullopt;
-            from = table_->initial;
+            if (table.initial == detail::kNoState) return std::nullopt;
+            from = table.initial;
             ticks = 0;
         }
-        const float t = static_cast<float>(ticks + 1) * table_->dt;
-        const detail::StateIndex to = table_->Probe(from, *controller_, action, t);
+        const float t = static_cast<float>(ticks + 1) * table.dt;
+        const detail::StateIndex to = table.Probe(from, *controller_, action, t);
         if (to == detail::kNoState) return std::nullopt;
         return StateId{to};
     }
 
 private:
-    using Table = detail::Table<Controller, Action>;
+    using Table_ = detail::Table<Controller, Action>;
+    using Record_ = detail::StepRecord<Controller, Action>;
+    using Node_ = detail::StepNode<Controller, Action>;
     template <class, class, class, class...>
     friend class TransitionBuilder;
+    template <class>
+    friend class Crowd;
 
-    struct BusyScope {
+    static constexpr std::uint16_t kFrozen_ = 4;
+    static constexpr std::uint16_t kRunning_ = detail::kStarted | kFrozen_;
+    // State data lives right after the block's header, so the tick finds it
+    // without reading the header.
+    static constexpr std::size_t kDataOffset_ = 64;
+
+    /// Per-machine bookkeeping, kept out of the machine object so that the object
+    /// itself is the four words a tick reads.
+    struct Block_ {
+        Node_* node = nullptr;        // position on the shared configuration path; null once private
+        std::uint32_t data_count = 0; // states of the table whose data lives in this block
+        std::uint32_t capacity = 0;   // bytes of state data the block holds
+        std::uint32_t align = 0;      // alignment the block was allocated with
+        float dt = 0;
+        bool stale = false;           // table_ is for an earlier point of the configuration
+    };
+    static_assert(sizeof(Block_) <= kDataOffset_);
+
+    struct BusyScope_ {
         detail::Runtime& rt;
-        explicit BusyScope(detail::Runtime& r) noexcept : rt(r) {
+        explicit BusyScope_(detail::Runtime& r) noexcept : rt(r) {
             rt.flags = static_cast<std::uint16_t>(rt.flags | detail::kBusy);
         }
-        ~BusyScope() { rt.flags = static_cast<std::uint16_t>(rt.flags & ~detail::kBusy); }
-        BusyScope(const BusyScope&) = delete;
-        BusyScope& operator=(const BusyScope&) = delete;
+        ~BusyScope_() { rt.flags = static_cast<std::uint16_t>(rt.flags & ~detail::kBusy); }
+        BusyScope_(const BusyScope_&) = delete;
+        BusyScope_& operator=(const BusyScope_&) = delete;
     };
 
+    std::byte* Data_() const noexcept { return reinterpret_cast<std::byte*>(block_) + kDataOffset_; }
+
+    static Block_* NewBlock_(std::size_t capacity, std::size_t align) {
+        if (align < alignof(Block_)) align = alignof(Block_);
+        void* memory = ::operator new(kDataOffset_ + capacity, std::align_val_t{align});
+        Block_* block = ::new (memory) Block_();
+        block->capacity = static_cast<std::uint32_t>(capacity);
+        block->align = static_cast<std::uint32_t>(align);
+        return block;
+    }
+    static void FreeBlock_(Block_* block) noexcept {
+        if (!block) return;
+        const std::size_t align = block->align;
+        block->~Block_();
+        ::operator delete(static_cast<void*>(block), std::align_val_t{align});
+    }
+
     template <class What>
-    void CheckConfigurable(What&& what) const {
-        if (table_->frozen) [[unlikely]]
-            Table::Fail(fmt::format("{}: the transition table is frozen after the first Perform; configure every "
+    void CheckConfigurable_(What&& what) const {
+        if (rt_.flags & kFrozen_) [[unlikely]]
+            Table_::Fail(fmt::format("{}: the transition table is frozen after the first Perform; configure every "
                                     "state and transition before the machine ticks (usually in the constructor)",
                                     what()));
     }
 
-    [[gnu::cold, gnu::noinline]] void BeginSlow(const Action& action) {
-        if (rt_.flags & detail::kBusy)
-            Table::Fail(fmt::format("Perform() called from inside a hook or condition of this machine (state {}); "
-                                    "a tick cannot start inside another tick",
-                                    CurrentStateName()));
-        if (table_->initial == detail::kNoState)
-            Table::Fail("Perform() called before SetInitialState<S>(): give the machine an initial state while "
-                        "configuring");
-        table_->frozen = true;
-        rt_.state = table_->initial;
-        rt_.ticks = 0;
-        rt_.flags = detail::kStarted;
-        BusyScope busy(rt_);
-        const auto& meta = table_->meta[rt_.state];
-        meta.enter(*controller_, action, data_, meta.offset);
+    /// A shareable step: move along the registry's path.
+    Node_* Step_(const Record_& step) {
+        Node_* next = detail::Registry<Controller, Action>::Get().Child(block_->node, step);
+        block_->node = next;
+        block_->stale = table_ != nullptr;
+        return next;
+    }
+
+    /// The table for this machine's configuration so far, built or found on first need.
+    const Table_& Resolved_() const {
+        if (!table_ || block_->stale) [[unlikely]]
+            Resolve_();
+        return *table_;
+    }
+
+    [[gnu::cold, gnu::noinline]] void Resolve_() const {
+        auto& registry = detail::Registry<Controller, Action>::Get();
+        Node_* node = block_->node;
+        Table_* table = registry.Published(node);
+        if (!table) table = registry.Publish(node, registry.Build(node));
+        Adopt_(table);
+    }
+
+    /// Leave the shared path: this machine gets a private table holding its
+    /// configuration so far (a step that holds data is about to be added).
+    void Detach_(std::string_view /*why*/) {
+        if (!block_->node) return;
+        Table_* table = detail::Registry<Controller, Action>::Get().Build(block_->node);
+        Adopt_(table);
+        block_->node = nullptr;
+    }
+
+    /// Run on `table` (one reference handed over): its layout extends this
+    /// machine's current one, so existing state data moves over and the states
+    /// new to it are constructed.
+    void Adopt_(Table_* table) const {
+        struct Owner { // releases `table` if SyncData_ throws, else the old table
+            Table_* held;
+            ~Owner() { Table_::Release(held); }
+        } owner{table};
+        SyncData_(*table);
+        std::swap(owner.held, table_);
+        block_->stale = false;
     }
 
     template <class S>
-    TransitionBuilder<Controller, Action, S> NewChain(detail::StateIndex id) {
-        auto& chains = table_->meta[id].chains;
-        chains.push_back(std::make_unique<detail::Chain<Controller, Action, S>>(std::tuple<>{}, std::array<detail::Target, 0>{}));
-        return TransitionBuilder<Controller, Action, S>(*this, id, chains.size() - 1);
-    }
-
-    template <class S>
-    detail::StateIndex EnsureState() {
+    void AddStatePrivately_() {
         const std::size_t before = table_->meta.size();
-        const detail::StateIndex id = table_->template Register<S>();
-        if (table_->meta.size() != before && table_->meta[id].has_data) GrowData(id);
-        return id;
-    }
-
-    static std::byte* AllocateData(std::size_t size, std::size_t align) {
-        return static_cast<std::byte*>(::operator new(size, std::align_val_t{align}));
-    }
-    static void FreeData(std::byte* p, std::size_t align) noexcept {
-        ::operator delete(p, std::align_val_t{align});
-    }
-
-    /// State `added` has data: move every data state into a block big enough for it too.
-    void GrowData(detail::StateIndex added) {
-        struct Undo { // a constructor that throws leaves the table as it was
-            Table* table;
-            std::byte* block;
-            std::size_t align;
+        table_->template Register<S>();
+        if (table_->meta.size() == before) return;
+        struct Undo { // a state constructor that throws leaves the table as it was
+            Table_* table;
             ~Undo() {
                 if (table) table->PopLast();
-                if (block) FreeData(block, align);
             }
-        } undo{table_.get(), nullptr, table_->data_align};
-        undo.block = AllocateData(table_->data_size, table_->data_align);
-        const auto& meta = table_->meta;
-        meta[added].construct(undo.block + meta[added].offset);
-        for (std::size_t i = 0; i < meta.size(); ++i)
-            if (meta[i].has_data && i != added) meta[i].relocate(undo.block + meta[i].offset, data_ + meta[i].offset);
-        if (data_) FreeData(data_, data_align_);
-        data_ = undo.block;
-        data_align_ = table_->data_align;
+        } undo{table_};
+        SyncData_(*table_);
         undo.table = nullptr;
-        undo.block = nullptr;
     }
 
-    void ReleaseData() noexcept {
-        if (!data_) return;
-        for (const auto& m : table_->meta)
-            if (m.has_data) m.destroy(data_ + m.offset);
-        FreeData(data_, data_align_);
-        data_ = nullptr;
+    /// Make the block hold the data of every state of `table` (whose first
+    /// data_count states are the ones the block holds now).
+    void SyncData_(const Table_& table) const {
+        const auto& meta = table.meta;
+        const std::size_t count = meta.size();
+        bool fresh_data = false;
+        for (std::size_t i = block_->data_count; i < count; ++i) fresh_data = fresh_data || meta[i].has_data;
+        if (!fresh_data) {
+            block_->data_count = static_cast<std::uint32_t>(count);
+            return;
+        }
+        Block_* grown = NewBlock_(table.data_size, table.data_align);
+        grown->node = block_->node;
+        grown->dt = block_->dt;
+        grown->stale = block_->stale;
+        std::byte* to = reinterpret_cast<std::byte*>(grown) + kDataOffset_;
+        struct Undo { // destroy what was built if a constructor throws
+            const Table_& table;
+            Block_* block;
+            std::byte* data;
+            std::size_t first, built;
+            ~Undo() {
+                if (!block) return;
+                for (std::size_t i = first; i < built; ++i)
+                    if (table.meta[i].has_data) table.meta[i].destroy(data + table.meta[i].offset);
+                FreeBlock_(block);
+            }
+        } undo{table, grown, to, block_->data_count, block_->data_count};
+        for (std::size_t i = block_->data_count; i < count; ++i, ++undo.built)
+            if (meta[i].has_data) meta[i].construct(to + meta[i].offset);
+        for (std::size_t i = 0; i < block_->data_count; ++i)
+            if (meta[i].has_data) meta[i].relocate(to + meta[i].offset, Data_() + meta[i].offset);
+        undo.block = nullptr;
+        FreeBlock_(block_);
+        block_ = grown;
+        block_->data_count = static_cast<std::uint32_t>(count);
+    }
+
+    void ReleaseData_() noexcept {
+        if (!table_) return;
+        for (std::size_t i = 0; i < block_->data_count; ++i)
+            if (table_->meta[i].has_data) table_->meta[i].destroy(Data_() + table_->meta[i].offset);
+        block_->data_count = 0;
+    }
+
+    [[gnu::cold, gnu::noinline]] void BeginSlow_(const Action& action) {
+        if (rt_.flags & detail::kBusy)
+            Table_::Fail(fmt::format("Perform() called from inside a hook or condition of this machine (state {}); "
+                                    "a tick cannot start inside another tick",
+                                    CurrentStateName()));
+        const Table_& table = Resolved_();
+        if (table.initial == detail::kNoState)
+            Table_::Fail("Perform() called before SetInitialState<S>(): give the machine an initial state while "
+                        "configuring");
+        rt_.state = table.initial;
+        rt_.ticks = 0;
+        rt_.flags = kRunning_;
+        BusyScope_ busy(rt_);
+        const auto& meta = table.meta[rt_.state];
+        meta.enter(*controller_, action, Data_(), meta.offset);
     }
 
     Controller* controller_;
-    std::shared_ptr<Table> table_;
-    std::byte* data_ = nullptr;
+    mutable Table_* table_ = nullptr;
+    mutable Block_* block_ = nullptr;
     detail::Runtime rt_{};
-    std::uint32_t data_align_ = 1;
 };
 
 } // namespace tickfsm

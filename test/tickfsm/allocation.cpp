@@ -103,3 +103,21 @@ TEST_CASE("Queries on a running machine allocate nothing", "[alloc]") {
     CHECK(g_allocations.load() - before == 0);
     CHECK(any);
 }
+
+TEST_CASE("A second machine configured the same way allocates only its own small block", "[alloc][shared]") {
+    Walker w1, w2;
+    WalkerStateManager first(w1);
+    first.Perform({}); // builds and publishes the shared table
+    const long before = g_allocations.load();
+    {
+        WalkerStateManager second(w2);
+        second.Perform({});
+        CHECK(second.SharesTable());
+    }
+    // One block at construction, regrown once when Walk's data is placed in it.
+    CHECK(g_allocations.load() - before <= 2);
+}
+
+TEST_CASE("A machine object is four words", "[alloc]") {
+    STATIC_REQUIRE(sizeof(WalkerStateManager) == 4 * sizeof(void*));
+}

@@ -156,6 +156,7 @@ struct Angry {
     }
 };
 using FuseManager = tickfsm::StateManager<Fuse, int>;
+bool g_fragile_throws = false;
 
 void Configure(FuseManager& m) {
     m.SetInitialState<Calm>().To<Angry>([](const Fuse& f, const int& go) {
@@ -234,17 +235,36 @@ TEST_CASE("A throwing initial enter hook leaves the machine started in the initi
     CHECK(m.IsIn<Angry>());
 }
 
-TEST_CASE("A state whose constructor throws is not added and the manager stays usable", "[error][throw]") {
+TEST_CASE("A state whose constructor throws fails the first Perform, which can be retried", "[error][throw]") {
+    struct Fragile {
+        int data = 0;
+        Fragile() {
+            if (g_fragile_throws) throw Boom();
+        }
+    };
+    Fuse f;
+    FuseManager m(f);
+    m.SetInitialState<Calm>().To<Fragile>([](const Fuse&, const int& go) { return go == 1; });
+    g_fragile_throws = true;
+    REQUIRE_THROWS_AS(m.Perform(0), Boom); // states are built when the machine first needs them
+    CHECK_FALSE(m.IsStarted());
+    g_fragile_throws = false;
+    m.Perform(1);
+    CHECK(m.IsIn<Fragile>());
+}
+
+TEST_CASE("A private machine's state whose constructor throws is not added", "[error][throw]") {
     struct Fragile {
         int data = 0;
         Fragile() { throw Boom(); }
     };
     Fuse f;
     FuseManager m(f);
-    m.SetInitialState<Calm>();
+    int captured = 2;
+    m.SetInitialState<Calm>().To<Angry>([captured](const Fuse&, const int& go) { return go == captured; });
     REQUIRE_THROWS_AS(m.From<Fragile>(), Boom);
     CHECK_FALSE(m.IdOf<Fragile>().Valid());
-    CHECK(m.StateCount() == 1);
-    m.Perform(0);
-    CHECK(m.IsIn<Calm>());
+    CHECK(m.StateCount() == 2);
+    m.Perform(2);
+    CHECK(m.IsIn<Angry>());
 }

@@ -313,3 +313,30 @@ TEST_CASE("A manager can be configured from outside, by a tool or a test", "[con
     m.Perform({1});
     CHECK(m.IsIn<B>());
 }
+
+namespace regression {
+// States named like the library's internals must not clash with them.
+struct Step {};
+struct Table {};
+struct Node {};
+struct Block {};
+struct Record {};
+struct Data {};
+class Clashing : public tickfsm::StateManager<Bot, Cmd> {
+public:
+    explicit Clashing(Bot& b) : StateManager(b) {
+        SetInitialState<Step>().To<Table>();
+        From<Table>().To<Node>();
+        From<Node>().To<Block>();
+        From<Block>().To<Record>();
+        From<Record>().To<Data>();
+    }
+};
+} // namespace regression
+
+TEST_CASE("States may be named like the library's internal names", "[regression]") {
+    Bot bot;
+    regression::Clashing m(bot);
+    for (int i = 0; i < 6; ++i) m.Perform({});
+    CHECK(m.IsIn<regression::Data>());
+}

@@ -5,6 +5,7 @@
 // machine runs, and shareable by every character of one type.
 
 #include <array>
+#include <atomic>
 #include <cstddef>
 #include <cstdint>
 #include <memory>
@@ -239,9 +240,19 @@ struct Table {
     std::vector<const void*> keys;
     float dt = 1.0f / 60.0f;
     StateIndex initial = kNoState;
-    bool frozen = false;
     std::uint32_t data_size = 0;
     std::uint32_t data_align = 1;
+    // Owners: every machine running on this table, plus the registry once it is shared.
+    std::atomic<std::size_t> refs{1};
+
+    explicit Table(float fixed_dt) noexcept : dt(fixed_dt) {}
+    Table(const Table&) = delete;
+    Table& operator=(const Table&) = delete;
+
+    void Acquire() noexcept { refs.fetch_add(1, std::memory_order_relaxed); }
+    static void Release(Table* table) noexcept {
+        if (table && table->refs.fetch_sub(1, std::memory_order_acq_rel) == 1) delete table;
+    }
 
     static std::string CharacterName() {
         return fmt::format("StateManager<{}, {}>", TypeName<C>(), TypeName<A>());
@@ -261,11 +272,12 @@ struct Table {
         return id < meta.size() ? meta[id].name : std::string_view{};
     }
 
-    /// Id of S, adding S to the table if it is new. The caller has checked that
-    /// the table is not frozen.
+    /// Id of S, adding S to the table if it is new.
     template <class S>
     StateIndex Register() {
         static_assert(CheckState<S, C, A>());
+        static_assert(alignof(S) <= 64, "tickfsm: a state aligned to more than 64 bytes is not supported; lower its "
+                                        "alignas or keep the over-aligned data behind a pointer");
         const void* key = TypeKey<S>();
         if (const StateIndex found = Find(key); found != kNoState) return found;
         if (meta.size() >= kNoState - 1)

@@ -1,0 +1,211 @@
+#pragma once
+// Configuration steps and the registry that lets every character configured
+// the same way share one immutable table.
+//
+// Each configuration call (SetInitialState<S>, From<S>, To<T>(cond), State<S>
+// of a new state) is a step whose identity is a type: the builder's chain type
+// carries every condition type, and a captureless lambda's type is its code.
+// Steps whose conditions hold no data (captureless lambdas, empty functors,
+// plain functions, compared by address) can be replayed from their identity
+// alone, so a machine records only its position in a trie of steps, and the
+// first machine that needs a table at a position builds it by replay and
+// publishes it there for every later one. A step that holds data (a capturing
+// lambda) gives that machine a private table instead.
+
+#include <cstddef>
+#include <memory>
+#include <mutex>
+#include <string_view>
+#include <tuple>
+#include <type_traits>
+#include <utility>
+#include <vector>
+
+#include <fmt/format.h>
+
+#include "table.hpp"
+#include "traits.hpp"
+
+namespace tickfsm::detail {
+
+template <class S>
+struct InitStep {};
+template <class S>
+struct FromStep {};
+template <class S>
+struct AddStep {};
+
+template <class F>
+inline constexpr bool kIsFunctionPointer = std::is_pointer_v<F> && std::is_function_v<std::remove_pointer_t<F>>;
+
+/// A condition that can be rebuilt from its type (and address, for functions).
+template <class F>
+inline constexpr bool kShareableCondition =
+    kIsFunctionPointer<F> || (std::is_empty_v<F> && std::is_default_constructible_v<F>);
+
+template <class C, class A>
+struct StepRecord {
+    using Replay = void (*)(Table<C, A>&, const StepRecord&);
+    const void* key = nullptr;       // TypeKey of the step
+    void (*function)() = nullptr;    // a function-pointer condition
+    std::size_t chain = 0;           // To: the chain it extends
+    Replay replay = nullptr;
+    const void* starts_chain_of = nullptr; // Init/From: TypeKey of S
+    std::string_view initial;              // Init: name of S
+
+    bool Same(const StepRecord& other) const noexcept {
+        return key == other.key && function == other.function && chain == other.chain;
+    }
+};
+
+// --- the steps, applied to a table --------------------------------------------
+
+template <class C, class A, class S>
+std::size_t ApplyNewChain(Table<C, A>& table) {
+    const StateIndex id = table.template Register<S>();
+    auto& chains = table.meta[id].chains;
+    chains.push_back(std::make_unique<Chain<C, A, S>>(std::tuple<>{}, std::array<Target, 0>{}));
+    return chains.size() - 1;
+}
+
+template <class C, class A, class S>
+std::size_t ApplyInit(Table<C, A>& table) {
+    if (table.initial != kNoState)
+        table.Fail(fmt::format("SetInitialState<{}>(): the initial state is already {}; a machine has one initial "
+                               "state (use From<{}>() to add transitions from {})",
+                               StateName<S>(), table.NameOf(table.initial), StateName<S>(), StateName<S>()));
+    const std::size_t chain = ApplyNewChain<C, A, S>(table);
+    table.initial = table.Find(TypeKey<S>());
+    return chain;
+}
+
+template <class C, class A, class S, class T, class Cond, class... Edges, class F>
+void ApplyTo(Table<C, A>& table, std::size_t chain, F&& condition) {
+    using Old = Chain<C, A, S, Edges...>;
+    using New = Chain<C, A, S, Edges..., Edge<T, Cond>>;
+    const StateIndex to = table.template Register<T>();
+    const StateIndex from = table.Find(TypeKey<S>());
+    auto& owned = table.meta[from].chains[chain];
+    if (owned->type != TypeKey<Old>())
+        table.Fail(fmt::format("From<{}>().To<{}>(): this builder was used already; chain each To<...>() on the "
+                               "builder the previous To returned",
+                               StateName<S>(), StateName<T>()));
+    Old& old = static_cast<Old&>(*owned);
+    std::array<Target, sizeof...(Edges) + 1> targets{};
+    for (std::size_t i = 0; i < sizeof...(Edges); ++i) targets[i] = old.target_array[i];
+    targets[sizeof...(Edges)] = Target{to, table.meta[to].offset};
+    auto fresh = std::make_unique<New>(
+        std::tuple_cat(std::move(old.conditions), std::tuple<Cond>(std::forward<F>(condition))), targets);
+    owned = std::move(fresh);
+    table.Recompile(from);
+}
+
+template <class C, class A, class S>
+void ReplayInit(Table<C, A>& table, const StepRecord<C, A>&) {
+    ApplyInit<C, A, S>(table);
+}
+template <class C, class A, class S>
+void ReplayFrom(Table<C, A>& table, const StepRecord<C, A>&) {
+    ApplyNewChain<C, A, S>(table);
+}
+template <class C, class A, class S>
+void ReplayAdd(Table<C, A>& table, const StepRecord<C, A>&) {
+    table.template Register<S>();
+}
+template <class C, class A, class S, class T, class Cond, class... Edges>
+void ReplayTo(Table<C, A>& table, const StepRecord<C, A>& step) {
+    if constexpr (kIsFunctionPointer<Cond>)
+        ApplyTo<C, A, S, T, Cond, Edges...>(table, step.chain, reinterpret_cast<Cond>(step.function));
+    else
+        ApplyTo<C, A, S, T, Cond, Edges...>(table, step.chain, Cond{});
+}
+
+// --- the registry ------------------------------------------------------------------
+
+template <class C, class A>
+struct StepNode {
+    StepRecord<C, A> step;
+    StepNode* parent = nullptr;
+    std::vector<std::unique_ptr<StepNode>> children;
+    Table<C, A>* table = nullptr; // published table for the configuration root..here
+    // Facts about the path root..here, computed once when the node is made.
+    std::string_view initial; // empty while no initial state
+    std::size_t chain_index = 0; // Init/From: index of the chain this step starts
+    float dt = 0;
+
+    ~StepNode() { Table<C, A>::Release(table); }
+};
+
+template <class C, class A>
+class Registry {
+public:
+    using Node = StepNode<C, A>;
+
+    static Registry& Get() {
+        static Registry registry;
+        return registry;
+    }
+
+    Node* Root(float dt) {
+        std::lock_guard<std::mutex> lock(mutex_);
+        for (auto& root : roots_)
+            if (root->dt == dt) return root.get();
+        roots_.push_back(std::make_unique<Node>());
+        roots_.back()->dt = dt;
+        return roots_.back().get();
+    }
+
+    /// The node after `parent` for `step`, made if new.
+    Node* Child(Node* parent, const StepRecord<C, A>& step) {
+        std::lock_guard<std::mutex> lock(mutex_);
+        for (auto& child : parent->children)
+            if (child->step.Same(step)) return child.get();
+        auto node = std::make_unique<Node>();
+        node->step = step;
+        node->parent = parent;
+        node->dt = parent->dt;
+        node->initial = step.initial.empty() ? parent->initial : step.initial;
+        if (step.starts_chain_of)
+            for (const Node* n = parent; n; n = n->parent)
+                node->chain_index += n->step.starts_chain_of == step.starts_chain_of;
+        parent->children.push_back(std::move(node));
+        return parent->children.back().get();
+    }
+
+    /// The table published at `node` with a reference taken for the caller, or null.
+    Table<C, A>* Published(Node* node) {
+        std::lock_guard<std::mutex> lock(mutex_);
+        if (node->table) node->table->Acquire();
+        return node->table;
+    }
+
+    /// Publish `fresh` at `node` unless another table got there first; returns the
+    /// table to use, with one reference for the caller (fresh's own, or a new one).
+    Table<C, A>* Publish(Node* node, Table<C, A>* fresh) {
+        std::lock_guard<std::mutex> lock(mutex_);
+        if (node->table) {
+            node->table->Acquire();
+            Table<C, A>::Release(fresh);
+            return node->table;
+        }
+        fresh->Acquire(); // the registry's reference
+        node->table = fresh;
+        return fresh;
+    }
+
+    /// A new private table holding the configuration root..node.
+    static Table<C, A>* Build(Node* node) {
+        std::vector<const StepRecord<C, A>*> path;
+        for (const Node* n = node; n->parent; n = n->parent) path.push_back(&n->step);
+        std::unique_ptr<Table<C, A>> table(new Table<C, A>(node->dt));
+        for (auto it = path.rbegin(); it != path.rend(); ++it) (*it)->replay(*table, **it);
+        return table.release();
+    }
+
+private:
+    Registry() = default;
+    std::mutex mutex_;
+    std::vector<std::unique_ptr<Node>> roots_;
+};
+
+} // namespace tickfsm::detail
