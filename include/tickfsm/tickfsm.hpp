@@ -3,4 +3,5 @@
 // Umbrella header: include this one.
 
 #include "config_error.hpp"
+#include "crowd.hpp"
 #include "state_manager.hpp"

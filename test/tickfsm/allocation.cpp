@@ -6,6 +6,7 @@
 #include <atomic>
 #include <cstdlib>
 #include <new>
+#include <vector>
 
 #include <tickfsm/tickfsm.hpp>
 
@@ -120,4 +121,18 @@ TEST_CASE("A second machine configured the same way allocates only its own small
 
 TEST_CASE("A machine object is four words", "[alloc]") {
     STATIC_REQUIRE(sizeof(WalkerStateManager) == 4 * sizeof(void*));
+}
+
+TEST_CASE("A crowd's ticks allocate nothing", "[alloc][crowd]") {
+    std::vector<Walker> walkers(64);
+    Walker prototype;
+    tickfsm::Crowd<WalkerStateManager> crowd(walkers.size(), prototype);
+    for (std::size_t i = 0; i < walkers.size(); ++i) crowd.Perform(i, walkers[i], {});
+    const long before = g_allocations.load();
+    for (int t = 0; t < 1000; ++t)
+        for (std::size_t i = 0; i < walkers.size(); ++i) {
+            ++walkers[i].tick;
+            crowd.Perform(i, walkers[i], {});
+        }
+    CHECK(g_allocations.load() - before == 0);
 }

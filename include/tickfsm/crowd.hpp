@@ -1,0 +1,216 @@
+#pragma once
+// Crowd<Manager>: many characters of one kind on one shared, immutable table.
+// Per character: the current state id, its tick count (8 bytes) and the data
+// of the states that have data.
+
+#include <cstddef>
+#include <cstdint>
+#include <new>
+#include <span>
+#include <string_view>
+#include <type_traits>
+#include <utility>
+#include <vector>
+
+#include <fmt/format.h>
+
+#include "config_error.hpp"
+#include "detail/table.hpp"
+#include "detail/traits.hpp"
+#include "state_manager.hpp"
+
+namespace tickfsm {
+
+namespace detail {
+template <class M>
+concept IsStateManager = requires {
+    typename M::ControllerType;
+    typename M::ActionType;
+} && std::is_base_of_v<StateManager<typename M::ControllerType, typename M::ActionType>, M>;
+
+template <class M>
+struct CrowdNeedsAStateManager {
+    static_assert(kAlwaysFalse<M>, "tickfsm: Crowd<Manager> takes your StateManager subclass (the type in "
+                                   "CrowdNeedsAStateManager<...> above), e.g. Crowd<HeroStateManager>");
+};
+
+template <class M>
+consteval bool CheckCrowdManager() {
+    if constexpr (!IsStateManager<M>) {
+        (void)sizeof(CrowdNeedsAStateManager<M>);
+        return false;
+    }
+    return true;
+}
+} // namespace detail
+
+/// Ticks many characters that a `Manager` (a StateManager subclass) would each
+/// drive, on the one table that Manager's configuration compiles to. A crowd
+/// needs a shareable configuration: captureless lambdas, functions or empty
+/// functors as conditions, per-character data reached through the controller.
+template <class Manager>
+class Crowd {
+    static_assert(detail::CheckCrowdManager<Manager>());
+
+public:
+    using Controller = typename Manager::ControllerType;
+    using Action = typename Manager::ActionType;
+
+    /// `count` characters, none started. `prototype` (and `args`) only serve to
+    /// construct one Manager once, whose configuration the crowd takes.
+    template <class... Args>
+    Crowd(std::size_t count, Controller& prototype, Args&&... args) {
+        Manager manager(prototype, std::forward<Args>(args)...);
+        const Table& table = manager.Resolved_();
+        if (!manager.block_->node)
+            Table::Fail(fmt::format("Crowd<{}>: its configuration has a condition that holds data (a capturing "
+                                    "lambda or a functor with members); a crowd shares one table between all its "
+                                    "characters, so use captureless lambdas, functions or empty functors and reach "
+                                    "per-character data through the controller",
+                                    detail::TypeName<Manager>()));
+        if (table.initial == detail::kNoState)
+            Table::Fail(fmt::format("Crowd<{}>: its configuration has no initial state; call SetInitialState<S>() in "
+                                    "its constructor",
+                                    detail::TypeName<Manager>()));
+        table_ = manager.table_;
+        table_->Acquire();
+        const std::size_t align = table.data_align;
+        stride_ = (table.data_size + align - 1) / align * align;
+        Grow(count);
+    }
+
+    Crowd(const Crowd&) = delete;
+    Crowd& operator=(const Crowd&) = delete;
+
+    ~Crowd() {
+        Destroy(0, runtime_.size(), data_);
+        Free(data_);
+        Table::Release(table_);
+    }
+
+    /// One fixed tick of character i, driving `controller` with `action`
+    /// (the same rules as StateManager::Perform).
+    void Perform(std::size_t i, Controller& controller, const Action& action) {
+        detail::Runtime& rt = runtime_[i];
+        if (rt.flags != kRunning) [[unlikely]]
+            Begin(rt, i, controller, action);
+        Busy busy(rt);
+        const Table& table = *table_;
+        table.slots[rt.state].step(table, controller, action, rt, data_ + i * stride_);
+    }
+
+    /// One tick of every character: controllers[i] with actions[i].
+    void TickAll(std::span<Controller> controllers, std::span<const Action> actions) {
+        if (controllers.size() != runtime_.size() || actions.size() != runtime_.size())
+            Table::Fail(fmt::format("Crowd::TickAll: {} controllers and {} actions for {} characters",
+                                    controllers.size(), actions.size(), runtime_.size()));
+        for (std::size_t i = 0; i < controllers.size(); ++i) Perform(i, controllers[i], actions[i]);
+    }
+
+    /// Adds one character (not started) and returns its index. Allocates: not for the tick.
+    std::size_t Add() {
+        Grow(runtime_.size() + 1);
+        return runtime_.size() - 1;
+    }
+
+    /// Character i back to the initial state, entered on its next Perform.
+    void Reset(std::size_t i) {
+        if (runtime_[i].flags & detail::kBusy)
+            Table::Fail(fmt::format("Crowd::Reset({}) called from inside a hook or condition of that character", i));
+        runtime_[i] = detail::Runtime{};
+    }
+
+    template <class S>
+    bool IsIn(std::size_t i) const noexcept {
+        const detail::StateIndex s = runtime_[i].state;
+        return s != detail::kNoState && table_->keys[s] == detail::TypeKey<S>();
+    }
+    /// Character i's object of state S.
+    template <class S>
+    S& State(std::size_t i) {
+        const detail::StateIndex id = table_->Find(detail::TypeKey<S>());
+        if (id == detail::kNoState)
+            Table::Fail(fmt::format("Crowd::State<{}>(): {} is not a state of {}", detail::StateName<S>(),
+                                    detail::StateName<S>(), detail::TypeName<Manager>()));
+        return detail::StateObject<S>(data_ + i * stride_, table_->meta[id].offset);
+    }
+    std::uint32_t TicksInState(std::size_t i) const noexcept { return runtime_[i].ticks; }
+    float TimeInState(std::size_t i) const noexcept { return detail::TimeOf(*table_, runtime_[i]); }
+    StateId CurrentState(std::size_t i) const noexcept { return StateId{runtime_[i].state}; }
+    std::string_view CurrentStateName(std::size_t i) const noexcept { return table_->NameOf(runtime_[i].state); }
+    std::string_view StateName(StateId id) const noexcept { return table_->NameOf(id.value); }
+    template <class S>
+    StateId IdOf() const noexcept {
+        return StateId{table_->Find(detail::TypeKey<S>())};
+    }
+    std::size_t Size() const noexcept { return runtime_.size(); }
+    float FixedDeltaTime() const noexcept { return table_->dt; }
+    /// Bytes the crowd holds per character: state id and ticks, plus state data.
+    std::size_t BytesPerCharacter() const noexcept { return sizeof(detail::Runtime) + stride_; }
+
+private:
+    using Table = detail::Table<Controller, Action>;
+    using Busy = typename StateManager<Controller, Action>::BusyScope_;
+    static constexpr std::uint16_t kRunning = detail::kStarted;
+
+    [[gnu::cold, gnu::noinline]] void Begin(detail::Runtime& rt, std::size_t i, Controller& controller,
+                                           const Action& action) {
+        if (rt.flags & detail::kBusy)
+            Table::Fail(fmt::format("Crowd::Perform({}) called from inside a hook or condition of that character", i));
+        rt.state = table_->initial;
+        rt.ticks = 0;
+        rt.flags = kRunning;
+        Busy busy(rt);
+        const auto& meta = table_->meta[rt.state];
+        meta.enter(controller, action, data_ + i * stride_, meta.offset);
+    }
+
+    std::byte* Allocate(std::size_t count) const {
+        if (stride_ == 0 || count == 0) return nullptr;
+        return static_cast<std::byte*>(::operator new(count * stride_, std::align_val_t{table_->data_align}));
+    }
+    void Free(std::byte* p) const noexcept {
+        if (p) ::operator delete(p, std::align_val_t{table_->data_align});
+    }
+    void Destroy(std::size_t first, std::size_t last, std::byte* data) const noexcept {
+        if (!data) return;
+        for (std::size_t i = first; i < last; ++i)
+            for (const auto& m : table_->meta)
+                if (m.has_data) m.destroy(data + i * stride_ + m.offset);
+    }
+
+    void Grow(std::size_t count) {
+        const std::size_t old = runtime_.size();
+        runtime_.reserve(count);
+        std::byte* grown = Allocate(count);
+        if (grown) {
+            struct Undo { // a state constructor that throws leaves the crowd as it was
+                const Crowd& crowd;
+                std::byte* data;
+                std::size_t first, built;
+                ~Undo() {
+                    if (!data) return;
+                    crowd.Destroy(first, built, data);
+                    crowd.Free(data);
+                }
+            } undo{*this, grown, old, old};
+            for (std::size_t i = old; i < count; ++i, ++undo.built)
+                for (const auto& m : table_->meta)
+                    if (m.has_data) m.construct(grown + i * stride_ + m.offset);
+            for (std::size_t i = 0; i < old; ++i)
+                for (const auto& m : table_->meta)
+                    if (m.has_data) m.relocate(grown + i * stride_ + m.offset, data_ + i * stride_ + m.offset);
+            undo.data = nullptr;
+            Free(data_);
+            data_ = grown;
+        }
+        runtime_.resize(count);
+    }
+
+    Table* table_ = nullptr;
+    std::byte* data_ = nullptr;
+    std::size_t stride_ = 0;
+    std::vector<detail::Runtime> runtime_;
+};
+
+} // namespace tickfsm

@@ -1,0 +1,144 @@
+// Crowd<Manager>: many characters on one shared table, 8 bytes each plus state data.
+
+#include <catch2/catch.hpp>
+
+#include <cstdint>
+#include <vector>
+
+#include <tickfsm/tickfsm.hpp>
+
+namespace {
+
+struct Ant {
+    std::uint32_t seed = 1;
+    int carried = 0;
+    float x = 0;
+};
+struct World {
+    bool rain = false;
+};
+
+std::uint32_t Next(std::uint32_t& s) {
+    s ^= s << 13;
+    s ^= s >> 17;
+    s ^= s << 5;
+    return s;
+}
+
+struct Wander {
+    void Perform(Ant& a, const World&) { a.x += static_cast<float>(Next(a.seed) % 3) - 1.0f; }
+};
+struct Carry {
+    void OnStateEnter(Ant& a, const World&) { ++a.carried; }
+};
+struct Shelter {};
+struct Tally { // a state with data
+    int visits = 0;
+    void OnStateEnter(Ant&, const World&) { ++visits; }
+};
+
+class AntStateManager : public tickfsm::StateManager<Ant, World> {
+public:
+    explicit AntStateManager(Ant& ant) : StateManager(ant) {
+        SetInitialState<Wander>()
+            .To<Shelter>([](const Ant&, const World& w) { return w.rain; })
+            .To<Carry>([](const Ant& a) { return a.seed % 5 == 0; });
+        From<Carry>()
+            .To<Wander>([](const Ant&, const World&, float t) { return t >= 0.05f; });
+        From<Shelter>()
+            .To<Wander>([](const Ant&, const World& w) { return !w.rain; });
+    }
+};
+
+class CountingAntStateManager : public tickfsm::StateManager<Ant, World> {
+public:
+    explicit CountingAntStateManager(Ant& ant) : StateManager(ant) {
+        SetInitialState<Wander>().To<Tally>([](const Ant& a) { return a.seed % 4 == 0; });
+        From<Tally>().To<Wander>();
+    }
+};
+
+class CapturingAntStateManager : public tickfsm::StateManager<Ant, World> {
+public:
+    explicit CapturingAntStateManager(Ant& ant, int limit = 3) : StateManager(ant) {
+        SetInitialState<Wander>().To<Carry>([limit](const Ant& a) { return a.carried < limit; });
+    }
+};
+
+World WeatherAt(int tick) { return World{(tick / 40) % 3 == 1}; }
+
+} // namespace
+
+TEST_CASE("A crowd ticks each character exactly as its own StateManager would", "[crowd]") {
+    constexpr std::size_t kCount = 50;
+    std::vector<Ant> solo(kCount), herd(kCount);
+    for (std::size_t i = 0; i < kCount; ++i) solo[i].seed = herd[i].seed = static_cast<std::uint32_t>(i * 7919 + 1);
+    std::vector<std::unique_ptr<AntStateManager>> machines;
+    for (auto& ant : solo) machines.push_back(std::make_unique<AntStateManager>(ant));
+    Ant prototype;
+    tickfsm::Crowd<AntStateManager> crowd(kCount, prototype);
+
+    int changes = 0;
+    for (int tick = 0; tick < 300; ++tick) {
+        const World w = WeatherAt(tick);
+        for (std::size_t i = 0; i < kCount; ++i) {
+            machines[i]->Perform(w);
+            crowd.Perform(i, herd[i], w);
+            REQUIRE(crowd.CurrentState(i) == machines[i]->CurrentState());
+            REQUIRE(crowd.TicksInState(i) == machines[i]->TicksInState());
+            changes += crowd.TicksInState(i) == 0;
+        }
+    }
+    for (std::size_t i = 0; i < kCount; ++i) {
+        CHECK(herd[i].x == solo[i].x);
+        CHECK(herd[i].carried == solo[i].carried);
+    }
+    CHECK(changes > 500);
+    CHECK(crowd.CurrentStateName(0) == machines[0]->CurrentStateName());
+}
+
+TEST_CASE("A crowd holds 8 bytes per character when its states have no data", "[crowd][memory]") {
+    Ant prototype;
+    tickfsm::Crowd<AntStateManager> crowd(1000, prototype);
+    CHECK(crowd.BytesPerCharacter() == 8);
+    CHECK(crowd.Size() == 1000);
+}
+
+TEST_CASE("Every character of a crowd has its own objects of states with data", "[crowd][data]") {
+    std::vector<Ant> ants(3);
+    ants[0].seed = 4;  // enters Tally on its first tick
+    ants[1].seed = 3;  // never does on its first tick
+    ants[2].seed = 8;
+    Ant prototype;
+    tickfsm::Crowd<CountingAntStateManager> crowd(3, prototype);
+    CHECK(crowd.BytesPerCharacter() == 8 + sizeof(int));
+    for (std::size_t i = 0; i < 3; ++i) crowd.Perform(i, ants[i], {});
+    CHECK(crowd.State<Tally>(0).visits == 1);
+    CHECK(crowd.State<Tally>(1).visits == 0);
+    CHECK(crowd.State<Tally>(2).visits == 1);
+    const std::size_t added = crowd.Add();
+    CHECK(added == 3);
+    CHECK(crowd.State<Tally>(0).visits == 1); // kept across the growth
+    CHECK(crowd.State<Tally>(3).visits == 0);
+    CHECK_FALSE(crowd.IsIn<Wander>(3));
+}
+
+TEST_CASE("A crowd refuses a configuration whose conditions hold data", "[crowd][error]") {
+    Ant prototype;
+    using Catch::Matchers::Contains;
+    REQUIRE_THROWS_WITH(tickfsm::Crowd<CapturingAntStateManager>(10, prototype, 2),
+                        Contains("Crowd<CapturingAntStateManager>") && Contains("captureless"));
+}
+
+TEST_CASE("TickAll ticks every character and checks the spans' sizes", "[crowd]") {
+    std::vector<Ant> ants(4);
+    std::vector<World> weather(4, World{true});
+    Ant prototype;
+    tickfsm::Crowd<AntStateManager> crowd(4, prototype);
+    crowd.TickAll(ants, weather);
+    for (std::size_t i = 0; i < 4; ++i) CHECK(crowd.IsIn<Shelter>(i));
+    std::vector<World> too_few(3);
+    CHECK_THROWS_AS(crowd.TickAll(ants, too_few), tickfsm::ConfigError);
+    crowd.Reset(2);
+    CHECK_FALSE(crowd.IsIn<Shelter>(2));
+}
