@@ -1,0 +1,74 @@
+// `tickfsm`: one BrawlerStateManager per agent, as a user would write it.
+#include <memory>
+#include <new>
+#include <vector>
+
+#include "brawler.hpp"
+#include "impl.hpp"
+#include "tickfsm_brawler.hpp"
+
+namespace brawler {
+namespace {
+
+using tickfsm_impl::BrawlerStateManager;
+
+class TickfsmImpl final : public ImplBase<TickfsmImpl> {
+ public:
+  explicit TickfsmImpl(std::size_t n) : fighters_(n), rng_(n) {
+    for (std::size_t i = 0; i < n; ++i) rng_[i] = Seed(i);
+    // Machines are neither copyable nor movable: one contiguous array, built in place.
+    machines_ = std::allocator<BrawlerStateManager>{}.allocate(n);
+    const std::size_t heap = HeapBytesDuring([&] {
+      for (std::size_t i = 0; i < n; ++i) {
+        std::construct_at(machines_ + i, fighters_[i]);
+        ++built_;
+      }
+      // Find (the first machine: build) the shared table now, so that its heap is
+      // counted here; Idle itself is entered by the first Perform, before that
+      // tick's conditions, as the spec has it.
+      for (std::size_t i = 0; i < n; ++i) (void)machines_[i].StateCount();
+    });
+    bytes_ = sizeof(BrawlerStateManager) + (n > 0 ? heap / n : 0);
+  }
+
+  ~TickfsmImpl() override {
+    for (std::size_t i = 0; i < built_; ++i) std::destroy_at(machines_ + i);
+    std::allocator<BrawlerStateManager>{}.deallocate(machines_, fighters_.size());
+  }
+  TickfsmImpl(const TickfsmImpl&) = delete;
+  TickfsmImpl& operator=(const TickfsmImpl&) = delete;
+
+  void Tick() override {
+    const std::size_t n = fighters_.size();
+    for (std::size_t i = 0; i < n; ++i) {
+      const Input in = DrawInput(rng_[i]);
+      Physics(fighters_[i]);
+      machines_[i].Perform(in);
+    }
+  }
+
+  Checksum Sum() const override {
+    Checksum c;
+    for (std::size_t i = 0; i < fighters_.size(); ++i) {
+      const BrawlerStateManager& m = machines_[i];
+      Accumulate(c, tickfsm_impl::StateIndexOf([&](auto s) { return m.IsIn<decltype(s)>(); }), fighters_[i]);
+    }
+    return c;
+  }
+
+  std::size_t MachineBytesPerAgent() const override { return bytes_; }
+
+ private:
+  std::vector<Fighter> fighters_;
+  std::vector<std::uint32_t> rng_;
+  BrawlerStateManager* machines_ = nullptr;
+  std::size_t built_ = 0;
+  std::size_t bytes_ = 0;
+};
+
+std::unique_ptr<Impl> Make(std::size_t n) { return std::make_unique<TickfsmImpl>(n); }
+
+}  // namespace
+}  // namespace brawler
+
+extern const brawler::ImplInfo kTickfsmImpl{"tickfsm", &brawler::Make, true};
