@@ -74,6 +74,7 @@ public:
                                     detail::TypeName<Manager>()));
         table_ = manager.table_;
         table_->Acquire();
+        slots_ = table_->slots.data(); // the shared table is final: it never changes
         const std::size_t align = table.data_align;
         stride_ = (table.data_size + align - 1) / align * align;
         Grow(count);
@@ -95,8 +96,8 @@ public:
         if (rt.flags != kRunning) [[unlikely]]
             Begin(rt, i, controller, action);
         Busy busy(rt);
-        const Table& table = *table_;
-        table.slots[rt.state].step(table, controller, action, rt, data_ + i * stride_);
+        const detail::Slot<Controller, Action>& slot = slots_[rt.state];
+        slot.step(slot.context, controller, action, rt, data_ + i * stride_);
     }
 
     /// One tick of every character: controllers[i] with actions[i].
@@ -135,7 +136,7 @@ public:
         return detail::StateObject<S>(data_ + i * stride_, table_->meta[id].offset);
     }
     std::uint32_t TicksInState(std::size_t i) const noexcept { return runtime_[i].ticks; }
-    float TimeInState(std::size_t i) const noexcept { return detail::TimeOf(*table_, runtime_[i]); }
+    float TimeInState(std::size_t i) const noexcept { return detail::TimeOf(runtime_[i].ticks, table_->dt); }
     StateId CurrentState(std::size_t i) const noexcept { return StateId{runtime_[i].state}; }
     std::string_view CurrentStateName(std::size_t i) const noexcept { return table_->NameOf(runtime_[i].state); }
     std::string_view StateName(StateId id) const noexcept { return table_->NameOf(id.value); }
@@ -208,6 +209,7 @@ private:
     }
 
     Table* table_ = nullptr;
+    const detail::Slot<Controller, Action>* slots_ = nullptr;
     std::byte* data_ = nullptr;
     std::size_t stride_ = 0;
     std::vector<detail::Runtime> runtime_;

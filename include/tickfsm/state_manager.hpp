@@ -192,8 +192,8 @@ public:
         if (rt_.flags != kRunning_) [[unlikely]]
             BeginSlow_(action);
         BusyScope_ busy(rt_);
-        const Table_& table = *table_;
-        table.slots[rt_.state].step(table, *controller_, action, rt_, Data_());
+        const detail::Slot<Controller, Action>& slot = table_->slots[rt_.state];
+        slot.step(slot.context, *controller_, action, rt_, Data_());
     }
 
     /// Back to the initial state, entered on the next Perform. No hook runs now:
@@ -236,7 +236,7 @@ public:
     }
 
     /// Seconds in the current state: TicksInState() * fixed_dt, with no drift.
-    float TimeInState() const noexcept { return static_cast<float>(rt_.ticks) * block_->dt; }
+    float TimeInState() const noexcept { return detail::TimeOf(rt_.ticks, block_->dt); }
     /// Ticks counted in the current state (0 on the tick it was entered).
     std::uint32_t TicksInState() const noexcept { return rt_.ticks; }
     /// The current state's `Name`, or its class name; empty before the first Perform.
@@ -459,6 +459,7 @@ private:
         if (table.initial == detail::kNoState)
             Table_::Fail("Perform() called before SetInitialState<S>(): give the machine an initial state while "
                         "configuring");
+        if (!table.finalized) table_->Finalize(); // a private table: it changes no more
         rt_.state = table.initial;
         rt_.ticks = 0;
         rt_.flags = kRunning_;

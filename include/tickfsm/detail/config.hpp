@@ -97,7 +97,7 @@ void ApplyTo(Table<C, A>& table, std::size_t chain, F&& condition) {
     auto fresh = std::make_unique<New>(
         std::tuple_cat(std::move(old.conditions), std::tuple<Cond>(std::forward<F>(condition))), targets);
     owned = std::move(fresh);
-    table.Recompile(from);
+    table.finalized = false;
 }
 
 template <class C, class A, class S>
@@ -199,6 +199,7 @@ public:
         for (const Node* n = node; n->parent; n = n->parent) path.push_back(&n->step);
         std::unique_ptr<Table<C, A>> table(new Table<C, A>(node->dt));
         for (auto it = path.rbegin(); it != path.rend(); ++it) (*it)->replay(*table, **it);
+        table->Finalize();
         return table.release();
     }
 

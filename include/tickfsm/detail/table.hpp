@@ -71,8 +71,10 @@ template <class S>
 template <class C, class A>
 struct Table;
 
+/// A state's whole tick. `context` is what that step needs and nothing more (its
+/// chain, or its StateMeta), so that a tick reads one slot and makes one call.
 template <class C, class A>
-using StepFn = void (*)(const Table<C, A>&, C&, const A&, Runtime&, std::byte*);
+using StepFn = void (*)(const void* context, C&, const A&, Runtime&, std::byte*);
 
 template <class C, class A>
 using HookFn = void (*)(C&, const A&, std::byte*, std::uint32_t);
@@ -86,6 +88,9 @@ struct ChainBase {
     const Target* targets = nullptr;  // one per condition
     std::size_t count = 0;
     const void* type = nullptr;       // TypeKey of the concrete chain, to catch reused builders
+    // Copies of the state's facts, set by Table::Finalize, so that Step reads only its chain.
+    std::uint32_t offset = 0;
+    float dt = 0;
     virtual ~ChainBase() = default;
 };
 
@@ -93,8 +98,7 @@ struct ChainBase {
 template <class C, class A>
 struct Slot {
     StepFn<C, A> step;
-    const ChainBase<C, A>* chain;
-    std::uint32_t offset;
+    const void* context;
 };
 
 /// The cold part of a state: configuration, queries, tools.
@@ -113,6 +117,7 @@ struct StateMeta {
     StepFn<C, A> step_none = nullptr;
     StepFn<C, A> step_multi = nullptr;
     std::vector<std::unique_ptr<ChainBase<C, A>>> chains;
+    const Table<C, A>* table = nullptr; // set by Finalize, for StepMulti
 };
 
 template <class T, class F>
@@ -134,17 +139,16 @@ void ExitThunk(C& c, const A& a, std::byte* data, std::uint32_t offset) {
     CallExit(StateObject<S>(data, offset), c, a);
 }
 
-template <class C, class A>
-[[gnu::always_inline]] inline float TimeOf(const Table<C, A>& table, const Runtime& rt) noexcept {
-    return static_cast<float>(rt.ticks) * table.dt;
+[[gnu::always_inline]] inline float TimeOf(std::uint32_t ticks, float dt) noexcept {
+    return static_cast<float>(ticks) * dt;
 }
 
 /// A state with no transitions: count the tick and perform.
 template <class C, class A, class S>
-void StepNone(const Table<C, A>& table, C& c, const A& a, Runtime& rt, std::byte* data) {
-    const std::uint32_t offset = table.slots[rt.state].offset;
+void StepNone(const void* context, C& c, const A& a, Runtime& rt, std::byte* data) {
+    const auto& meta = *static_cast<const StateMeta<C, A>*>(context);
     ++rt.ticks;
-    CallPerform(StateObject<S>(data, offset), c, a);
+    CallPerform(StateObject<S>(data, meta.offset), c, a);
 }
 
 /// Leave S for T: S's exit, the switch, T's enter, then T performs this tick.
@@ -193,31 +197,31 @@ struct Chain final : ChainBase<C, A> {
     template <std::size_t... I>
     [[gnu::always_inline]] bool FireFirst([[maybe_unused]] C& c, [[maybe_unused]] const A& a, [[maybe_unused]] float t,
                                           [[maybe_unused]] Runtime& rt, [[maybe_unused]] std::byte* data,
-                                          [[maybe_unused]] std::uint32_t offset, std::index_sequence<I...>) const {
+                                          [[maybe_unused]] std::uint32_t from_offset, std::index_sequence<I...>) const {
         return ((CallCondition(std::get<I>(conditions), c, a, t) &&
-                 (Fire<C, A, S, typename std::tuple_element_t<I, EdgeList>::To>(c, a, rt, data, offset,
+                 (Fire<C, A, S, typename std::tuple_element_t<I, EdgeList>::To>(c, a, rt, data, from_offset,
                                                                                target_array[I]),
                   true)) ||
                 ...);
     }
 
     /// The whole tick of S, its conditions and every reachable hook inlined.
-    static void Step(const Table<C, A>& table, C& c, const A& a, Runtime& rt, std::byte* data) {
-        const Slot<C, A>& slot = table.slots[rt.state];
-        const Chain& self = static_cast<const Chain&>(*slot.chain);
-        ++rt.ticks;
-        if (!self.FireFirst(c, a, TimeOf(table, rt), rt, data, slot.offset, std::index_sequence_for<Edges...>{}))
-            CallPerform(StateObject<S>(data, slot.offset), c, a);
+    static void Step(const void* context, C& c, const A& a, Runtime& rt, std::byte* data) {
+        const Chain& self = *static_cast<const Chain*>(context);
+        const std::uint32_t ticks = ++rt.ticks;
+        if (!self.FireFirst(c, a, TimeOf(ticks, self.dt), rt, data, self.offset, std::index_sequence_for<Edges...>{}))
+            CallPerform(StateObject<S>(data, self.offset), c, a);
     }
 };
 
 /// A state configured by several `From<S>()` chains: they are tried in the order declared.
 template <class C, class A, class S>
-void StepMulti(const Table<C, A>& table, C& c, const A& a, Runtime& rt, std::byte* data) {
-    const StateMeta<C, A>& meta = table.meta[rt.state];
+void StepMulti(const void* context, C& c, const A& a, Runtime& rt, std::byte* data) {
+    const StateMeta<C, A>& meta = *static_cast<const StateMeta<C, A>*>(context);
+    const Table<C, A>& table = *meta.table;
     const std::uint32_t offset = meta.offset;
     ++rt.ticks;
-    const float t = TimeOf(table, rt);
+    const float t = TimeOf(rt.ticks, table.dt);
     for (const auto& chain : meta.chains) {
         const int i = chain->probe(*chain, c, a, t);
         if (i < 0) continue;
@@ -242,6 +246,7 @@ struct Table {
     StateIndex initial = kNoState;
     std::uint32_t data_size = 0;
     std::uint32_t data_align = 1;
+    bool finalized = false;
     // Owners: every machine running on this table, plus the registry once it is shared.
     std::atomic<std::size_t> refs{1};
 
@@ -308,14 +313,13 @@ struct Table {
         slots.reserve(slots.size() + 1);
         keys.reserve(keys.size() + 1);
         meta.reserve(meta.size() + 1);
-        const std::uint32_t offset = m.offset;
         if constexpr (!std::is_empty_v<S>) {
-            data_size = offset + static_cast<std::uint32_t>(sizeof(S));
+            data_size = m.offset + static_cast<std::uint32_t>(sizeof(S));
             data_align = data_align > alignof(S) ? data_align : static_cast<std::uint32_t>(alignof(S));
         }
         meta.push_back(std::move(m));
         keys.push_back(key);
-        slots.push_back(Slot<C, A>{&StepNone<C, A, S>, nullptr, offset});
+        slots.push_back(Slot<C, A>{&StepNone<C, A, S>, nullptr});
         return static_cast<StateIndex>(meta.size() - 1);
     }
 
@@ -328,27 +332,29 @@ struct Table {
         slots.pop_back();
     }
 
-    /// Pick the fastest step for state s from its chains.
-    void Recompile(StateIndex s) noexcept {
-        StateMeta<C, A>& m = meta[s];
-        const ChainBase<C, A>* only = nullptr;
-        std::size_t non_empty = 0;
-        for (const auto& chain : m.chains)
-            if (chain->count != 0) {
-                ++non_empty;
-                only = chain.get();
+    /// Pick the fastest step for every state and point each at its context.
+    /// Run once the table's shape is final (before the first tick): contexts
+    /// point into `meta`, which moves while states are being added.
+    void Finalize() noexcept {
+        for (std::size_t s = 0; s < meta.size(); ++s) {
+            StateMeta<C, A>& m = meta[s];
+            m.table = this;
+            const ChainBase<C, A>* only = nullptr;
+            std::size_t non_empty = 0;
+            for (const auto& chain : m.chains) {
+                chain->offset = m.offset;
+                chain->dt = dt;
+                if (chain->count != 0) {
+                    ++non_empty;
+                    only = chain.get();
+                }
             }
-        Slot<C, A>& slot = slots[s];
-        if (non_empty == 0) {
-            slot.step = m.step_none;
-            slot.chain = nullptr;
-        } else if (non_empty == 1) {
-            slot.step = only->step;
-            slot.chain = only;
-        } else {
-            slot.step = m.step_multi;
-            slot.chain = nullptr;
+            Slot<C, A>& slot = slots[s];
+            if (non_empty == 0) slot = {m.step_none, &m};
+            else if (non_empty == 1) slot = {only->step, only};
+            else slot = {m.step_multi, &m};
         }
+        finalized = true;
     }
 
     /// Which state the conditions of `from` send the machine to at time t, or kNoState.
