@@ -2,6 +2,7 @@
 // 8 bytes per agent.
 #include <memory>
 #include <optional>
+#include <span>
 #include <vector>
 
 #include "brawler.hpp"
@@ -23,13 +24,12 @@ class TickfsmCrowdImpl final : public ImplBase<TickfsmCrowdImpl> {
   }
 
   void Tick() override {
-    Crowd& crowd = *crowd_;
-    const std::size_t n = fighters_.size();
-    for (std::size_t i = 0; i < n; ++i) {
-      const Input in = DrawInput(rng_[i]);
-      Physics(fighters_[i]);
-      crowd.Perform(i, fighters_[i], in);
-    }
+    std::uint32_t* const rng = rng_.data();
+    crowd_->TickAll(std::span<Fighter>(fighters_), [rng](std::size_t i, Fighter& f) {
+      const Input in = DrawInput(rng[i]);
+      Physics(f);
+      return in;
+    });
   }
 
   Checksum Sum() const override {

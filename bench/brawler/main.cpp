@@ -1,5 +1,7 @@
 // The brawler benchmark harness: checks that every implementation computes the
 // same result, then times them interleaved. Usage: see PrintUsage().
+// With --ticks T it instead runs each implementation T ticks once, untimed, for
+// instruction counting under callgrind (bench/callgrind.sh).
 #include <algorithm>
 #include <chrono>
 #include <cinttypes>
@@ -32,6 +34,7 @@ struct Options {
   double min_time = 0.5;
   int reps = 5;
   bool quick = false;
+  std::uint64_t ticks = 0;  // --ticks T: 0 = timed benchmark
 };
 
 struct Row {
@@ -61,13 +64,17 @@ struct Entry {
 void PrintUsage(const char* argv0) {
   std::fprintf(stderr,
                "usage: %s [--n N]... [--impl NAME]... [--min-time SECONDS] [--reps R] [--quick]\n"
+               "       %s --ticks T [--n N]... [--impl NAME]...\n"
                "  --n N         agent count; repeatable (default 1 1000 100000 1000000)\n"
                "  --impl NAME   run only these implementations; repeatable (default all;\n"
                "                ratios need switch among them)\n"
                "  --min-time S  minimum seconds per measurement (default 0.5)\n"
                "  --reps R      measurements per implementation and N (default 5)\n"
-               "  --quick       smoke run: N = 1 1000, min-time 0.02, reps 3\n",
-               argv0);
+               "  --quick       smoke run: N = 1 1000, min-time 0.02, reps 3\n"
+               "  --ticks T     no timing: for each N and implementation, construct it, run\n"
+               "                T ticks once (no warm-up, no check pass) and print\n"
+               "                `TICKS impl=NAME n=N ticks=T sum=S hash=H` (for callgrind)\n",
+               argv0, argv0);
 }
 
 bool ParseOptions(int argc, char** argv, Options& opt) {
@@ -104,6 +111,10 @@ bool ParseOptions(int argc, char** argv, Options& opt) {
       } else if (arg == "--reps" && next()) {
         reps = std::stoi(value);
         if (reps < 1) return false;
+      } else if (arg == "--ticks" && next()) {
+        if (value.empty() || value[0] == '-') return false;  // stoull accepts "-1"
+        opt.ticks = std::stoull(value);
+        if (opt.ticks == 0) return false;
       } else {
         return false;
       }
@@ -122,6 +133,17 @@ bool ParseOptions(int argc, char** argv, Options& opt) {
   if (min_time > 0) opt.min_time = min_time;
   if (reps > 0) opt.reps = reps;
   return true;
+}
+
+std::vector<const ImplInfo*> SelectedImpls(const Options& opt) {
+  std::vector<const ImplInfo*> impls;
+  for (const ImplInfo* info : brawler::AllImpls()) {
+    if (opt.impls.empty() ||
+        std::find(opt.impls.begin(), opt.impls.end(), info->name) != opt.impls.end()) {
+      impls.push_back(info);
+    }
+  }
+  return impls;
 }
 
 double Seconds(Clock::duration d) { return std::chrono::duration<double>(d).count(); }
@@ -178,13 +200,7 @@ void CheckCoverage(std::size_t n) {
 
 // Returns false on a checksum mismatch (already reported).
 bool RunN(std::size_t n, const Options& opt, std::vector<Row>& rows) {
-  std::vector<const ImplInfo*> impls;
-  for (const ImplInfo* info : brawler::AllImpls()) {
-    if (opt.impls.empty() ||
-        std::find(opt.impls.begin(), opt.impls.end(), info->name) != opt.impls.end()) {
-      impls.push_back(info);
-    }
-  }
+  const std::vector<const ImplInfo*> impls = SelectedImpls(opt);
   std::vector<Entry> entries(impls.size());
 
   // Correctness: every implementation, fresh, the same kCheckTicks ticks.
@@ -257,6 +273,21 @@ bool RunN(std::size_t n, const Options& opt, std::vector<Row>& rows) {
   return true;
 }
 
+// --ticks: exactly one impl->Run(ticks) per implementation and N, nothing else
+// ticks, so that a profiler collecting inside ImplBase<...>::Run sees only them.
+void RunTicks(const Options& opt) {
+  for (const std::size_t n : opt.ns) {
+    for (const ImplInfo* info : SelectedImpls(opt)) {
+      std::unique_ptr<Impl> impl = info->make(n);
+      impl->Run(opt.ticks);
+      const Checksum sum = impl->Sum();
+      std::printf("TICKS impl=%s n=%zu ticks=%" PRIu64 " sum=%" PRId64 " hash=%016" PRIx64 "\n",
+                  info->name, n, opt.ticks, Signed(sum.sum), sum.hash);
+      std::fflush(stdout);
+    }
+  }
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -273,6 +304,14 @@ int main(int argc, char** argv) {
       std::fprintf(stderr, "\n");
       return 2;
     }
+  }
+
+  if (opt.ticks > 0) {
+#ifndef __OPTIMIZE__
+    std::fprintf(stderr, "WARNING: built without optimization; instruction counts are meaningless\n");
+#endif
+    RunTicks(opt);
+    return 0;
   }
 
 #ifndef __OPTIMIZE__
