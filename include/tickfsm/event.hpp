@@ -1,0 +1,51 @@
+#pragma once
+// tickfsm::Event: a named event ("Jump") or a value of a user's enum, keyed at
+// compile time so that sending one never hashes a string.
+
+#include <cstdint>
+#include <string_view>
+#include <type_traits>
+
+#include "detail/type_name.hpp"
+
+namespace tickfsm {
+
+namespace detail {
+constexpr std::uint64_t Fnv1a(std::string_view text, std::uint64_t hash = 14695981039346656037ull) noexcept {
+    for (const char ch : text) {
+        hash ^= static_cast<unsigned char>(ch);
+        hash *= 1099511628211ull;
+    }
+    return hash;
+}
+template <class E>
+inline constexpr std::uint64_t kEnumEventSeed = Fnv1a(TypeName<E>(), Fnv1a("enum "));
+} // namespace detail
+
+/// An event a state can react to with `From<S>().On(event).To<T>()` and that
+/// `SendEvent` delivers. Either a string known at compile time,
+/// `inline constexpr tickfsm::Event Jump{"Jump"};` (or `SendEvent("Jump")`
+/// with a literal), or a value of your enum, `SendEvent(CreatureEvent::Hit)`.
+struct Event {
+    std::uint64_t key = 0;   // what is compared when the event is sent
+    std::string_view name;   // the string, or the enum's type name
+    std::int64_t value = 0;  // the enum's value (enum events only)
+    bool is_enum = false;
+
+    /// A named event; the name is hashed while compiling.
+    consteval Event(const char* text) : Event(std::string_view(text)) {}
+    consteval Event(std::string_view text) : key(detail::Fnv1a(text)), name(text) {}
+
+    /// An event that is a value of a user's enum.
+    template <class E>
+        requires std::is_enum_v<E>
+    constexpr Event(E e) noexcept
+        : key(detail::kEnumEventSeed<E> ^ (static_cast<std::uint64_t>(e) * 0x9E3779B97F4A7C15ull)),
+          name(detail::TypeName<E>()),
+          value(static_cast<std::int64_t>(e)),
+          is_enum(true) {}
+
+    friend constexpr bool operator==(const Event& a, const Event& b) noexcept { return a.key == b.key; }
+};
+
+} // namespace tickfsm

@@ -1,0 +1,55 @@
+#pragma once
+// tickfsm::Observer: what a machine did and why. Attached with
+// SetObserver; a machine without one pays nothing for it.
+
+#include <cstddef>
+#include <cstdint>
+#include <span>
+#include <string_view>
+
+#include "event.hpp"
+
+namespace tickfsm {
+
+/// What made a machine change state.
+enum class Cause : std::uint8_t {
+    Initial,   // the first Perform entered the initial state
+    Condition, // a transition's condition held (TransitionInfo::condition says which)
+    Event,     // an event was sent (TransitionInfo::event says which)
+    Request,   // a state asked for its successor with NextState
+    Direct,    // code set the state directly
+};
+
+/// One change of state.
+struct TransitionInfo {
+    std::string_view machine;       // the machine's name (SetObserver)
+    std::string_view from;          // empty for Cause::Initial
+    std::string_view to;
+    Cause cause = Cause::Direct;
+    std::size_t condition = 0;      // index among the state's conditions, in declaration order
+    const Event* event = nullptr;   // Cause::Event only
+};
+
+/// Receives what a machine does. Every member is optional.
+class Observer {
+public:
+    virtual ~Observer() = default;
+    /// The machine initialized: its states in order, `initial` indexes the initial one.
+    virtual void OnInitialized(std::string_view machine, std::span<const std::string_view> states,
+                               std::size_t initial) {
+        (void)machine, (void)states, (void)initial;
+    }
+    /// A state was entered (after the TransitionInfo that says why).
+    virtual void OnStateEntered(std::string_view machine, std::string_view state) { (void)machine, (void)state; }
+    /// The machine changed state, or entered its initial state.
+    virtual void OnTransition(const TransitionInfo& info) { (void)info; }
+    /// An event changed nothing: the current state has no transition for it, or
+    /// (`state` empty) the machine has not started.
+    virtual void OnUnhandledEvent(std::string_view machine, std::string_view state, const Event& event) {
+        (void)machine, (void)state, (void)event;
+    }
+    /// Anything else worth a line in a log.
+    virtual void OnWarning(std::string_view machine, std::string_view message) { (void)machine, (void)message; }
+};
+
+} // namespace tickfsm
