@@ -16,6 +16,8 @@
 
 #include "config_error.hpp"
 #include "detail/table.hpp"
+#include "detail/tick.hpp"
+#include "event.hpp"
 #include "detail/traits.hpp"
 #include "state_manager.hpp"
 
@@ -94,7 +96,7 @@ public:
     void Perform(std::size_t i, Controller& controller, const Action& action) {
         detail::Runtime& rt = runtime_[i];
         if (rt.flags != kRunning || ticking_all_) [[unlikely]]
-            Begin(rt, i, controller, action);
+            return SlowTick(i, controller, action);
         Busy busy(rt);
         const detail::Slot<Controller, Action>& slot = slots_[rt.state];
         slot.step(slot.context, controller, action, rt, data_ + i * stride_);
@@ -119,13 +121,26 @@ public:
         if (controllers.size() != runtime_.size())
             Table::Fail(fmt::format("Crowd::TickAll: {} controllers for {} characters", controllers.size(),
                                     runtime_.size()));
-        EnterTickAll();
+        if (ticking_all_) Table::Fail("Crowd::TickAll called from inside a hook or condition of the same crowd");
+        ticking_all_ = true;
         struct Leave {
             Crowd& crowd;
             ~Leave() { crowd.ticking_all_ = false; }
         } leave{*this};
         if (stride_ == 0) TickLoop<false>(controllers, make_action);
         else TickLoop<true>(controllers, make_action);
+    }
+
+    /// Sends `event` to character i from outside a tick (see StateManager::SendEvent).
+    bool SendEvent(std::size_t i, Controller& controller, const Event& event, const Action& action) {
+        detail::Runtime& rt = runtime_[i];
+        if (ticking_all_ || (rt.flags & detail::kBusy))
+            Table::Fail(fmt::format("Crowd::SendEvent({}, {}) called from inside a hook or condition; take a "
+                                    "tickfsm::Machine<Controller, Action>& as the hook's last parameter instead",
+                                    i, event.name));
+        Busy busy(rt);
+        auto ctx = Context(i, controller, action);
+        return detail::DeliverEvent(ctx, event);
     }
 
     /// Adds one character (not started) and returns its index. Allocates: not for the tick.
@@ -136,10 +151,10 @@ public:
 
     /// Character i back to the initial state, entered on its next Perform.
     void Reset(std::size_t i) {
-        CheckNotTickingAll("Reset");
-        if (runtime_[i].flags & detail::kBusy)
-            Table::Fail(fmt::format("Crowd::Reset({}) called from inside a hook or condition of that character", i));
-        runtime_[i] = detail::Runtime{};
+        if (ticking_all_ || (runtime_[i].flags & detail::kBusy))
+            Table::Fail(fmt::format("Crowd::Reset({}) called from inside a hook or condition", i));
+        runtime_[i] = detail::Runtime{detail::kNoState, static_cast<std::uint16_t>(runtime_[i].flags & detail::kInitialized), 0};
+        if (!next_.empty()) next_[i] = detail::kNoState;
     }
 
     template <class S>
@@ -168,10 +183,15 @@ public:
     std::size_t Size() const noexcept { return runtime_.size(); }
     float FixedDeltaTime() const noexcept { return table_->dt; }
     /// Bytes the crowd holds per character: state id and ticks, plus state data.
-    std::size_t BytesPerCharacter() const noexcept { return sizeof(detail::Runtime) + stride_; }
+    std::size_t BytesPerCharacter() const noexcept {
+        return sizeof(detail::Runtime) + stride_ + (next_.empty() ? 0 : sizeof(detail::StateIndex));
+    }
 
 private:
     using Table = detail::Table<Controller, Action>;
+    using Busy = typename StateManager<Controller, Action>::BusyScope_;
+    // The flags of a character whose next tick can take the fast path.
+    static constexpr std::uint16_t kRunning = detail::kStarted | detail::kInitialized;
 
     template <bool kHasData, class MakeAction>
     void TickLoop(std::span<Controller> controllers, MakeAction& make_action) {
@@ -184,38 +204,40 @@ private:
         for (std::size_t i = 0; i < count; ++i) {
             const Action action = make_action(i, controller[i]);
             detail::Runtime& rt = runtime[i];
-            if (rt.flags != kRunning) [[unlikely]]
-                Begin(rt, i, controller[i], action);
+            if (rt.flags != kRunning) [[unlikely]] {
+                GeneralTick(i, controller[i], action);
+                continue;
+            }
             const detail::Slot<Controller, Action>& slot = slots[rt.state];
             slot.step(slot.context, controller[i], action, rt, kHasData ? data + i * stride : nullptr);
         }
     }
 
-    void EnterTickAll() {
-        if (ticking_all_)
-            Table::Fail("Crowd::TickAll called from inside a hook or condition of the same crowd");
-        ticking_all_ = true;
+    detail::TickContext<Controller, Action> Context(std::size_t i, Controller& controller, const Action& action) {
+        detail::TickContext<Controller, Action> ctx;
+        ctx.table = table_;
+        ctx.rt = &runtime_[i];
+        ctx.controller = &controller;
+        ctx.action = &action;
+        ctx.data = data_ + i * stride_;
+        ctx.next = next_.empty() ? &unused_next_ : &next_[i];
+        return ctx;
     }
-    void CheckNotTickingAll(std::string_view what) const {
-        if (ticking_all_) [[unlikely]]
-            Table::Fail(fmt::format("Crowd::{} called from inside a hook or condition during TickAll of the same crowd",
-                                    what));
-    }
-    using Busy = typename StateManager<Controller, Action>::BusyScope_;
-    static constexpr std::uint16_t kRunning = detail::kStarted;
 
-    [[gnu::cold, gnu::noinline]] void Begin(detail::Runtime& rt, std::size_t i, Controller& controller,
-                                           const Action& action) {
-        if (ticking_all_ && rt.flags == kRunning) CheckNotTickingAll("Perform");
-        if (rt.flags == kRunning) return;
-        if (rt.flags & detail::kBusy)
+    [[gnu::cold, gnu::noinline]] void SlowTick(std::size_t i, Controller& controller, const Action& action) {
+        if (ticking_all_)
+            Table::Fail(fmt::format("Crowd::Perform({}) called from inside a hook or condition during TickAll of "
+                                    "the same crowd",
+                                    i));
+        if (runtime_[i].flags & detail::kBusy)
             Table::Fail(fmt::format("Crowd::Perform({}) called from inside a hook or condition of that character", i));
-        rt.state = table_->initial;
-        rt.ticks = 0;
-        rt.flags = kRunning;
-        Busy busy(rt);
-        const auto& meta = table_->meta[rt.state];
-        meta.enter(controller, action, data_ + i * stride_, meta.offset);
+        GeneralTick(i, controller, action);
+    }
+
+    [[gnu::cold, gnu::noinline]] void GeneralTick(std::size_t i, Controller& controller, const Action& action) {
+        Busy busy(runtime_[i]);
+        auto ctx = Context(i, controller, action);
+        detail::GeneralTick(ctx);
     }
 
     std::byte* Allocate(std::size_t count) const {
@@ -228,8 +250,7 @@ private:
     void Destroy(std::size_t first, std::size_t last, std::byte* data) const noexcept {
         if (!data) return;
         for (std::size_t i = first; i < last; ++i)
-            for (const auto& m : table_->meta)
-                if (m.has_data) m.destroy(data + i * stride_ + m.offset);
+            for (const auto& item : table_->items) item.destroy(data + i * stride_ + item.offset);
     }
 
     void Grow(std::size_t count) {
@@ -248,16 +269,17 @@ private:
                 }
             } undo{*this, grown, old, old};
             for (std::size_t i = old; i < count; ++i, ++undo.built)
-                for (const auto& m : table_->meta)
-                    if (m.has_data) m.construct(grown + i * stride_ + m.offset);
+                for (const auto& item : table_->items)
+                    item.construct(grown + i * stride_ + item.offset, item.prototype.get());
             for (std::size_t i = 0; i < old; ++i)
-                for (const auto& m : table_->meta)
-                    if (m.has_data) m.relocate(grown + i * stride_ + m.offset, data_ + i * stride_ + m.offset);
+                for (const auto& item : table_->items)
+                    item.relocate(grown + i * stride_ + item.offset, data_ + i * stride_ + item.offset);
             undo.data = nullptr;
             Free(data_);
             data_ = grown;
         }
         runtime_.resize(count);
+        if (table_->uses_machine) next_.resize(count, detail::kNoState);
     }
 
     Table* table_ = nullptr;
@@ -265,6 +287,8 @@ private:
     std::byte* data_ = nullptr;
     std::size_t stride_ = 0;
     std::vector<detail::Runtime> runtime_;
+    std::vector<detail::StateIndex> next_; // NextState requests, when a hook can make them
+    detail::StateIndex unused_next_ = detail::kNoState;
     bool ticking_all_ = false;
 };
 

@@ -32,6 +32,8 @@ struct Event {
     std::int64_t value = 0;  // the enum's value (enum events only)
     bool is_enum = false;
 
+    constexpr Event() noexcept = default;
+
     /// A named event; the name is hashed while compiling.
     consteval Event(const char* text) : Event(std::string_view(text)) {}
     consteval Event(std::string_view text) : key(detail::Fnv1a(text)), name(text) {}

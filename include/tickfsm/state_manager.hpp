@@ -17,7 +17,11 @@
 #include "config_error.hpp"
 #include "detail/config.hpp"
 #include "detail/table.hpp"
+#include "detail/tick.hpp"
 #include "detail/traits.hpp"
+#include "event.hpp"
+#include "machine.hpp"
+#include "observer.hpp"
 
 namespace tickfsm {
 
@@ -34,6 +38,46 @@ class StateManager;
 
 template <class Manager>
 class Crowd;
+
+template <class Controller, class Action, class S, class... Edges>
+class TransitionBuilder;
+
+/// Returned by `On(event)`: `To<T>()` completes the event transition and gives
+/// back the builder of S's transitions.
+template <class Controller, class Action, class S, class... Edges>
+class EventTransitionBuilder {
+public:
+    /// The event moves the machine from S to T (exit S, enter T, ticks reset).
+    template <class T>
+    TransitionBuilder<Controller, Action, S, Edges...> To() && {
+        static_assert(detail::CheckState<T, Controller, Action>());
+        auto& m = *from_.manager_;
+        m.CheckConfigurable_([this] {
+            return fmt::format("From<{}>().On({}).To<{}>()", detail::StateName<S>(), event_.name,
+                               detail::StateName<T>());
+        });
+        if (m.block_->node && from_.token_ == m.block_->node) {
+            m.template CheckNoEventOnPath_<S, T>(event_);
+            detail::StepRecord<Controller, Action> step;
+            step.key = detail::TypeKey<detail::OnStep<S, T>>();
+            step.event = event_;
+            step.event_state = detail::TypeKey<S>();
+            step.replay = &detail::ReplayOn<Controller, Action, S, T>;
+            return TransitionBuilder<Controller, Action, S, Edges...>(m, from_.chain_, m.Step_(step));
+        }
+        m.Detach_("On");
+        m.ApplyPrivately_([this](auto& table) { detail::ApplyOn<Controller, Action, S, T>(table, event_); });
+        return TransitionBuilder<Controller, Action, S, Edges...>(m, from_.chain_, nullptr);
+    }
+
+private:
+    template <class, class, class, class...>
+    friend class TransitionBuilder;
+    EventTransitionBuilder(TransitionBuilder<Controller, Action, S, Edges...>&& from, const Event& event) noexcept
+        : from_(from), event_(event) {}
+    TransitionBuilder<Controller, Action, S, Edges...> from_;
+    Event event_;
+};
 
 /// Returned by `SetInitialState<S>()` and `From<S>()`: each `To<T>(condition)`
 /// adds one transition from S, tried in the order written, and returns the
@@ -77,6 +121,37 @@ public:
         return std::move(*this).template To<T>(detail::Always{});
     }
 
+    /// Starts a transition taken when `event` is sent while in S:
+    /// `From<Running>().On(Jump).To<Jumping>()`. A state has one transition per event.
+    [[nodiscard]] EventTransitionBuilder<Controller, Action, S, Edges...> On(const Event& event) && {
+        return EventTransitionBuilder<Controller, Action, S, Edges...>(std::move(*this), event);
+    }
+
+    /// Adds an action to S's list: a copy of `X(args...)` per character, whose
+    /// optional OnEnter, OnUpdate and OnExit run in list order after S's own
+    /// OnStateEnter, Perform and OnStateExit. An action built with arguments
+    /// gives this machine a private table.
+    template <class X, class... Args>
+    TransitionBuilder Do(Args&&... args) && {
+        static_assert(detail::CheckAction<X, Controller, Action>());
+        Manager& m = *manager_;
+        m.CheckConfigurable_(
+            [] { return fmt::format("From<{}>().Do<{}>()", detail::StateName<S>(), detail::TypeName<X>()); });
+        if constexpr (sizeof...(Args) == 0 && std::is_default_constructible_v<X>) {
+            if (m.block_->node && token_ == m.block_->node) {
+                Record_ step;
+                step.key = detail::TypeKey<detail::DoStep<S, X>>();
+                step.replay = &detail::ReplayDo<Controller, Action, S, X>;
+                return TransitionBuilder(m, chain_, m.Step_(step));
+            }
+        }
+        m.Detach_(fmt::format("From<{}>().Do<{}>()", detail::StateName<S>(), detail::TypeName<X>()));
+        m.ApplyPrivately_([&](Table_& table) {
+            detail::ApplyDo<Controller, Action, S, X>(table, std::make_shared<const X>(std::forward<Args>(args)...));
+        });
+        return TransitionBuilder(m, chain_, nullptr);
+    }
+
     template <class T, class F>
     void To(F&&) & {
         static_assert(detail::kAlwaysFalse<T, F>,
@@ -96,8 +171,11 @@ private:
     using Manager = StateManager<Controller, Action>;
     using Record_ = detail::StepRecord<Controller, Action>;
     friend Manager;
+    using Table_ = detail::Table<Controller, Action>;
     template <class, class, class, class...>
     friend class TransitionBuilder;
+    template <class, class, class, class...>
+    friend class EventTransitionBuilder;
 
     TransitionBuilder(Manager& m, std::size_t chain, const void* token) noexcept
         : manager_(&m), chain_(chain), token_(token) {}
@@ -190,10 +268,45 @@ public:
     /// then the current state performs.
     void Perform(const Action& action) {
         if (rt_.flags != kRunning_) [[unlikely]]
-            BeginSlow_(action);
+            return SlowTick_(action);
         BusyScope_ busy(rt_);
         const detail::Slot<Controller, Action>& slot = table_->slots[rt_.state];
         slot.step(slot.context, *controller_, action, rt_, Data_());
+    }
+
+    /// Sends `event` from outside a tick: if the current state has a transition
+    /// on it, the machine changes state now (exit, enter, ticks reset) and this
+    /// returns true; otherwise nothing changes, the observer hears of it, and
+    /// this returns false. `action` is what the exit and enter hooks receive.
+    /// From inside a hook, use the hook's tickfsm::Machine parameter instead.
+    bool SendEvent(const Event& event, const Action& action) {
+        if (rt_.flags & detail::kBusy)
+            Table_::Fail(fmt::format("SendEvent({}) called on the machine from inside one of its hooks or conditions "
+                                    "(state {}); take a tickfsm::Machine<Controller, Action>& as the hook's last "
+                                    "parameter and call SendEvent on it",
+                                    event.name, CurrentStateName()));
+        if (!table_) Resolved_(); // not started: only the observer hears of it
+        BusyScope_ busy(rt_);
+        auto ctx = Context_(action);
+        return detail::DeliverEvent(ctx, event);
+    }
+
+    /// SendEvent with a default-constructed Action for the hooks.
+    bool SendEvent(const Event& event)
+        requires std::is_default_constructible_v<Action>
+    {
+        return SendEvent(event, Action{});
+    }
+
+    /// Attaches `observer` (or detaches, with nullptr), which hears what this
+    /// machine does under `name` (which must outlive the machine; a literal
+    /// does). A machine without an observer pays nothing for the feature; with
+    /// one, every tick takes the general path.
+    void SetObserver(Observer* observer, std::string_view name = {}) {
+        block_->observer = observer;
+        block_->name = name.empty() ? std::string_view("StateManager") : name;
+        rt_.flags = static_cast<std::uint16_t>(observer ? rt_.flags | detail::kObserved
+                                                        : rt_.flags & ~detail::kObserved);
     }
 
     /// Back to the initial state, entered on the next Perform. No hook runs now:
@@ -205,7 +318,8 @@ public:
                                     CurrentStateName()));
         rt_.state = detail::kNoState;
         rt_.ticks = 0;
-        rt_.flags = static_cast<std::uint16_t>(rt_.flags & kFrozen_);
+        rt_.flags = static_cast<std::uint16_t>(rt_.flags & (kFrozen_ | detail::kObserved | detail::kInitialized));
+        block_->next = detail::kNoState;
     }
 
     /// True when S is the current state (false before the first Perform).
@@ -278,7 +392,7 @@ public:
             ticks = 0;
         }
         const float t = static_cast<float>(ticks + 1) * table.dt;
-        const detail::StateIndex to = table.Probe(from, *controller_, action, t);
+        const detail::StateIndex to = table.Probe(from, *controller_, action, t).to;
         if (to == detail::kNoState) return std::nullopt;
         return StateId{to};
     }
@@ -292,8 +406,9 @@ private:
     template <class>
     friend class Crowd;
 
-    static constexpr std::uint16_t kFrozen_ = 4;
-    static constexpr std::uint16_t kRunning_ = detail::kStarted | kFrozen_;
+    static constexpr std::uint16_t kFrozen_ = detail::kFrozen;
+    // The flags of a machine whose next tick can take the fast path.
+    static constexpr std::uint16_t kRunning_ = detail::kStarted | kFrozen_ | detail::kInitialized;
     // State data lives right after the block's header, so the tick finds it
     // without reading the header.
     static constexpr std::size_t kDataOffset_ = 64;
@@ -307,6 +422,9 @@ private:
         std::uint32_t align = 0;      // alignment the block was allocated with
         float dt = 0;
         bool stale = false;           // table_ is for an earlier point of the configuration
+        detail::StateIndex next = detail::kNoState; // a NextState request
+        Observer* observer = nullptr;
+        std::string_view name = "StateManager";
     };
     static_assert(sizeof(Block_) <= kDataOffset_);
 
@@ -336,6 +454,9 @@ private:
         block->~Block_();
         ::operator delete(static_cast<void*>(block), std::align_val_t{align});
     }
+
+    template <class, class, class, class...>
+    friend class EventTransitionBuilder;
 
     template <class What>
     void CheckConfigurable_(What&& what) const {
@@ -390,6 +511,24 @@ private:
         block_->stale = false;
     }
 
+    /// A configuration step on this machine's private table, then its data.
+    template <class F>
+    void ApplyPrivately_(F&& apply) {
+        apply(*table_);
+        SyncData_(*table_); // retried by the next step or tick if a constructor throws
+    }
+
+    /// In a shared configuration, refuse a second transition from S on `event` now.
+    template <class S, class T>
+    void CheckNoEventOnPath_(const Event& event) const {
+        for (const Node_* n = block_->node; n && n->parent; n = n->parent)
+            if (n->step.event_state == detail::TypeKey<S>() && n->step.event == event)
+                Table_::Fail(fmt::format("From<{}>().On({}).To<{}>(): state {} already has a transition on event "
+                                        "{}; a state has one transition per event",
+                                        detail::StateName<S>(), event.name, detail::StateName<T>(),
+                                        detail::StateName<S>(), event.name));
+    }
+
     template <class S>
     void AddStatePrivately_() {
         const std::size_t before = table_->meta.size();
@@ -405,21 +544,19 @@ private:
         undo.table = nullptr;
     }
 
-    /// Make the block hold the data of every state of `table` (whose first
-    /// data_count states are the ones the block holds now).
+    /// Make the block hold a copy of every data item of `table` (whose first
+    /// data_count items are the ones the block holds now).
     void SyncData_(const Table_& table) const {
-        const auto& meta = table.meta;
-        const std::size_t count = meta.size();
-        bool fresh_data = false;
-        for (std::size_t i = block_->data_count; i < count; ++i) fresh_data = fresh_data || meta[i].has_data;
-        if (!fresh_data) {
-            block_->data_count = static_cast<std::uint32_t>(count);
-            return;
-        }
+        const auto& items = table.items;
+        const std::size_t count = items.size();
+        if (count == block_->data_count) return;
         Block_* grown = NewBlock_(table.data_size, table.data_align);
         grown->node = block_->node;
         grown->dt = block_->dt;
         grown->stale = block_->stale;
+        grown->next = block_->next;
+        grown->observer = block_->observer;
+        grown->name = block_->name;
         std::byte* to = reinterpret_cast<std::byte*>(grown) + kDataOffset_;
         struct Undo { // destroy what was built if a constructor throws
             const Table_& table;
@@ -428,15 +565,14 @@ private:
             std::size_t first, built;
             ~Undo() {
                 if (!block) return;
-                for (std::size_t i = first; i < built; ++i)
-                    if (table.meta[i].has_data) table.meta[i].destroy(data + table.meta[i].offset);
+                for (std::size_t i = first; i < built; ++i) table.items[i].destroy(data + table.items[i].offset);
                 FreeBlock_(block);
             }
         } undo{table, grown, to, block_->data_count, block_->data_count};
         for (std::size_t i = block_->data_count; i < count; ++i, ++undo.built)
-            if (meta[i].has_data) meta[i].construct(to + meta[i].offset);
+            items[i].construct(to + items[i].offset, items[i].prototype.get());
         for (std::size_t i = 0; i < block_->data_count; ++i)
-            if (meta[i].has_data) meta[i].relocate(to + meta[i].offset, Data_() + meta[i].offset);
+            items[i].relocate(to + items[i].offset, Data_() + items[i].offset);
         undo.block = nullptr;
         FreeBlock_(block_);
         block_ = grown;
@@ -446,26 +582,41 @@ private:
     void ReleaseData_() noexcept {
         if (!table_) return;
         for (std::size_t i = 0; i < block_->data_count; ++i)
-            if (table_->meta[i].has_data) table_->meta[i].destroy(Data_() + table_->meta[i].offset);
+            table_->items[i].destroy(Data_() + table_->items[i].offset);
         block_->data_count = 0;
     }
 
-    [[gnu::cold, gnu::noinline]] void BeginSlow_(const Action& action) {
+    detail::TickContext<Controller, Action> Context_(const Action& action) {
+        detail::TickContext<Controller, Action> ctx;
+        ctx.table = table_;
+        ctx.rt = &rt_;
+        ctx.controller = controller_;
+        ctx.action = &action;
+        ctx.data = Data_();
+        ctx.next = &block_->next;
+        ctx.observer = block_->observer;
+        ctx.name = block_->name;
+        return ctx;
+    }
+
+    /// A tick that cannot take the fast path: the first one, one in a state that
+    /// needs the general path, one with a NextState request or an observer.
+    [[gnu::cold, gnu::noinline]] void SlowTick_(const Action& action) {
         if (rt_.flags & detail::kBusy)
             Table_::Fail(fmt::format("Perform() called from inside a hook or condition of this machine (state {}); "
                                     "a tick cannot start inside another tick",
                                     CurrentStateName()));
-        const Table_& table = Resolved_();
-        if (table.initial == detail::kNoState)
-            Table_::Fail("Perform() called before SetInitialState<S>(): give the machine an initial state while "
-                        "configuring");
-        if (!table.finalized) table_->Finalize(); // a private table: it changes no more
-        rt_.state = table.initial;
-        rt_.ticks = 0;
-        rt_.flags = kRunning_;
+        if (!(rt_.flags & detail::kStarted)) {
+            const Table_& table = Resolved_();
+            if (table.initial == detail::kNoState)
+                Table_::Fail("Perform() called before SetInitialState<S>(): give the machine an initial state "
+                            "while configuring");
+            if (!table.finalized) table_->Finalize(); // a private table: it changes no more
+            rt_.flags = static_cast<std::uint16_t>(rt_.flags | kFrozen_);
+        }
         BusyScope_ busy(rt_);
-        const auto& meta = table.meta[rt_.state];
-        meta.enter(*controller_, action, Data_(), meta.offset);
+        auto ctx = Context_(action);
+        detail::GeneralTick(ctx);
     }
 
     Controller* controller_;

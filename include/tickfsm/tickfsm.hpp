@@ -4,4 +4,8 @@
 
 #include "config_error.hpp"
 #include "crowd.hpp"
+#include "event.hpp"
+#include "machine.hpp"
+#include "observer.hpp"
 #include "state_manager.hpp"
+#include "trace.hpp"

@@ -34,8 +34,10 @@ public:
     void OnInitialized(std::string_view machine, std::span<const std::string_view> states,
                        std::size_t initial) override {
         Line("Initializing state machine '{}'", machine);
-        for (std::size_t i = 0; i < states.size(); ++i)
-            Line(i == initial ? "...state '{}' (initial state)" : "...state '{}'", states[i]);
+        for (std::size_t i = 0; i < states.size(); ++i) {
+            if (i == initial) Line("...state '{}' (initial state)", states[i]);
+            else Line("...state '{}'", states[i]);
+        }
         Line("Successfully initialized {} fsmStates", states.size());
     }
 

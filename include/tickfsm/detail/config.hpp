@@ -23,7 +23,10 @@
 
 #include <fmt/format.h>
 
+#include "../event.hpp"
+
 #include "table.hpp"
+#include "tick.hpp"
 #include "traits.hpp"
 
 namespace tickfsm::detail {
@@ -34,6 +37,10 @@ template <class S>
 struct FromStep {};
 template <class S>
 struct AddStep {};
+template <class S, class T>
+struct OnStep {};
+template <class S, class X>
+struct DoStep {};
 
 template <class F>
 inline constexpr bool kIsFunctionPointer = std::is_pointer_v<F> && std::is_function_v<std::remove_pointer_t<F>>;
@@ -52,9 +59,11 @@ struct StepRecord {
     Replay replay = nullptr;
     const void* starts_chain_of = nullptr; // Init/From: TypeKey of S
     std::string_view initial;              // Init: name of S
+    Event event;                           // On: the event
+    const void* event_state = nullptr;     // On: TypeKey of S
 
     bool Same(const StepRecord& other) const noexcept {
-        return key == other.key && function == other.function && chain == other.chain;
+        return key == other.key && function == other.function && chain == other.chain && event == other.event;
     }
 };
 
@@ -93,11 +102,61 @@ void ApplyTo(Table<C, A>& table, std::size_t chain, F&& condition) {
     Old& old = static_cast<Old&>(*owned);
     std::array<Target, sizeof...(Edges) + 1> targets{};
     for (std::size_t i = 0; i < sizeof...(Edges); ++i) targets[i] = old.target_array[i];
-    targets[sizeof...(Edges)] = Target{to, table.meta[to].offset};
+    targets[sizeof...(Edges)] = Target{to, 0, table.meta[to].offset};
     auto fresh = std::make_unique<New>(
         std::tuple_cat(std::move(old.conditions), std::tuple<Cond>(std::forward<F>(condition))), targets);
     owned = std::move(fresh);
     table.finalized = false;
+}
+
+template <class C, class A, class S, class T>
+void ApplyOn(Table<C, A>& table, const Event& event) {
+    const StateIndex to = table.template Register<T>();
+    const StateIndex from = table.template Register<S>();
+    if (const EventEdge* existing = table.FindEvent(from, event))
+        table.Fail(fmt::format("From<{}>().On({}).To<{}>(): state {} already has a transition on event {} (to {}); "
+                               "a state has one transition per event",
+                               StateName<S>(), event.name, StateName<T>(), StateName<S>(), event.name,
+                               table.NameOf(existing->to)));
+    table.meta[from].events.push_back(EventEdge{event, to});
+    table.finalized = false;
+}
+
+template <class C, class A, class S, class X>
+void ApplyDo(Table<C, A>& table, std::shared_ptr<const X> prototype) {
+    static_assert(CheckAction<X, C, A>());
+    static_assert(alignof(X) <= 64, "tickfsm: a state action aligned to more than 64 bytes is not supported");
+    const StateIndex id = table.template Register<S>();
+    table.items.reserve(table.items.size() + 1);
+    table.meta[id].actions.reserve(table.meta[id].actions.size() + 1);
+    ActionSlot<C, A> action;
+    action.name = TypeName<X>();
+    action.offset = table.template Place<X>();
+    action.enter = &ActionEnter<C, A, X>;
+    action.update = &ActionUpdate<C, A, X>;
+    action.exit = &ActionExit<C, A, X>;
+    DataItem item;
+    item.offset = action.offset;
+    item.construct = [](void* at, const void* proto) { ::new (at) X(*static_cast<const X*>(proto)); };
+    item.relocate = [](void* dst, void* src) {
+        X* from = static_cast<X*>(src);
+        ::new (dst) X(std::move(*from));
+        from->~X();
+    };
+    item.destroy = [](void* p) { static_cast<X*>(p)->~X(); };
+    item.prototype = std::move(prototype);
+    table.items.push_back(std::move(item));
+    table.meta[id].actions.push_back(action);
+    table.finalized = false;
+}
+
+template <class C, class A, class S, class T>
+void ReplayOn(Table<C, A>& table, const StepRecord<C, A>& step) {
+    ApplyOn<C, A, S, T>(table, step.event);
+}
+template <class C, class A, class S, class X>
+void ReplayDo(Table<C, A>& table, const StepRecord<C, A>&) {
+    ApplyDo<C, A, S, X>(table, std::make_shared<const X>());
 }
 
 template <class C, class A, class S>

@@ -3,6 +3,13 @@
 // one step function per state that inlines that state's conditions and the
 // hooks of every state it can reach. Built while configuring, immutable once a
 // machine runs, and shareable by every character of one type.
+//
+// Two tick paths read it. The fast path is one indirect call to a state's step
+// function; it serves states whose hooks need nothing but the controller and
+// the action. Everything else (hooks that take the machine handle, action
+// lists, events sent from hooks, NextState requests, an attached observer)
+// runs on the general path of detail/tick.hpp, which a flag in the character's
+// Runtime selects, so a machine that uses none of it never pays for it.
 
 #include <array>
 #include <atomic>
@@ -20,6 +27,8 @@
 #include <fmt/format.h>
 
 #include "../config_error.hpp"
+#include "../event.hpp"
+#include "../observer.hpp"
 #include "traits.hpp"
 #include "type_name.hpp"
 
@@ -34,12 +43,20 @@ struct Runtime {
     std::uint16_t flags = 0;
     std::uint32_t ticks = 0;
 };
-inline constexpr std::uint16_t kStarted = 1;
-inline constexpr std::uint16_t kBusy = 2;
+inline constexpr std::uint16_t kStarted = 1;      // the initial state was entered
+inline constexpr std::uint16_t kBusy = 2;         // inside a hook or condition
+inline constexpr std::uint16_t kFrozen = 4;       // configuration is closed (StateManager)
+inline constexpr std::uint16_t kSlow = 8;         // the current state runs on the general path
+inline constexpr std::uint16_t kNextPending = 16; // a NextState request waits for the next tick
+inline constexpr std::uint16_t kObserved = 32;    // an observer is attached
+inline constexpr std::uint16_t kInitialized = 64; // OnStateInit ran (kept across Reset)
 
-/// A transition's destination: its id and where its data lives in a character's block.
+/// A transition's destination: its id, where its data lives in a character's
+/// block, and the flags to raise on entering it (kSlow for a state whose own
+/// step is on the general path).
 struct Target {
     StateIndex id;
+    std::uint16_t flags;
     std::uint32_t offset;
 };
 
@@ -70,54 +87,83 @@ template <class S>
 
 template <class C, class A>
 struct Table;
+template <class C, class A>
+struct TickContext;
 
-/// A state's whole tick. `context` is what that step needs and nothing more (its
-/// chain, or its StateMeta), so that a tick reads one slot and makes one call.
+/// A state's whole tick on the fast path. `context` is what that step needs and
+/// nothing more (its chain, or its StateMeta), so a tick reads one slot and
+/// makes one call.
 template <class C, class A>
 using StepFn = void (*)(const void* context, C&, const A&, Runtime&, std::byte*);
 
+/// A state's or an action's hook on the general path.
 template <class C, class A>
-using HookFn = void (*)(C&, const A&, std::byte*, std::uint32_t);
+using HookFn = void (*)(TickContext<C, A>&, std::uint32_t offset);
 
 /// One `From<S>()` chain: its conditions in order. Owned by the table.
 template <class C, class A>
 struct ChainBase {
     using ProbeFn = int (*)(const ChainBase&, const C&, const A&, float);
-    ProbeFn probe = nullptr;          // index of the first condition that holds, or -1
-    StepFn<C, A> step = nullptr;      // the state's whole tick when this is its only chain
-    const Target* targets = nullptr;  // one per condition
+    ProbeFn probe = nullptr;         // index of the first condition that holds, or -1
+    StepFn<C, A> step = nullptr;     // the state's whole tick when this is its only chain
+    Target* targets = nullptr;       // one per condition
     std::size_t count = 0;
-    const void* type = nullptr;       // TypeKey of the concrete chain, to catch reused builders
+    const void* type = nullptr;      // TypeKey of the concrete chain, to catch reused builders
     // Copies of the state's facts, set by Table::Finalize, so that Step reads only its chain.
     std::uint32_t offset = 0;
     float dt = 0;
     virtual ~ChainBase() = default;
 };
 
-/// The hot part of a state, read on every tick.
+/// The hot part of a state, read on every fast tick.
 template <class C, class A>
 struct Slot {
     StepFn<C, A> step;
     const void* context;
 };
 
-/// The cold part of a state: configuration, queries, tools.
+/// A transition taken when an event is sent.
+struct EventEdge {
+    Event event;
+    StateIndex to;
+};
+
+/// One action of a state's list (Do<X>(args...)): its hooks and where its copy lives.
+template <class C, class A>
+struct ActionSlot {
+    std::string_view name;
+    std::uint32_t offset = 0;
+    HookFn<C, A> enter = nullptr;
+    HookFn<C, A> update = nullptr;
+    HookFn<C, A> exit = nullptr;
+};
+
+/// Something each character holds a copy of: a state with data, or an action.
+struct DataItem {
+    std::uint32_t offset = 0;
+    void (*construct)(void* at, const void* prototype) = nullptr;
+    void (*relocate)(void* dst, void* src) = nullptr;
+    void (*destroy)(void*) = nullptr;
+    std::shared_ptr<const void> prototype; // actions: the object Do<X>(args...) built
+};
+
+/// The cold part of a state: configuration, queries, the general path, tools.
 template <class C, class A>
 struct StateMeta {
     std::string_view name;
     const void* key = nullptr;
     bool has_data = false;
+    bool takes_machine = false; // a hook takes the machine handle
+    bool slow = false;          // set by Finalize: this state's tick runs on the general path
     std::uint32_t offset = 0;
-    void (*construct)(void*) = nullptr;
-    void (*relocate)(void* dst, void* src) = nullptr;
-    void (*destroy)(void*) = nullptr;
+    void (*init)(C&, std::byte*, std::uint32_t) = nullptr;
     HookFn<C, A> enter = nullptr;
     HookFn<C, A> perform = nullptr;
     HookFn<C, A> exit = nullptr;
     StepFn<C, A> step_none = nullptr;
-    StepFn<C, A> step_multi = nullptr;
     std::vector<std::unique_ptr<ChainBase<C, A>>> chains;
-    const Table<C, A>* table = nullptr; // set by Finalize, for StepMulti
+    std::vector<EventEdge> events;
+    std::vector<ActionSlot<C, A>> actions;
 };
 
 template <class T, class F>
@@ -125,19 +171,6 @@ struct Edge {
     using To = T;
     using Condition = F;
 };
-
-template <class C, class A, class S>
-void EnterThunk(C& c, const A& a, std::byte* data, std::uint32_t offset) {
-    CallEnter(StateObject<S>(data, offset), c, a);
-}
-template <class C, class A, class S>
-void PerformThunk(C& c, const A& a, std::byte* data, std::uint32_t offset) {
-    CallPerform(StateObject<S>(data, offset), c, a);
-}
-template <class C, class A, class S>
-void ExitThunk(C& c, const A& a, std::byte* data, std::uint32_t offset) {
-    CallExit(StateObject<S>(data, offset), c, a);
-}
 
 [[gnu::always_inline]] inline float TimeOf(std::uint32_t ticks, float dt) noexcept {
     return static_cast<float>(ticks) * dt;
@@ -158,6 +191,7 @@ template <class C, class A, class S, class T>
     CallExit(StateObject<S>(data, from_offset), c, a);
     rt.state = to.id;
     rt.ticks = 0;
+    rt.flags = static_cast<std::uint16_t>(rt.flags | to.flags);
     T& next = StateObject<T>(data, to.offset);
     CallEnter(next, c, a);
     CallPerform(next, c, a);
@@ -182,8 +216,8 @@ struct Chain final : ChainBase<C, A> {
     }
 
     template <std::size_t... I>
-    [[gnu::always_inline]] int ProbeAll([[maybe_unused]] const C& c, [[maybe_unused]] const A& a, [[maybe_unused]] float t,
-                                        std::index_sequence<I...>) const {
+    [[gnu::always_inline]] int ProbeAll([[maybe_unused]] const C& c, [[maybe_unused]] const A& a,
+                                        [[maybe_unused]] float t, std::index_sequence<I...>) const {
         int fired = -1;
         (void)((CallCondition(std::get<I>(conditions), c, a, t) ? (fired = static_cast<int>(I), true) : false) ||
                ...);
@@ -214,39 +248,27 @@ struct Chain final : ChainBase<C, A> {
     }
 };
 
-/// A state configured by several `From<S>()` chains: they are tried in the order declared.
-template <class C, class A, class S>
-void StepMulti(const void* context, C& c, const A& a, Runtime& rt, std::byte* data) {
-    const StateMeta<C, A>& meta = *static_cast<const StateMeta<C, A>*>(context);
-    const Table<C, A>& table = *meta.table;
-    const std::uint32_t offset = meta.offset;
-    ++rt.ticks;
-    const float t = TimeOf(rt.ticks, table.dt);
-    for (const auto& chain : meta.chains) {
-        const int i = chain->probe(*chain, c, a, t);
-        if (i < 0) continue;
-        const Target to = chain->targets[i];
-        CallExit(StateObject<S>(data, offset), c, a);
-        rt.state = to.id;
-        rt.ticks = 0;
-        const StateMeta<C, A>& next = table.meta[to.id];
-        next.enter(c, a, data, to.offset);
-        next.perform(c, a, data, to.offset);
-        return;
-    }
-    CallPerform(StateObject<S>(data, offset), c, a);
-}
+/// Where a transition goes, and which of the state's conditions (in declaration
+/// order across its chains) sent it there.
+struct Probed {
+    StateIndex to = kNoState;
+    std::size_t condition = 0;
+};
 
 template <class C, class A>
 struct Table {
     std::vector<Slot<C, A>> slots;
     std::vector<StateMeta<C, A>> meta;
     std::vector<const void*> keys;
+    std::vector<DataItem> items;          // per-character copies, in construction order
+    std::vector<std::string_view> names;  // set by Finalize, for observers
     float dt = 1.0f / 60.0f;
     StateIndex initial = kNoState;
     std::uint32_t data_size = 0;
     std::uint32_t data_align = 1;
     bool finalized = false;
+    bool any_slow = false;                // set by Finalize: some state runs on the general path
+    bool uses_machine = false;            // set by Finalize: some hook may call NextState
     // Owners: every machine running on this table, plus the registry once it is shared.
     std::atomic<std::size_t> refs{1};
 
@@ -277,6 +299,16 @@ struct Table {
         return id < meta.size() ? meta[id].name : std::string_view{};
     }
 
+    /// Room for one more per-character object of type T; returns its offset.
+    template <class T>
+    std::uint32_t Place() {
+        const std::uint32_t align = alignof(T);
+        const std::uint32_t offset = (data_size + align - 1) / align * align;
+        data_size = offset + static_cast<std::uint32_t>(sizeof(T));
+        data_align = data_align > align ? data_align : align;
+        return offset;
+    }
+
     /// Id of S, adding S to the table if it is new.
     template <class S>
     StateIndex Register() {
@@ -288,83 +320,128 @@ struct Table {
         if (meta.size() >= kNoState - 1)
             Fail(fmt::format("cannot add state {}: a machine holds at most {} states", StateName<S>(), kNoState - 1));
 
-        StateMeta<C, A> m;
-        m.name = StateName<S>();
-        m.key = key;
-        if constexpr (!std::is_empty_v<S>) {
-            const std::uint32_t align = alignof(S);
-            m.has_data = true;
-            m.offset = (data_size + align - 1) / align * align;
-            m.construct = [](void* p) { ::new (p) S(); };
-            m.relocate = [](void* dst, void* src) {
-                S* from = static_cast<S*>(src);
-                ::new (dst) S(std::move(*from));
-                from->~S();
-            };
-            m.destroy = [](void* p) { static_cast<S*>(p)->~S(); };
-        }
-        m.enter = &EnterThunk<C, A, S>;
-        m.perform = &PerformThunk<C, A, S>;
-        m.exit = &ExitThunk<C, A, S>;
-        m.step_none = &StepNone<C, A, S>;
-        m.step_multi = &StepMulti<C, A, S>;
-
         // Reserve first so that nothing below throws half-way.
         slots.reserve(slots.size() + 1);
         keys.reserve(keys.size() + 1);
         meta.reserve(meta.size() + 1);
+        items.reserve(items.size() + 1);
+
+        StateMeta<C, A> m;
+        m.name = StateName<S>();
+        m.key = key;
+        m.takes_machine = kTakesMachine<S, C, A>;
         if constexpr (!std::is_empty_v<S>) {
-            data_size = m.offset + static_cast<std::uint32_t>(sizeof(S));
-            data_align = data_align > alignof(S) ? data_align : static_cast<std::uint32_t>(alignof(S));
+            m.has_data = true;
+            m.offset = Place<S>();
+            DataItem item;
+            item.offset = m.offset;
+            item.construct = [](void* at, const void*) { ::new (at) S(); };
+            item.relocate = [](void* dst, void* src) {
+                S* from = static_cast<S*>(src);
+                ::new (dst) S(std::move(*from));
+                from->~S();
+            };
+            item.destroy = [](void* p) { static_cast<S*>(p)->~S(); };
+            items.push_back(std::move(item));
         }
+        if constexpr (HasOnStateInit<S, C>)
+            m.init = [](C& c, std::byte* data, std::uint32_t offset) { StateObject<S>(data, offset).OnStateInit(c); };
+        m.enter = &EnterHook<S>;
+        m.perform = &PerformHook<S>;
+        m.exit = &ExitHook<S>;
+        m.step_none = &StepNone<C, A, S>;
         meta.push_back(std::move(m));
         keys.push_back(key);
         slots.push_back(Slot<C, A>{&StepNone<C, A, S>, nullptr});
+        finalized = false;
         return static_cast<StateIndex>(meta.size() - 1);
     }
 
     /// Undo the last Register (its data state could not be constructed).
     void PopLast() noexcept {
         const StateMeta<C, A>& m = meta.back();
-        if (m.has_data) data_size = m.offset; // alignment kept: harmless
+        if (m.has_data) {
+            data_size = m.offset; // alignment kept: harmless
+            items.pop_back();
+        }
         meta.pop_back();
         keys.pop_back();
         slots.pop_back();
     }
 
-    /// Pick the fastest step for every state and point each at its context.
-    /// Run once the table's shape is final (before the first tick): contexts
-    /// point into `meta`, which moves while states are being added.
-    void Finalize() noexcept {
+    /// Pick the step for every state and point each at its context. Run once the
+    /// table's shape is final (before the first tick): contexts point into
+    /// `meta`, which moves while states are being added.
+    void Finalize() {
+        // A state needs the general path if its hooks take the machine handle or
+        // it has actions; so does a state that can enter such a state, because
+        // the fast path inlines the entered state's hooks.
+        std::vector<bool> general(meta.size());
+        for (std::size_t s = 0; s < meta.size(); ++s)
+            general[s] = meta[s].takes_machine || !meta[s].actions.empty();
+        any_slow = false;
+        uses_machine = false;
+        names.clear();
         for (std::size_t s = 0; s < meta.size(); ++s) {
             StateMeta<C, A>& m = meta[s];
-            m.table = this;
+            names.push_back(m.name);
+            std::size_t non_empty = 0;
+            m.slow = general[s];
+            for (const auto& chain : m.chains) {
+                non_empty += chain->count != 0;
+                for (std::size_t i = 0; i < chain->count; ++i) m.slow = m.slow || general[chain->targets[i].id];
+            }
+            m.slow = m.slow || non_empty > 1; // several chains: tried one after the other, generally
+            uses_machine = uses_machine || general[s];
+            any_slow = any_slow || m.slow;
+        }
+        for (std::size_t s = 0; s < meta.size(); ++s) {
+            StateMeta<C, A>& m = meta[s];
             const ChainBase<C, A>* only = nullptr;
             std::size_t non_empty = 0;
             for (const auto& chain : m.chains) {
                 chain->offset = m.offset;
                 chain->dt = dt;
+                for (std::size_t i = 0; i < chain->count; ++i)
+                    chain->targets[i].flags = meta[chain->targets[i].id].slow ? kSlow : 0;
                 if (chain->count != 0) {
                     ++non_empty;
                     only = chain.get();
                 }
             }
             Slot<C, A>& slot = slots[s];
-            if (non_empty == 0) slot = {m.step_none, &m};
-            else if (non_empty == 1) slot = {only->step, only};
-            else slot = {m.step_multi, &m};
+            if (m.slow) slot = {nullptr, nullptr}; // never called: kSlow sends the tick to the general path
+            else if (non_empty == 0) slot = {m.step_none, &m};
+            else slot = {only->step, only};
         }
         finalized = true;
     }
 
-    /// Which state the conditions of `from` send the machine to at time t, or kNoState.
-    StateIndex Probe(StateIndex from, const C& c, const A& a, float t) const {
+    /// Which state the conditions of `from` send the machine to at time t.
+    Probed Probe(StateIndex from, const C& c, const A& a, float t) const {
+        std::size_t before = 0;
         for (const auto& chain : meta[from].chains) {
             const int i = chain->probe(*chain, c, a, t);
-            if (i >= 0) return chain->targets[i].id;
+            if (i >= 0) return {chain->targets[i].id, before + static_cast<std::size_t>(i)};
+            before += chain->count;
         }
-        return kNoState;
+        return {};
     }
+
+    /// The transition state `from` has for `event`, or null.
+    const EventEdge* FindEvent(StateIndex from, const Event& event) const noexcept {
+        for (const EventEdge& edge : meta[from].events)
+            if (edge.event == event) return &edge;
+        return nullptr;
+    }
+
+private:
+    template <class S>
+    static void EnterHook(TickContext<C, A>& ctx, std::uint32_t offset);
+    template <class S>
+    static void PerformHook(TickContext<C, A>& ctx, std::uint32_t offset);
+    template <class S>
+    static void ExitHook(TickContext<C, A>& ctx, std::uint32_t offset);
 };
 
 } // namespace tickfsm::detail

@@ -8,6 +8,11 @@
 
 #include "type_name.hpp"
 
+namespace tickfsm {
+template <class Controller, class Action>
+class Machine;
+} // namespace tickfsm
+
 namespace tickfsm::detail {
 
 template <class...>
@@ -39,39 +44,89 @@ struct HookNameProbe {
     void OnStateEnter();
     void Perform();
     void OnStateExit();
+    void OnStateInit();
+    void OnEnter();
+    void OnUpdate();
+    void OnExit();
 };
 
 template <class S>
 struct HookNameDetector : S, HookNameProbe {};
 
-#define TICKFSM_DETAIL_HOOK_TRAITS(Hook)                                                              \
-    template <class S>                                                                                \
-    consteval bool Declares##Hook() {                                                                 \
-        if constexpr (std::is_final_v<S>) return requires { &S::Hook; };                              \
-        else return !requires { &HookNameDetector<S>::Hook; };                                        \
-    }                                                                                                 \
-    template <class S, class C, class A>                                                              \
-    concept Has##Hook = requires(S& s, C& c, const A& a) { s.Hook(c, a); };                           \
-    template <class S>                                                                                \
-    struct StateHasABadlyTyped_##Hook {                                                               \
-        static_assert(kAlwaysFalse<S>, "tickfsm: state hook " #Hook                                   \
-                      " has the wrong signature (the state is the type in StateHasABadlyTyped_" #Hook \
-                      "<...> above); expected `void " #Hook                                           \
-                      "(Controller&, const Action&)`; rename the member if it is not a hook");        \
-    };                                                                                                \
-    template <class S, class C, class A>                                                              \
-    consteval bool Check##Hook() {                                                                    \
-        if constexpr (Declares##Hook<S>() && !Has##Hook<S, C, A>) {                                   \
-            (void)sizeof(StateHasABadlyTyped_##Hook<S>);                                              \
-            return false;                                                                             \
-        }                                                                                             \
-        return true;                                                                                  \
+// A hook takes (Controller&, const Action&), or that and the machine handle
+// (tickfsm::Machine<Controller, Action>&) through which it can send events,
+// request its successor or read its time in state.
+#define TICKFSM_DETAIL_HOOK_TRAITS(Hook, What)                                                          \
+    template <class S>                                                                                  \
+    consteval bool Declares##Hook() {                                                                   \
+        if constexpr (std::is_final_v<S>) return requires { &S::Hook; };                                \
+        else return !requires { &HookNameDetector<S>::Hook; };                                          \
+    }                                                                                                   \
+    template <class S, class C, class A>                                                                \
+    concept Has##Hook = requires(S& s, C& c, const A& a) { s.Hook(c, a); };                             \
+    template <class S, class C, class A>                                                                \
+    concept Has##Hook##M = requires(S& s, C& c, const A& a, ::tickfsm::Machine<C, A>& m) { s.Hook(c, a, m); }; \
+    template <class S>                                                                                  \
+    struct HookHasABadlyTyped_##Hook {                                                                \
+        static_assert(kAlwaysFalse<S>, "tickfsm: " #What " hook " #Hook                                 \
+                      " has the wrong signature (the " #What " is the type in HookHasABadlyTyped_" #Hook \
+                      "<...> above); expected `void " #Hook "(Controller&, const Action&)` or `void " #Hook \
+                      "(Controller&, const Action&, tickfsm::Machine<Controller, Action>&)`; rename the "       \
+                      "member if it is not a hook");                                                    \
+    };                                                                                                  \
+    template <class S, class C, class A>                                                                \
+    consteval bool Check##Hook() {                                                                      \
+        if constexpr (Declares##Hook<S>() && !Has##Hook<S, C, A> && !Has##Hook##M<S, C, A>) {           \
+            (void)sizeof(HookHasABadlyTyped_##Hook<S>);                                               \
+            return false;                                                                               \
+        }                                                                                               \
+        return true;                                                                                    \
+    }                                                                                                   \
+    template <class S, class C, class A, class M>                                                       \
+    [[gnu::always_inline]] inline void Call##Hook(S& s, C& c, const A& a, M&& make_machine) {           \
+        if constexpr (Has##Hook##M<S, C, A>) {                                                          \
+            auto m = make_machine();                                                                    \
+            s.Hook(c, a, m);                                                                            \
+        } else if constexpr (Has##Hook<S, C, A>) {                                                      \
+            s.Hook(c, a);                                                                               \
+        }                                                                                               \
     }
 
-TICKFSM_DETAIL_HOOK_TRAITS(OnStateEnter)
-TICKFSM_DETAIL_HOOK_TRAITS(Perform)
-TICKFSM_DETAIL_HOOK_TRAITS(OnStateExit)
+TICKFSM_DETAIL_HOOK_TRAITS(OnStateEnter, state)
+TICKFSM_DETAIL_HOOK_TRAITS(Perform, state)
+TICKFSM_DETAIL_HOOK_TRAITS(OnStateExit, state)
+TICKFSM_DETAIL_HOOK_TRAITS(OnEnter, action)
+TICKFSM_DETAIL_HOOK_TRAITS(OnUpdate, action)
+TICKFSM_DETAIL_HOOK_TRAITS(OnExit, action)
 #undef TICKFSM_DETAIL_HOOK_TRAITS
+
+// OnStateInit(Controller&): once per state when the machine initializes.
+template <class S>
+consteval bool DeclaresOnStateInit() {
+    if constexpr (std::is_final_v<S>) return requires { &S::OnStateInit; };
+    else return !requires { &HookNameDetector<S>::OnStateInit; };
+}
+template <class S, class C>
+concept HasOnStateInit = requires(S& s, C& c) { s.OnStateInit(c); };
+template <class S>
+struct StateHasABadlyTyped_OnStateInit {
+    static_assert(kAlwaysFalse<S>, "tickfsm: state hook OnStateInit has the wrong signature (the state is the type "
+                                   "in StateHasABadlyTyped_OnStateInit<...> above); expected `void "
+                                   "OnStateInit(Controller&)`; rename the member if it is not a hook");
+};
+template <class S, class C>
+consteval bool CheckOnStateInit() {
+    if constexpr (DeclaresOnStateInit<S>() && !HasOnStateInit<S, C>) {
+        (void)sizeof(StateHasABadlyTyped_OnStateInit<S>);
+        return false;
+    }
+    return true;
+}
+
+/// A state whose hooks take the machine handle runs on the general tick path.
+template <class S, class C, class A>
+inline constexpr bool kTakesMachine =
+    HasOnStateEnterM<S, C, A> || HasPerformM<S, C, A> || HasOnStateExitM<S, C, A>;
 
 template <class S>
 struct StateMustBeAClassType {
@@ -96,20 +151,40 @@ consteval bool CheckState() {
         (void)sizeof(StateMustBeDefaultConstructible<S>);
         return false;
     } else {
-        return CheckOnStateEnter<S, C, A>() && CheckPerform<S, C, A>() && CheckOnStateExit<S, C, A>();
+        return CheckOnStateEnter<S, C, A>() && CheckPerform<S, C, A>() && CheckOnStateExit<S, C, A>() &&
+               CheckOnStateInit<S, C>();
     }
 }
 
+template <class X>
+struct ActionMustBeACopyableClass {
+    static_assert(kAlwaysFalse<X>, "tickfsm: a state action must be a copy-constructible class (the type in "
+                                   "ActionMustBeACopyableClass<...> above): each character gets a copy of the one "
+                                   "Do<X>(args...) built");
+};
+
+/// Every compile-time check of a state action type.
+template <class X, class C, class A>
+consteval bool CheckAction() {
+    if constexpr (!std::is_class_v<X> || !std::is_copy_constructible_v<X>) {
+        (void)sizeof(ActionMustBeACopyableClass<X>);
+        return false;
+    } else {
+        return CheckOnEnter<X, C, A>() && CheckOnUpdate<X, C, A>() && CheckOnExit<X, C, A>();
+    }
+}
+
+// The fast tick path only ever runs states whose hooks take no machine handle.
 template <class S, class C, class A>
-inline void CallEnter(S& s, C& c, const A& a) {
+[[gnu::always_inline]] inline void CallEnter(S& s, C& c, const A& a) {
     if constexpr (HasOnStateEnter<S, C, A>) s.OnStateEnter(c, a);
 }
 template <class S, class C, class A>
-inline void CallPerform(S& s, C& c, const A& a) {
+[[gnu::always_inline]] inline void CallPerform(S& s, C& c, const A& a) {
     if constexpr (HasPerform<S, C, A>) s.Perform(c, a);
 }
 template <class S, class C, class A>
-inline void CallExit(S& s, C& c, const A& a) {
+[[gnu::always_inline]] inline void CallExit(S& s, C& c, const A& a) {
     if constexpr (HasOnStateExit<S, C, A>) s.OnStateExit(c, a);
 }
 

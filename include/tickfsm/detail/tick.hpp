@@ -1,0 +1,189 @@
+#pragma once
+// The general tick path: one tick of a character whose current state needs
+// more than the fast step (hooks taking the machine handle, action lists,
+// several chains, a NextState request, an attached observer, the first tick).
+// It follows the same rules as the fast path, through type-erased hooks.
+
+#include <cstddef>
+#include <cstdint>
+#include <string_view>
+
+#include <fmt/format.h>
+
+#include "../machine.hpp"
+#include "../observer.hpp"
+#include "table.hpp"
+#include "traits.hpp"
+
+namespace tickfsm::detail {
+
+template <class C, class A>
+template <class S>
+void Table<C, A>::EnterHook(TickContext<C, A>& ctx, std::uint32_t offset) {
+    CallOnStateEnter(StateObject<S>(ctx.data, offset), *ctx.controller, *ctx.action,
+                     [&ctx] { return MachineAccess::Make(ctx); });
+}
+template <class C, class A>
+template <class S>
+void Table<C, A>::PerformHook(TickContext<C, A>& ctx, std::uint32_t offset) {
+    CallPerform(StateObject<S>(ctx.data, offset), *ctx.controller, *ctx.action,
+                [&ctx] { return MachineAccess::Make(ctx); });
+}
+template <class C, class A>
+template <class S>
+void Table<C, A>::ExitHook(TickContext<C, A>& ctx, std::uint32_t offset) {
+    CallOnStateExit(StateObject<S>(ctx.data, offset), *ctx.controller, *ctx.action,
+                    [&ctx] { return MachineAccess::Make(ctx); });
+}
+
+template <class X>
+X& ActionObject(std::byte* data, std::uint32_t offset) noexcept {
+    return *std::launder(reinterpret_cast<X*>(data + offset));
+}
+template <class C, class A, class X>
+void ActionEnter(TickContext<C, A>& ctx, std::uint32_t offset) {
+    CallOnEnter(ActionObject<X>(ctx.data, offset), *ctx.controller, *ctx.action,
+                [&ctx] { return MachineAccess::Make(ctx); });
+}
+template <class C, class A, class X>
+void ActionUpdate(TickContext<C, A>& ctx, std::uint32_t offset) {
+    CallOnUpdate(ActionObject<X>(ctx.data, offset), *ctx.controller, *ctx.action,
+                 [&ctx] { return MachineAccess::Make(ctx); });
+}
+template <class C, class A, class X>
+void ActionExit(TickContext<C, A>& ctx, std::uint32_t offset) {
+    CallOnExit(ActionObject<X>(ctx.data, offset), *ctx.controller, *ctx.action,
+               [&ctx] { return MachineAccess::Make(ctx); });
+}
+
+/// Chained changes (an entered state sending an event, which enters a state
+/// that sends one, ...) beyond this many in one go are a configuration loop.
+inline constexpr int kMaxChangesInARow = 64;
+
+template <class C, class A>
+void RunExit(TickContext<C, A>& ctx) {
+    struct Leaving { // cleared even if a hook throws
+        TickContext<C, A>& ctx;
+        ~Leaving() { ctx.in_exit = false; }
+    } leaving{ctx};
+    ctx.in_exit = true;
+    const StateMeta<C, A>& meta = ctx.table->meta[ctx.rt->state];
+    meta.exit(ctx, meta.offset);
+    for (const ActionSlot<C, A>& action : meta.actions) action.exit(ctx, action.offset);
+}
+
+/// The state's enter hook, then its actions' in order, stopping at the first
+/// that asks for a change.
+template <class C, class A>
+void RunEnter(TickContext<C, A>& ctx) {
+    const StateMeta<C, A>& meta = ctx.table->meta[ctx.rt->state];
+    meta.enter(ctx, meta.offset);
+    if (ctx.pending != kNoState) return;
+    for (const ActionSlot<C, A>& action : meta.actions) {
+        action.enter(ctx, action.offset);
+        if (ctx.pending != kNoState) return;
+    }
+}
+
+/// Leave the current state (if any) for `to`, then follow any change the
+/// entered state asks for at once.
+template <class C, class A>
+void ChangeTo(TickContext<C, A>& ctx, StateIndex to, Cause cause, std::size_t condition, const Event* event) {
+    const Table<C, A>& table = *ctx.table;
+    Runtime& rt = *ctx.rt;
+    for (int changes = 0;; ++changes) {
+        if (changes == kMaxChangesInARow)
+            table.Fail(fmt::format("more than {} state changes in a row without a tick (last: {} -> {}); an entered "
+                                   "state keeps sending the machine on: check its events and enter hooks",
+                                   kMaxChangesInARow, table.NameOf(rt.state), table.NameOf(to)));
+        const StateIndex from = rt.state;
+        if (from != kNoState) RunExit(ctx);
+        rt.state = to;
+        rt.ticks = 0;
+        rt.flags = static_cast<std::uint16_t>((rt.flags & ~kSlow) | (table.meta[to].slow ? kSlow : 0));
+        if (ctx.observer) {
+            TransitionInfo info;
+            info.machine = ctx.name;
+            info.from = table.NameOf(from);
+            info.to = table.NameOf(to);
+            info.cause = cause;
+            info.condition = condition;
+            info.event = event;
+            ctx.observer->OnTransition(info);
+            ctx.observer->OnStateEntered(ctx.name, info.to);
+        }
+        ctx.pending = kNoState;
+        RunEnter(ctx);
+        if (ctx.pending == kNoState) return;
+        to = ctx.pending;
+        cause = ctx.pending_cause;
+        event = ctx.pending_event;
+        condition = 0;
+    }
+}
+
+/// First start: every state's OnStateInit (once per machine), the observer's
+/// OnInitialized, then the initial state is entered with 0 ticks.
+template <class C, class A>
+void Start(TickContext<C, A>& ctx) {
+    const Table<C, A>& table = *ctx.table;
+    Runtime& rt = *ctx.rt;
+    if (!(rt.flags & kInitialized)) {
+        for (const StateMeta<C, A>& meta : table.meta)
+            if (meta.init) meta.init(*ctx.controller, ctx.data, meta.offset);
+        rt.flags = static_cast<std::uint16_t>(rt.flags | kInitialized);
+        if (ctx.observer) ctx.observer->OnInitialized(ctx.name, table.names, table.initial);
+    }
+    rt.state = kNoState;
+    rt.ticks = 0;
+    rt.flags = static_cast<std::uint16_t>(rt.flags | kStarted);
+    ChangeTo(ctx, table.initial, Cause::Initial, 0, nullptr);
+}
+
+/// One Perform on the general path, by the tick rules.
+template <class C, class A>
+void GeneralTick(TickContext<C, A>& ctx) {
+    const Table<C, A>& table = *ctx.table;
+    Runtime& rt = *ctx.rt;
+    if (!(rt.flags & kStarted)) Start(ctx);
+    ++rt.ticks;
+    if (rt.flags & kNextPending) {
+        rt.flags = static_cast<std::uint16_t>(rt.flags & ~kNextPending);
+        const StateIndex to = *ctx.next;
+        *ctx.next = kNoState;
+        ChangeTo(ctx, to, Cause::Request, 0, nullptr);
+    } else {
+        const Probed fired = table.Probe(rt.state, *ctx.controller, *ctx.action, TimeOf(rt.ticks, table.dt));
+        if (fired.to != kNoState) ChangeTo(ctx, fired.to, Cause::Condition, fired.condition, nullptr);
+    }
+    const StateMeta<C, A>& meta = table.meta[rt.state];
+    ctx.pending = kNoState;
+    meta.perform(ctx, meta.offset);
+    if (ctx.pending == kNoState)
+        for (const ActionSlot<C, A>& action : meta.actions) {
+            action.update(ctx, action.offset);
+            if (ctx.pending != kNoState) break;
+        }
+    if (ctx.pending != kNoState) ChangeTo(ctx, ctx.pending, ctx.pending_cause, 0, ctx.pending_event);
+}
+
+/// An event sent from outside a tick: the change happens now, or the observer
+/// hears that nothing happened. Returns whether the state changed.
+template <class C, class A>
+bool DeliverEvent(TickContext<C, A>& ctx, const Event& event) {
+    const Table<C, A>& table = *ctx.table;
+    Runtime& rt = *ctx.rt;
+    if (!(rt.flags & kStarted)) {
+        if (ctx.observer) ctx.observer->OnUnhandledEvent(ctx.name, {}, event);
+        return false;
+    }
+    const EventEdge* edge = table.FindEvent(rt.state, event);
+    if (!edge) {
+        if (ctx.observer) ctx.observer->OnUnhandledEvent(ctx.name, table.NameOf(rt.state), event);
+        return false;
+    }
+    ChangeTo(ctx, edge->to, Cause::Event, 0, &edge->event);
+    return true;
+}
+
+} // namespace tickfsm::detail
