@@ -2,6 +2,7 @@
 // tickfsm: fixed-tick finite state machines for game characters.
 // Umbrella header: include this one.
 
+#include "actions.hpp"
 #include "config_error.hpp"
 #include "crowd.hpp"
 #include "event.hpp"

@@ -148,3 +148,31 @@ TEST_CASE("A crowd's ticks allocate nothing", "[alloc][crowd]") {
         }
     CHECK(g_allocations.load() - before == 0);
 }
+
+namespace {
+struct Pulse {
+    int n = 0;
+    void OnUpdate(Walker& w, const Step&, tickfsm::Machine<Walker, Step>& m) {
+        ++n;
+        if (w.tick % 7 == 0) m.SendEvent("Flip");
+        if (w.tick % 11 == 0) m.NextState<Idle>();
+    }
+};
+} // namespace
+
+TEST_CASE("The general path (actions, events, NextState) allocates nothing per tick", "[alloc][general]") {
+    Walker w;
+    tickfsm::StateManager<Walker, Step> m(w);
+    m.SetInitialState<Idle>().Do<Pulse>().On("Flip").To<Walk>();
+    m.From<Walk>().Do<Pulse>().On("Flip").To<Idle>();
+    m.Perform({});
+    int changes = 0;
+    const long before = g_allocations.load();
+    for (int i = 0; i < 10000; ++i) {
+        ++w.tick;
+        m.Perform({});
+        changes += m.TicksInState() == 0;
+    }
+    CHECK(g_allocations.load() - before == 0);
+    CHECK(changes > 1000);
+}

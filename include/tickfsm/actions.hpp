@@ -1,0 +1,85 @@
+#pragma once
+// Ready-made state actions, in the spirit of Playmaker's: attach them to a
+// state with `From<S>().Do<tickfsm::TimedWait>(2.0f, Done)`.
+
+#include <cstdio>
+#include <string>
+#include <string_view>
+#include <utility>
+
+#include <fmt/format.h>
+
+#include "event.hpp"
+#include "machine.hpp"
+
+namespace tickfsm {
+
+/// Sends `event` once the state has lasted `seconds` (measured in ticks, so
+/// exactly on the tick where TimeInState() reaches it).
+struct TimedWait {
+    float seconds = 0;
+    Event event;
+
+    TimedWait(float wait_seconds, const Event& done) : seconds(wait_seconds), event(done) {}
+
+    template <class C, class A>
+    void OnUpdate(C&, const A&, Machine<C, A>& machine) const {
+        if (machine.TimeInState() >= seconds) machine.SendEvent(event);
+    }
+};
+
+/// Sends `event` on the first update where `condition` holds; the condition
+/// takes the same forms as a transition condition.
+template <class Condition>
+struct SendEventWhen {
+    Condition condition;
+    Event event;
+
+    SendEventWhen(Condition when, const Event& what) : condition(std::move(when)), event(what) {}
+
+    template <class C, class A>
+    void OnUpdate(C& controller, const A& action, Machine<C, A>& machine) const {
+        if (detail::CallCondition(condition, static_cast<const C&>(controller), action, machine.TimeInState()))
+            machine.SendEvent(event);
+    }
+};
+
+/// Writes a line when the state is entered (and, if asked, each update and on exit)
+/// to a FILE* or appends it to a std::string.
+struct LogLine {
+    enum Phase : unsigned { Enter = 1, Update = 2, Exit = 4 };
+
+    std::string text;
+    std::FILE* file = stdout;
+    std::string* out = nullptr;
+    unsigned phases = Enter;
+
+    explicit LogLine(std::string line, std::FILE* to = stdout, unsigned when = Enter)
+        : text(std::move(line)), file(to), phases(when) {}
+    LogLine(std::string line, std::string& to, unsigned when = Enter)
+        : text(std::move(line)), file(nullptr), out(&to), phases(when) {}
+
+    template <class C, class A>
+    void OnEnter(C&, const A&, Machine<C, A>& machine) const {
+        if (phases & Enter) Write(machine.CurrentStateName());
+    }
+    template <class C, class A>
+    void OnUpdate(C&, const A&, Machine<C, A>& machine) const {
+        if (phases & Update) Write(machine.CurrentStateName());
+    }
+    template <class C, class A>
+    void OnExit(C&, const A&, Machine<C, A>& machine) const {
+        if (phases & Exit) Write(machine.CurrentStateName());
+    }
+
+private:
+    void Write(std::string_view state) const {
+        if (out) {
+            fmt::format_to(std::back_inserter(*out), "[{}] {}\n", state, text);
+        } else {
+            fmt::print(file, "[{}] {}\n", state, text);
+        }
+    }
+};
+
+} // namespace tickfsm

@@ -1,0 +1,159 @@
+// Per-state action lists (Do<X>(args...)) and the ready-made actions.
+
+#include <catch2/catch.hpp>
+
+#include <string>
+#include <vector>
+
+#include <tickfsm/tickfsm.hpp>
+
+namespace {
+
+struct Hero {
+    std::vector<std::string> log;
+    float x = 0;
+};
+struct Pad {
+    bool go = false;
+};
+using M = tickfsm::Machine<Hero, Pad>;
+
+inline constexpr tickfsm::Event Go{"Go"};
+inline constexpr tickfsm::Event Back{"Back"};
+
+struct Note { // an action with data, built with arguments
+    std::string text;
+    int updates = 0;
+    explicit Note(std::string t) : text(std::move(t)) {}
+    void OnEnter(Hero& h, const Pad&) { h.log.push_back("enter " + text); }
+    void OnUpdate(Hero& h, const Pad&) {
+        ++updates;
+        h.log.push_back("update " + text);
+    }
+    void OnExit(Hero& h, const Pad&) { h.log.push_back("exit " + text); }
+};
+struct GoWhenPressed {
+    void OnUpdate(Hero& h, const Pad& p, M& m) {
+        h.log.push_back("update go?");
+        if (p.go) m.SendEvent(Go);
+    }
+};
+struct Mover {
+    float speed = 1;
+    void OnUpdate(Hero& h, const Pad&) { h.x += speed; }
+};
+
+struct A {
+    void OnStateEnter(Hero& h, const Pad&) { h.log.push_back("enter A"); }
+    void Perform(Hero& h, const Pad&) { h.log.push_back("perform A"); }
+    void OnStateExit(Hero& h, const Pad&) { h.log.push_back("exit A"); }
+};
+struct B {};
+
+} // namespace
+
+TEST_CASE("A state's actions run in order after its own enter, perform and exit", "[action]") {
+    Hero h;
+    tickfsm::StateManager<Hero, Pad> m(h);
+    m.SetInitialState<A>().Do<Note>("one").Do<Note>("two").On(Go).To<B>();
+    m.Perform({});
+    CHECK(h.log == std::vector<std::string>{"enter A", "enter one", "enter two", "perform A", "update one",
+                                            "update two"});
+    h.log.clear();
+    m.SendEvent(Go);
+    CHECK(h.log == std::vector<std::string>{"exit A", "exit one", "exit two"});
+}
+
+TEST_CASE("When an action changes the state, the rest of that list is skipped", "[action]") {
+    Hero h;
+    tickfsm::StateManager<Hero, Pad> m(h);
+    m.SetInitialState<A>().Do<GoWhenPressed>().Do<Note>("after").On(Go).To<B>();
+    m.Perform({});
+    h.log.clear();
+    m.Perform({true});
+    CHECK(h.log == std::vector<std::string>{"perform A", "update go?", "exit A", "exit after"});
+    CHECK(m.IsIn<B>());
+}
+
+TEST_CASE("Each machine has its own copy of each action", "[action][data]") {
+    Hero h1, h2;
+    auto configure = [](tickfsm::StateManager<Hero, Pad>& m) { m.SetInitialState<A>().Do<Note>("n"); };
+    tickfsm::StateManager<Hero, Pad> m1(h1), m2(h2);
+    configure(m1);
+    configure(m2);
+    for (int i = 0; i < 3; ++i) m1.Perform({});
+    m2.Perform({});
+    CHECK(std::count(h1.log.begin(), h1.log.end(), "update n") == 3);
+    CHECK(std::count(h2.log.begin(), h2.log.end(), "update n") == 1);
+}
+
+TEST_CASE("Actions without arguments keep the table shared", "[action][shared]") {
+    Hero h1, h2;
+    tickfsm::StateManager<Hero, Pad> m1(h1), m2(h2);
+    for (auto* m : {&m1, &m2}) m->SetInitialState<A>().Do<Mover>();
+    m1.Perform({});
+    m2.Perform({});
+    CHECK(m1.SharesTable());
+    CHECK(h1.x == 1.0f);
+}
+
+TEST_CASE("Changing state from an exit hook is an error", "[action][error]") {
+    struct LeavesLoudly {
+        void OnExit(Hero&, const Pad&, M& m) { m.SendEvent(Back); }
+    };
+    Hero h;
+    tickfsm::StateManager<Hero, Pad> m(h);
+    m.SetInitialState<A>().Do<LeavesLoudly>().On(Go).To<B>();
+    m.From<B>().On(Back).To<A>();
+    m.Perform({});
+    REQUIRE_THROWS_WITH(m.SendEvent(Go), Catch::Matchers::Contains("SendEvent() called from an exit hook of state A"));
+}
+
+TEST_CASE("An action can be attached only through the builder of its own state", "[action]") {
+    // The seed's bug (Jumping's and Die's actions added to Running) cannot be
+    // written: Do<X>() belongs to the From<S>() builder, which names S.
+    Hero h;
+    tickfsm::StateManager<Hero, Pad> m(h);
+    m.SetInitialState<A>().On(Go).To<B>();
+    m.From<B>().Do<Note>("on B");
+    m.Perform({});
+    CHECK(std::count(h.log.begin(), h.log.end(), "update on B") == 0);
+    m.SendEvent(Go);
+    m.Perform({});
+    CHECK(std::count(h.log.begin(), h.log.end(), "update on B") == 1);
+}
+
+TEST_CASE("TimedWait sends its event once the state has lasted that long", "[action][ready]") {
+    Hero h;
+    tickfsm::StateManager<Hero, Pad> m(h, 0.25f);
+    m.SetInitialState<A>().Do<tickfsm::TimedWait>(1.0f, Go).On(Go).To<B>();
+    m.Perform({}); // t = 0.25
+    m.Perform({}); // 0.5
+    m.Perform({}); // 0.75
+    CHECK(m.IsIn<A>());
+    m.Perform({}); // 1.0: sent
+    CHECK(m.IsIn<B>());
+}
+
+TEST_CASE("SendEventWhen sends its event on the first update its condition holds", "[action][ready]") {
+    Hero h;
+    tickfsm::StateManager<Hero, Pad> m(h);
+    auto pressed = [](const Hero&, const Pad& p) { return p.go; };
+    m.SetInitialState<A>().Do<tickfsm::SendEventWhen<decltype(pressed)>>(pressed, Go).On(Go).To<B>();
+    m.Perform({});
+    CHECK(m.IsIn<A>());
+    m.Perform({true});
+    CHECK(m.IsIn<B>());
+}
+
+TEST_CASE("LogLine writes a line when its state is entered", "[action][ready]") {
+    Hero h;
+    std::string out;
+    tickfsm::StateManager<Hero, Pad> m(h);
+    m.SetInitialState<A>().Do<tickfsm::LogLine>("hello", out).On(Go).To<B>();
+    m.From<B>().Do<tickfsm::LogLine>("bye", out, tickfsm::LogLine::Enter | tickfsm::LogLine::Update);
+    m.Perform({});
+    m.SendEvent(Go);
+    m.Perform({});
+    CHECK(out == "[A] hello\n[B] bye\n[B] bye\n");
+}

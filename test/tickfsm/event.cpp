@@ -1,0 +1,126 @@
+// Events: From<S>().On(event).To<T>(), SendEvent from outside and from hooks.
+
+#include <catch2/catch.hpp>
+
+#include <string>
+#include <vector>
+
+#include <tickfsm/tickfsm.hpp>
+
+namespace {
+
+struct Runner {
+    std::vector<std::string> log;
+};
+struct Key {};
+
+inline constexpr tickfsm::Event Jump{"Jump"};
+inline constexpr tickfsm::Event HitGround{"HitGround"};
+inline constexpr tickfsm::Event HitObstacle{"HitObstacle"};
+
+template <int N>
+struct Logged {
+    static constexpr std::string_view Name = N == 0 ? "Running" : N == 1 ? "Jumping" : "Die";
+    void OnStateEnter(Runner& r, const Key&) { r.log.push_back("enter " + std::string(Name)); }
+    void OnStateExit(Runner& r, const Key&) { r.log.push_back("exit " + std::string(Name)); }
+};
+using Running = Logged<0>;
+using Jumping = Logged<1>;
+using Die = Logged<2>;
+
+class RunnerStateManager : public tickfsm::StateManager<Runner, Key> {
+public:
+    explicit RunnerStateManager(Runner& r) : StateManager(r) {
+        SetInitialState<Running>().On(Jump).To<Jumping>().On(HitObstacle).To<Die>();
+        From<Jumping>().On(HitGround).To<Running>();
+    }
+};
+
+enum class CreatureEvent { Hit, Heal };
+
+struct Recorder : tickfsm::Observer {
+    std::vector<std::string> lines;
+    void OnUnhandledEvent(std::string_view, std::string_view state, const tickfsm::Event& e) override {
+        lines.push_back(std::string(state) + "/" + tickfsm::TracePrinter::EventText(e));
+    }
+};
+
+} // namespace
+
+TEST_CASE("SendEvent changes state at once when the current state has a transition for it", "[event]") {
+    Runner r;
+    RunnerStateManager m(r);
+    m.Perform({});
+    m.Perform({});
+    r.log.clear();
+    CHECK(m.SendEvent(Jump));
+    CHECK(m.IsIn<Jumping>());
+    CHECK(m.TicksInState() == 0);
+    CHECK(r.log == std::vector<std::string>{"exit Running", "enter Jumping"});
+    CHECK(m.SendEvent(HitGround));
+    CHECK(m.IsIn<Running>());
+}
+
+TEST_CASE("An event the current state does not handle changes nothing and is reported", "[event]") {
+    Runner r;
+    RunnerStateManager m(r);
+    Recorder rec;
+    m.SetObserver(&rec, "runner");
+    CHECK_FALSE(m.SendEvent(HitGround)); // not started yet
+    m.Perform({});
+    CHECK_FALSE(m.SendEvent(HitGround)); // Running has no HitGround
+    CHECK(m.IsIn<Running>());
+    CHECK(rec.lines == std::vector<std::string>{"/HitGround", "Running/HitGround"});
+}
+
+TEST_CASE("Events can be string literals or values of a user's enum", "[event]") {
+    Runner r;
+    tickfsm::StateManager<Runner, Key> m(r);
+    m.SetInitialState<Running>().On(CreatureEvent::Hit).To<Die>();
+    m.From<Die>().On(CreatureEvent::Heal).To<Running>().On("Jump").To<Jumping>();
+    m.Perform({});
+    CHECK_FALSE(m.SendEvent(CreatureEvent::Heal));
+    CHECK(m.SendEvent(CreatureEvent::Hit));
+    CHECK(m.SendEvent("Jump"));
+    CHECK(m.IsIn<Jumping>());
+}
+
+TEST_CASE("A second transition on the same event from the same state is a ConfigError", "[event][error]") {
+    using Catch::Matchers::Contains;
+    Runner r;
+    tickfsm::StateManager<Runner, Key> shared(r);
+    shared.SetInitialState<Running>().On(Jump).To<Jumping>();
+    REQUIRE_THROWS_WITH(shared.From<Running>().On(Jump).To<Die>(),
+                        Contains("From<Running>().On(Jump).To<Die>()") && Contains("already has a transition on event Jump"));
+    tickfsm::StateManager<Runner, Key> own(r); // a private table checks the same
+    int captured = 1;
+    own.SetInitialState<Running>().To<Die>([captured] { return captured == 0; }).On(Jump).To<Jumping>();
+    REQUIRE_THROWS_WITH(own.From<Running>().On(Jump).To<Die>(), Contains("already has a transition on event Jump"));
+    shared.Perform({});
+    CHECK(shared.SendEvent(Jump));
+}
+
+TEST_CASE("Events and conditions mix in one chain", "[event]") {
+    Runner r;
+    tickfsm::StateManager<Runner, Key> m(r, 0.5f);
+    m.SetInitialState<Running>().On(Jump).To<Jumping>();
+    m.From<Jumping>().To<Running>([](const Runner&, const Key&, float t) { return t >= 1.0f; }).On(HitObstacle).To<Die>();
+    m.Perform({});
+    m.SendEvent(Jump);
+    m.Perform({});
+    CHECK(m.IsIn<Jumping>());
+    m.Perform({});
+    CHECK(m.IsIn<Running>());
+}
+
+TEST_CASE("SendEvent on the machine from inside its own hook is an error pointing to the handle", "[event][error]") {
+    struct Loop {
+        tickfsm::StateManager<Runner, Key>* m = nullptr;
+        void Perform(Runner&, const Key&) { m->SendEvent(Jump); }
+    };
+    Runner r;
+    tickfsm::StateManager<Runner, Key> m(r);
+    m.SetInitialState<Loop>().On(Jump).To<Jumping>();
+    m.State<Loop>().m = &m;
+    REQUIRE_THROWS_WITH(m.Perform({}), Catch::Matchers::Contains("tickfsm::Machine<Controller, Action>&"));
+}

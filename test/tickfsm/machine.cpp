@@ -1,0 +1,150 @@
+// The Machine handle a hook can take: events from hooks, NextState, OnStateInit.
+
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+#include <tickfsm/tickfsm.hpp>
+
+namespace {
+
+struct Gun {
+    std::vector<std::string> log;
+    int ammo = 0;
+};
+struct Trigger {
+    bool pull = false;
+};
+using M = tickfsm::Machine<Gun, Trigger>;
+
+struct Raise;
+struct Idle;
+struct Lower;
+
+struct Init {
+    void OnStateInit(Gun& g) { g.log.push_back("init Init"); }
+    void Perform(Gun& g, const Trigger&, M& m) {
+        g.log.push_back("run Init");
+        m.NextState<Raise>();
+    }
+};
+struct Raise {
+    void OnStateInit(Gun& g) { g.log.push_back("init Raise"); }
+    void OnStateEnter(Gun& g, const Trigger&) { g.log.push_back("enter Raise"); }
+    void Perform(Gun& g, const Trigger&, M& m) {
+        g.log.push_back("run Raise " + std::to_string(m.TicksInState()));
+        if (m.TicksInState() == 2) m.NextState<Idle>();
+    }
+};
+struct Idle {
+    void OnStateEnter(Gun& g, const Trigger&) { g.log.push_back("enter Idle"); }
+    void Perform(Gun& g, const Trigger& t, M& m) {
+        g.log.push_back("run Idle");
+        if (t.pull) {
+            m.NextState<Lower>();
+            m.NextState<Raise>(); // replaces the first request
+        }
+    }
+};
+struct Lower {};
+
+class GunStateManager : public tickfsm::StateManager<Gun, Trigger> {
+public:
+    explicit GunStateManager(Gun& g) : StateManager(g) {
+        SetInitialState<Init>();
+        From<Raise>();
+        From<Idle>().To<Lower>([](const Gun& gun) { return gun.ammo < 0; });
+        From<Lower>();
+    }
+};
+
+} // namespace
+
+TEST_CASE("OnStateInit runs once for every state, in order, before the initial state is entered", "[machine][init]") {
+    Gun g;
+    GunStateManager m(g);
+    m.Perform({});
+    REQUIRE(g.log.size() >= 3);
+    CHECK(g.log[0] == "init Init");
+    CHECK(g.log[1] == "init Raise");
+    CHECK(g.log[2] == "run Init");
+    m.Reset();
+    m.Perform({});
+    CHECK(std::count(g.log.begin(), g.log.end(), "init Init") == 1); // not again after Reset
+}
+
+TEST_CASE("NextState is applied at the start of the next Perform as that tick's transition", "[machine][next]") {
+    Gun g;
+    GunStateManager m(g);
+    m.Perform({});
+    CHECK(m.IsIn<Init>()); // the request waits for the next tick
+    g.log.clear();
+    m.Perform({});
+    CHECK(m.IsIn<Raise>());
+    CHECK(g.log == std::vector<std::string>{"enter Raise", "run Raise 0"});
+    m.Perform({});
+    m.Perform({});
+    CHECK(m.IsIn<Raise>());
+    m.Perform({});
+    CHECK(m.IsIn<Idle>());
+}
+
+TEST_CASE("A second NextState in the same tick replaces the first", "[machine][next]") {
+    Gun g;
+    GunStateManager m(g);
+    for (int i = 0; i < 5; ++i) m.Perform({});
+    REQUIRE(m.IsIn<Idle>());
+    m.Perform({true});
+    m.Perform({});
+    CHECK(m.IsIn<Raise>());
+}
+
+TEST_CASE("A tick that applies NextState does not try conditions", "[machine][next]") {
+    Gun g;
+    GunStateManager m(g);
+    for (int i = 0; i < 5; ++i) m.Perform({});
+    REQUIRE(m.IsIn<Idle>());
+    m.Perform({true}); // Idle asks for Raise
+    g.ammo = -1;       // Idle's condition to Lower would hold now...
+    m.Perform({});
+    CHECK(m.IsIn<Raise>()); // ...but the request is this tick's one transition
+}
+
+TEST_CASE("NextState of a type that is not a state is an error", "[machine][error]") {
+    struct Stranger {};
+    struct Asks {
+        void Perform(Gun&, const Trigger&, M& m) { m.NextState<Stranger>(); }
+    };
+    Gun g;
+    tickfsm::StateManager<Gun, Trigger> m(g);
+    m.SetInitialState<Asks>();
+    REQUIRE_THROWS_WITH(m.Perform({}), Catch::Matchers::Contains("NextState<Stranger>()") &&
+                                           Catch::Matchers::Contains("not a state"));
+}
+
+TEST_CASE("The handle reads the machine's time and state", "[machine]") {
+    struct Reader {
+        float seen = -1;
+        bool in_self = false;
+        void Perform(Gun&, const Trigger&, M& m) {
+            seen = m.TimeInState();
+            in_self = m.IsIn<Reader>() && m.CurrentStateName() == "Reader";
+        }
+    };
+    Gun g;
+    tickfsm::StateManager<Gun, Trigger> m(g, 0.5f);
+    m.SetInitialState<Reader>();
+    m.Perform({});
+    m.Perform({});
+    CHECK(m.State<Reader>().seen == 1.0f);
+    CHECK(m.State<Reader>().in_self);
+}
+
+TEST_CASE("The handle cannot be copied or moved, so it cannot be kept", "[machine]") {
+    STATIC_REQUIRE_FALSE(std::is_copy_constructible_v<M>);
+    STATIC_REQUIRE_FALSE(std::is_move_constructible_v<M>);
+    STATIC_REQUIRE_FALSE(std::is_copy_assignable_v<M>);
+}

@@ -1,0 +1,101 @@
+// The observer and the ready printer: the seed-002 trace, causes, and no cost when absent.
+
+#include <catch2/catch.hpp>
+
+#include <string>
+
+#include <tickfsm/tickfsm.hpp>
+
+namespace {
+
+struct Weapon {};
+struct Tick {
+    bool fire = false;
+};
+using M = tickfsm::Machine<Weapon, Tick>;
+
+struct StateInit {
+    static constexpr std::string_view Name = "STATE_INIT";
+    void Perform(Weapon&, const Tick&, M& m);
+};
+struct StateRaise {
+    static constexpr std::string_view Name = "STATE_RAISE";
+};
+struct StateIdle {
+    static constexpr std::string_view Name = "STATE_IDLE";
+};
+void StateInit::Perform(Weapon&, const Tick&, M& m) { m.NextState<StateRaise>(); }
+
+inline constexpr tickfsm::Event Fire{"Fire"};
+
+} // namespace
+
+TEST_CASE("The trace printer writes the seed's initialization and transition lines", "[trace]") {
+    Weapon w;
+    std::string out;
+    tickfsm::TracePrinter printer(out);
+    tickfsm::StateManager<Weapon, Tick> m(w);
+    m.SetInitialState<StateInit>();
+    m.From<StateRaise>().To<StateIdle>([](const Weapon&, const Tick&, float t) { return t > 0.04f; });
+    m.From<StateIdle>().On(Fire).To<StateRaise>();
+    m.SetObserver(&printer, "aoWeapon");
+    for (int i = 0; i < 5; ++i) m.Perform({});
+    m.SendEvent(Fire);
+    m.SendEvent(Fire); // unhandled in STATE_RAISE
+    CHECK(out == "Initializing state machine 'aoWeapon'\n"
+                 "...state 'STATE_INIT' (initial state)\n"
+                 "...state 'STATE_RAISE'\n"
+                 "...state 'STATE_IDLE'\n"
+                 "Successfully initialized 3 fsmStates\n"
+                 " -> STATE_INIT\n"
+                 "STATE_INIT -> STATE_RAISE\n"
+                 "STATE_RAISE -> STATE_IDLE\n"
+                 "STATE_IDLE -> STATE_RAISE\n"
+                 "The current state STATE_RAISE has no transition for event Fire.\n");
+}
+
+TEST_CASE("The trace printer can say what caused each transition", "[trace]") {
+    Weapon w;
+    std::string out;
+    tickfsm::TracePrinter printer(out, {.causes = true});
+    tickfsm::StateManager<Weapon, Tick> m(w);
+    m.SetInitialState<StateInit>();
+    m.From<StateRaise>().To<StateRaise>([] { return false; }).To<StateIdle>([](const Weapon&, const Tick& t) { return t.fire; });
+    m.From<StateIdle>().On(Fire).To<StateRaise>();
+    m.SetObserver(&printer, "w");
+    m.Perform({});
+    m.Perform({});
+    m.Perform({true});
+    m.SendEvent(Fire);
+    CHECK(out.find(" -> STATE_INIT (initial)\n") != std::string::npos);
+    CHECK(out.find("STATE_INIT -> STATE_RAISE (request)\n") != std::string::npos);
+    CHECK(out.find("STATE_RAISE -> STATE_IDLE (condition 1)\n") != std::string::npos);
+    CHECK(out.find("STATE_IDLE -> STATE_RAISE (event Fire)\n") != std::string::npos);
+}
+
+TEST_CASE("An event sent before the machine started is reported as the seed warns", "[trace]") {
+    Weapon w;
+    std::string out;
+    tickfsm::TracePrinter printer(out);
+    tickfsm::StateManager<Weapon, Tick> m(w);
+    m.SetInitialState<StateIdle>().On(Fire).To<StateRaise>();
+    m.SetObserver(&printer, "aoWeapon");
+    m.SendEvent(Fire);
+    CHECK(out == "Fsm aoWeapon does not have a current state. Check if it was started.\n");
+}
+
+TEST_CASE("Detaching the observer stops the reports", "[trace]") {
+    Weapon w;
+    std::string out;
+    tickfsm::TracePrinter printer(out);
+    tickfsm::StateManager<Weapon, Tick> m(w);
+    m.SetInitialState<StateIdle>().On(Fire).To<StateRaise>();
+    m.SetObserver(&printer, "w");
+    m.Perform({});
+    const std::string before = out;
+    m.SetObserver(nullptr);
+    m.SendEvent(Fire);
+    m.Perform({});
+    CHECK(out == before);
+    CHECK(m.IsIn<StateRaise>());
+}
