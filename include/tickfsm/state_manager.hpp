@@ -274,6 +274,19 @@ public:
         slot.step(slot.context, *controller_, action, rt_, Data_());
     }
 
+    /// Initializes the machine now rather than on the first Perform: closes the
+    /// configuration, runs every state's OnStateInit in order and tells the
+    /// observer (seed 002's InitFSM). The initial state is still entered by the
+    /// first Perform. Calling it again does nothing.
+    void Initialize() {
+        if (rt_.flags & detail::kBusy)
+            Table_::Fail("Initialize() called from inside a hook or condition of this machine");
+        if (rt_.flags & detail::kInitialized) return;
+        Freeze_();
+        auto ctx = Context_(nullptr);
+        detail::Initialize(ctx);
+    }
+
     /// Sends `event` from outside a tick: if the current state has a transition
     /// on it, the machine changes state now (exit, enter, ticks reset) and this
     /// returns true; otherwise nothing changes, the observer hears of it, and
@@ -287,7 +300,7 @@ public:
                                     event.name, CurrentStateName()));
         if (!table_) Resolved_(); // not started: only the observer hears of it
         BusyScope_ busy(rt_);
-        auto ctx = Context_(action);
+        auto ctx = Context_(&action);
         return detail::DeliverEvent(ctx, event);
     }
 
@@ -586,12 +599,12 @@ private:
         block_->data_count = 0;
     }
 
-    detail::TickContext<Controller, Action> Context_(const Action& action) {
+    detail::TickContext<Controller, Action> Context_(const Action* action) {
         detail::TickContext<Controller, Action> ctx;
         ctx.table = table_;
         ctx.rt = &rt_;
         ctx.controller = controller_;
-        ctx.action = &action;
+        ctx.action = action;
         ctx.data = Data_();
         ctx.next = &block_->next;
         ctx.observer = block_->observer;
@@ -606,17 +619,20 @@ private:
             Table_::Fail(fmt::format("Perform() called from inside a hook or condition of this machine (state {}); "
                                     "a tick cannot start inside another tick",
                                     CurrentStateName()));
-        if (!(rt_.flags & detail::kStarted)) {
-            const Table_& table = Resolved_();
-            if (table.initial == detail::kNoState)
-                Table_::Fail("Perform() called before SetInitialState<S>(): give the machine an initial state "
-                            "while configuring");
-            if (!table.finalized) table_->Finalize(); // a private table: it changes no more
-            rt_.flags = static_cast<std::uint16_t>(rt_.flags | kFrozen_);
-        }
+        if (!(rt_.flags & detail::kStarted)) Freeze_();
         BusyScope_ busy(rt_);
-        auto ctx = Context_(action);
+        auto ctx = Context_(&action);
         detail::GeneralTick(ctx);
+    }
+
+    /// Close the configuration: the table is resolved, complete and final.
+    void Freeze_() {
+        const Table_& table = Resolved_();
+        if (table.initial == detail::kNoState)
+            Table_::Fail("Perform() called before SetInitialState<S>(): give the machine an initial state while "
+                        "configuring");
+        if (!table.finalized) table_->Finalize(); // a private table: it changes no more
+        rt_.flags = static_cast<std::uint16_t>(rt_.flags | kFrozen_);
     }
 
     Controller* controller_;

@@ -122,18 +122,24 @@ void ChangeTo(TickContext<C, A>& ctx, StateIndex to, Cause cause, std::size_t co
     }
 }
 
-/// First start: every state's OnStateInit (once per machine), the observer's
-/// OnInitialized, then the initial state is entered with 0 ticks.
+/// Every state's OnStateInit in order (once per machine), then the observer's OnInitialized.
+template <class C, class A>
+void Initialize(TickContext<C, A>& ctx) {
+    const Table<C, A>& table = *ctx.table;
+    Runtime& rt = *ctx.rt;
+    if (rt.flags & kInitialized) return;
+    for (const StateMeta<C, A>& meta : table.meta)
+        if (meta.init) meta.init(*ctx.controller, ctx.data, meta.offset);
+    rt.flags = static_cast<std::uint16_t>(rt.flags | kInitialized);
+    if (ctx.observer) ctx.observer->OnInitialized(ctx.name, table.names, table.initial);
+}
+
+/// First start: initialize if not done yet, then enter the initial state with 0 ticks.
 template <class C, class A>
 void Start(TickContext<C, A>& ctx) {
     const Table<C, A>& table = *ctx.table;
     Runtime& rt = *ctx.rt;
-    if (!(rt.flags & kInitialized)) {
-        for (const StateMeta<C, A>& meta : table.meta)
-            if (meta.init) meta.init(*ctx.controller, ctx.data, meta.offset);
-        rt.flags = static_cast<std::uint16_t>(rt.flags | kInitialized);
-        if (ctx.observer) ctx.observer->OnInitialized(ctx.name, table.names, table.initial);
-    }
+    Initialize(ctx);
     rt.state = kNoState;
     rt.ticks = 0;
     rt.flags = static_cast<std::uint16_t>(rt.flags | kStarted);

@@ -1,0 +1,53 @@
+// Sample 2: seed 000's runner: Playmaker-style states made of reusable actions
+// (MoveConstantly, TriggerAnimator, JumpAction), moved by events (Jump,
+// HitGround, HitObstacle).
+//
+//   Running --Jump--> Jumping --HitGround--> Running --HitObstacle--> Die
+//
+// It prints the actions and transitions, e.g.
+//   frame  10  JumpAction: vy = 7
+//   Running -> Jumping (event Jump)
+// and checks itself: the lines below must appear, in this order, or it exits 1.
+
+#include <cstdio>
+#include <string>
+#include <string_view>
+
+#include "runner.hpp"
+
+namespace {
+
+// The lines the run must print, in this order (other lines may come between).
+constexpr std::string_view kPath[] = {
+    " -> Running (initial)",
+    "Running -> Jumping (event Jump)",
+    "frame  10  JumpAction: vy = 7",
+    "The current state Jumping has no transition for event Jump.", // the press at frame 20, in the air
+    "Jumping -> Running (event HitGround)",
+    "frame  50  TriggerAnimator: Run", // landed 40 frames later
+    "Running -> Jumping (event Jump)",
+    "frame  80  JumpAction: vy = 7",
+    "Jumping -> Running (event HitGround)",
+    "Running -> Die (event HitObstacle)",
+    "frame 130  TriggerAnimator: Die",
+    "x = ",
+};
+
+} // namespace
+
+int main() {
+    const std::string output = runner::Run();
+    std::fputs(output.c_str(), stdout);
+    std::size_t at = 0;
+    for (std::string_view line : kPath) {
+        const std::size_t found = output.find(line, at);
+        if (found == std::string::npos) {
+            std::fprintf(stderr, "runner: expected, after what came before: '%.*s'\n", static_cast<int>(line.size()),
+                         line.data());
+            return 1;
+        }
+        at = found + line.size();
+    }
+    std::fputs("runner: the expected path happened\n", stdout);
+    return 0;
+}
