@@ -3,6 +3,9 @@
 // parameter, to reach the machine that runs it.
 
 #include <cstdint>
+#include <new>
+#include <type_traits>
+#include <utility>
 #include <string_view>
 
 #include <fmt/format.h>
@@ -33,6 +36,33 @@ struct TickContext {
 };
 
 struct MachineAccess;
+
+/// How a direct change treats the gates and the current state.
+enum class Direct : std::uint8_t {
+    Try,      // through the gates; no change if already in the state
+    TryReset, // through the gates; re-enters if already in the state
+    Force,    // skips the gates; re-enters if already in the state
+};
+
+/// Whether a direct change from the current state to `to` may happen now.
+template <class C, class A>
+bool DirectAllowed(const TickContext<C, A>& ctx, StateIndex to, Direct how) {
+    const StateIndex from = ctx.rt->state;
+    if (how == Direct::Try && from == to) return false;
+    return how == Direct::Force || ctx.table->Allowed(from, to, *ctx.controller, ctx.data);
+}
+
+/// A state entered with arguments: a fresh object built in place.
+template <class T, class... Args>
+void RebuildState(std::byte* at, Args&&... args) {
+    static_assert(!std::is_empty_v<T>, "tickfsm: a state entered with arguments must hold data to receive them");
+    static_assert(std::is_constructible_v<T, Args...>,
+                  "tickfsm: entering a state with arguments builds a fresh state object from them: give the state a "
+                  "constructor taking these arguments");
+    T fresh(std::forward<Args>(args)...); // if this throws, the old object is untouched
+    std::launder(reinterpret_cast<T*>(at))->~T();
+    ::new (static_cast<void*>(at)) T(std::move(fresh));
+}
 
 } // namespace detail
 
@@ -77,6 +107,25 @@ public:
         ctx_.rt->flags = static_cast<std::uint16_t>(ctx_.rt->flags | detail::kNextPending);
     }
 
+    /// Asks to change to T through the gates (the current state's CanExitState,
+    /// T's CanEnterState), applied when this hook returns. Returns false, and
+    /// asks nothing, if already in T or a gate refuses. Arguments rebuild T's
+    /// object before it is entered (T must not be the current state then).
+    template <class T, class... Args>
+    bool TrySetState(Args&&... args) {
+        return Ask<T>(detail::Direct::Try, std::forward<Args>(args)...);
+    }
+    /// Like TrySetState, but re-enters T if it is the current state.
+    template <class T, class... Args>
+    bool TryResetState(Args&&... args) {
+        return Ask<T>(detail::Direct::TryReset, std::forward<Args>(args)...);
+    }
+    /// Changes to T when this hook returns, skipping the gates (re-enters T if current).
+    template <class T, class... Args>
+    void ForceSetState(Args&&... args) {
+        Ask<T>(detail::Direct::Force, std::forward<Args>(args)...);
+    }
+
     /// Seconds in the current state (TicksInState() * fixed_dt).
     float TimeInState() const noexcept { return detail::TimeOf(ctx_.rt->ticks, ctx_.table->dt); }
     /// Ticks in the current state (0 on the tick it was entered).
@@ -92,6 +141,28 @@ public:
 
 private:
     friend struct detail::MachineAccess;
+
+    template <class T, class... Args>
+    bool Ask(detail::Direct how, Args&&... args) {
+        CheckNotLeaving("TrySetState/TryResetState/ForceSetState");
+        const detail::StateIndex id = ctx_.table->Find(detail::TypeKey<T>());
+        if (id == detail::kNoState)
+            ctx_.table->Fail(fmt::format("set state {}: {} is not a state of this machine", detail::StateName<T>(),
+                                         detail::StateName<T>()));
+        if (!detail::DirectAllowed(ctx_, id, how)) return false;
+        if constexpr (sizeof...(Args) > 0) {
+            if (id == ctx_.rt->state)
+                ctx_.table->Fail(fmt::format("entering {} with arguments from one of its own hooks: its object is "
+                                             "in use; ask from outside the tick or from another state",
+                                             detail::StateName<T>()));
+            detail::RebuildState<T>(ctx_.data + ctx_.table->meta[id].offset, std::forward<Args>(args)...);
+        }
+        ctx_.pending = id;
+        ctx_.pending_cause = Cause::Direct;
+        ctx_.pending_event = nullptr;
+        return true;
+    }
+
     explicit Machine(detail::TickContext<Controller, Action>& ctx) noexcept : ctx_(ctx) {}
 
     void CheckNotLeaving(std::string_view what) const {

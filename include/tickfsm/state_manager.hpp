@@ -22,16 +22,10 @@
 #include "event.hpp"
 #include "machine.hpp"
 #include "observer.hpp"
+#include "state_ref.hpp"
 
 namespace tickfsm {
 
-/// A state of one machine, as its queries name it (`IdOf<S>()`, `WouldTransition`).
-struct StateId {
-    std::uint16_t value = detail::kNoState;
-    /// False for the id of a type that is not a state of the machine.
-    constexpr bool Valid() const noexcept { return value != detail::kNoState; }
-    friend constexpr bool operator==(StateId, StateId) = default;
-};
 
 template <class Controller, class Action>
 class StateManager;
@@ -91,28 +85,14 @@ public:
     /// bool(const Controller&, const Action&), bool(const Controller&), bool().
     template <class T, class F>
     auto To(F&& condition) && {
-        using Cond = std::decay_t<F>;
-        static_assert(detail::CheckCondition<Cond, Controller, Action>());
-        static_assert(detail::CheckState<T, Controller, Action>());
-        using Next = TransitionBuilder<Controller, Action, S, Edges..., detail::Edge<T, Cond>>;
-        Manager& m = *manager_;
-        m.CheckConfigurable_(
-            [] { return fmt::format("From<{}>().To<{}>()", detail::StateName<S>(), detail::StateName<T>()); });
-        if constexpr (detail::kShareableCondition<Cond>) {
-            if (m.block_->node && token_ == m.block_->node) {
-                Record_ step;
-                step.key = detail::TypeKey<detail::Chain<Controller, Action, S, Edges..., detail::Edge<T, Cond>>>();
-                if constexpr (detail::kIsFunctionPointer<Cond>)
-                    step.function = reinterpret_cast<void (*)()>(condition);
-                step.chain = chain_;
-                step.replay = &detail::ReplayTo<Controller, Action, S, T, Cond, Edges...>;
-                return Next(m, chain_, m.Step_(step));
-            }
-        }
-        m.Detach_(fmt::format("From<{}>().To<{}>()", detail::StateName<S>(), detail::StateName<T>()));
-        m.template AddStatePrivately_<T>();
-        detail::ApplyTo<Controller, Action, S, T, Cond, Edges...>(*m.table_, chain_, std::forward<F>(condition));
-        return Next(m, chain_, nullptr);
+        return std::move(*this).template AddEdge_<T, false>(std::forward<F>(condition));
+    }
+
+    /// Like To, but the transition skips the gates (CanExitState, CanEnterState),
+    /// as ForceSetState does.
+    template <class T, class F>
+    auto ForceTo(F&& condition) && {
+        return std::move(*this).template AddEdge_<T, true>(std::forward<F>(condition));
     }
 
     /// Adds the transition S -> T taken on the first tick it is tried.
@@ -170,6 +150,36 @@ public:
 private:
     using Manager = StateManager<Controller, Action>;
     using Record_ = detail::StepRecord<Controller, Action>;
+
+    template <class T, bool kForced, class F>
+    auto AddEdge_(F&& condition) && {
+        using Cond = std::decay_t<F>;
+        static_assert(detail::CheckCondition<Cond, Controller, Action>());
+        static_assert(detail::CheckState<T, Controller, Action>());
+        using Next = TransitionBuilder<Controller, Action, S, Edges..., detail::Edge<T, Cond, kForced>>;
+        Manager& m = *manager_;
+        m.CheckConfigurable_([] {
+            return fmt::format("From<{}>().{}<{}>()", detail::StateName<S>(), kForced ? "ForceTo" : "To",
+                               detail::StateName<T>());
+        });
+        if constexpr (detail::kShareableCondition<Cond>) {
+            if (m.block_->node && token_ == m.block_->node) {
+                Record_ step;
+                step.key = detail::TypeKey<detail::Chain<Controller, Action, S, Edges..., detail::Edge<T, Cond, kForced>>>();
+                if constexpr (detail::kIsFunctionPointer<Cond>)
+                    step.function = reinterpret_cast<void (*)()>(condition);
+                step.chain = chain_;
+                step.replay = &detail::ReplayTo<Controller, Action, S, T, Cond, kForced, Edges...>;
+                return Next(m, chain_, m.Step_(step));
+            }
+        }
+        m.Detach_(fmt::format("From<{}>().To<{}>()", detail::StateName<S>(), detail::StateName<T>()));
+        m.template AddStatePrivately_<T>();
+        detail::ApplyTo<Controller, Action, S, T, Cond, kForced, Edges...>(*m.table_, chain_, std::forward<F>(condition));
+        return Next(m, chain_, nullptr);
+    }
+
+
     friend Manager;
     using Table_ = detail::Table<Controller, Action>;
     template <class, class, class, class...>
@@ -272,6 +282,26 @@ public:
         BusyScope_ busy(rt_);
         const detail::Slot<Controller, Action>& slot = table_->slots[rt_.state];
         slot.step(slot.context, *controller_, action, rt_, Data_());
+    }
+
+    /// Changes to T now if the gates agree (the current state's CanExitState
+    /// told T, T's CanEnterState told the current state): exit, enter, ticks
+    /// reset. No change if already in T. `args`, if any, build a fresh T before
+    /// it is entered. A machine not started yet starts in T. Hooks receive
+    /// `Action{}`. From inside a hook, use the hook's tickfsm::Machine parameter.
+    template <class T, class... Args>
+    bool TrySetState(Args&&... args) {
+        return SetState_<T>(detail::Direct::Try, "TrySetState", std::forward<Args>(args)...);
+    }
+    /// Like TrySetState, but re-enters T if it is the current state.
+    template <class T, class... Args>
+    bool TryResetState(Args&&... args) {
+        return SetState_<T>(detail::Direct::TryReset, "TryResetState", std::forward<Args>(args)...);
+    }
+    /// Changes to T now, skipping the gates (re-enters T if it is the current state).
+    template <class T, class... Args>
+    void ForceSetState(Args&&... args) {
+        SetState_<T>(detail::Direct::Force, "ForceSetState", std::forward<Args>(args)...);
     }
 
     /// Initializes the machine now rather than on the first Perform: closes the
@@ -405,7 +435,7 @@ public:
             ticks = 0;
         }
         const float t = static_cast<float>(ticks + 1) * table.dt;
-        const detail::StateIndex to = table.Probe(from, *controller_, action, t).to;
+        const detail::StateIndex to = table.Probe(from, *controller_, action, t, Data_()).to;
         if (to == detail::kNoState) return std::nullopt;
         return StateId{to};
     }
@@ -623,6 +653,37 @@ private:
         BusyScope_ busy(rt_);
         auto ctx = Context_(&action);
         detail::GeneralTick(ctx);
+    }
+
+    template <class T, class... Args>
+    bool SetState_(detail::Direct how, std::string_view api, Args&&... args) {
+        static_assert(std::is_default_constructible_v<Action>,
+                      "tickfsm: TrySetState/TryResetState/ForceSetState from outside a tick hand Action{} to the "
+                      "hooks; give the Action a default constructor, or change state from a hook's Machine handle");
+        if (rt_.flags & detail::kBusy)
+            Table_::Fail(fmt::format("{}<{}>() called on the machine from inside one of its hooks or conditions "
+                                    "(state {}); take a tickfsm::Machine<Controller, Action>& as the hook's last "
+                                    "parameter and call it there",
+                                    api, detail::StateName<T>(), CurrentStateName()));
+        if (!(rt_.flags & detail::kStarted)) Freeze_();
+        const detail::StateIndex id = table_->Find(detail::TypeKey<T>());
+        if (id == detail::kNoState)
+            Table_::Fail(fmt::format("{}<{}>(): {} is not a state of this machine", api, detail::StateName<T>(),
+                                    detail::StateName<T>()));
+        const Action action{};
+        BusyScope_ busy(rt_);
+        auto ctx = Context_(&action);
+        if constexpr (sizeof...(Args) > 0) {
+            auto rebuild = [&](std::byte* object) { detail::RebuildState<T>(object, std::forward<Args>(args)...); };
+            detail::Prepare prepare;
+            prepare.run = [](const void* context, std::byte* object) {
+                (*static_cast<const decltype(rebuild)*>(context))(object);
+            };
+            prepare.context = &rebuild;
+            return detail::SetState(ctx, id, how, prepare);
+        } else {
+            return detail::SetState(ctx, id, how, detail::Prepare{});
+        }
     }
 
     /// Close the configuration: the table is resolved, complete and final.

@@ -9,4 +9,5 @@
 #include "machine.hpp"
 #include "observer.hpp"
 #include "state_manager.hpp"
+#include "state_ref.hpp"
 #include "trace.hpp"

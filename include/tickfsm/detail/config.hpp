@@ -88,10 +88,10 @@ std::size_t ApplyInit(Table<C, A>& table) {
     return chain;
 }
 
-template <class C, class A, class S, class T, class Cond, class... Edges, class F>
+template <class C, class A, class S, class T, class Cond, bool kForced, class... Edges, class F>
 void ApplyTo(Table<C, A>& table, std::size_t chain, F&& condition) {
     using Old = Chain<C, A, S, Edges...>;
-    using New = Chain<C, A, S, Edges..., Edge<T, Cond>>;
+    using New = Chain<C, A, S, Edges..., Edge<T, Cond, kForced>>;
     const StateIndex to = table.template Register<T>();
     const StateIndex from = table.Find(TypeKey<S>());
     auto& owned = table.meta[from].chains[chain];
@@ -171,12 +171,12 @@ template <class C, class A, class S>
 void ReplayAdd(Table<C, A>& table, const StepRecord<C, A>&) {
     table.template Register<S>();
 }
-template <class C, class A, class S, class T, class Cond, class... Edges>
+template <class C, class A, class S, class T, class Cond, bool kForced, class... Edges>
 void ReplayTo(Table<C, A>& table, const StepRecord<C, A>& step) {
     if constexpr (kIsFunctionPointer<Cond>)
-        ApplyTo<C, A, S, T, Cond, Edges...>(table, step.chain, reinterpret_cast<Cond>(step.function));
+        ApplyTo<C, A, S, T, Cond, kForced, Edges...>(table, step.chain, reinterpret_cast<Cond>(step.function));
     else
-        ApplyTo<C, A, S, T, Cond, Edges...>(table, step.chain, Cond{});
+        ApplyTo<C, A, S, T, Cond, kForced, Edges...>(table, step.chain, Cond{});
 }
 
 // --- the registry ------------------------------------------------------------------

@@ -29,7 +29,9 @@
 #include "../config_error.hpp"
 #include "../event.hpp"
 #include "../observer.hpp"
+#include "../state_ref.hpp"
 #include "traits.hpp"
+#include "type_key.hpp"
 #include "type_name.hpp"
 
 namespace tickfsm::detail {
@@ -60,15 +62,6 @@ struct Target {
     std::uint32_t offset;
 };
 
-/// Identity of a type for the configuration-time type-to-id map (no RTTI).
-template <class T>
-struct TypeKeyHolder {
-    static inline char key = 0; // non-const so that no linker folds two of them
-};
-template <class T>
-inline const void* TypeKey() noexcept {
-    return &TypeKeyHolder<T>::key;
-}
 
 /// States without data are never instantiated per character: one object serves all.
 template <class S>
@@ -103,10 +96,11 @@ using HookFn = void (*)(TickContext<C, A>&, std::uint32_t offset);
 /// One `From<S>()` chain: its conditions in order. Owned by the table.
 template <class C, class A>
 struct ChainBase {
-    using ProbeFn = int (*)(const ChainBase&, const C&, const A&, float);
-    ProbeFn probe = nullptr;         // index of the first condition that holds, or -1
+    using ProbeFn = int (*)(const ChainBase&, const C&, const A&, float, int start);
+    ProbeFn probe = nullptr;         // index of the first condition from `start` that holds, or -1
     StepFn<C, A> step = nullptr;     // the state's whole tick when this is its only chain
     Target* targets = nullptr;       // one per condition
+    const bool* forced = nullptr;    // one per condition: the transition skips the gates
     std::size_t count = 0;
     const void* type = nullptr;      // TypeKey of the concrete chain, to catch reused builders
     // Copies of the state's facts, set by Table::Finalize, so that Step reads only its chain.
@@ -157,6 +151,8 @@ struct StateMeta {
     bool slow = false;          // set by Finalize: this state's tick runs on the general path
     std::uint32_t offset = 0;
     void (*init)(C&, std::byte*, std::uint32_t) = nullptr;
+    bool (*can_enter)(const C&, std::byte*, std::uint32_t, const StateRef& from) = nullptr;
+    bool (*can_exit)(const C&, std::byte*, std::uint32_t, const StateRef& to) = nullptr;
     HookFn<C, A> enter = nullptr;
     HookFn<C, A> perform = nullptr;
     HookFn<C, A> exit = nullptr;
@@ -166,10 +162,11 @@ struct StateMeta {
     std::vector<ActionSlot<C, A>> actions;
 };
 
-template <class T, class F>
+template <class T, class F, bool kForcedEdge = false>
 struct Edge {
     using To = T;
     using Condition = F;
+    static constexpr bool kForced = kForcedEdge; // skips the gates
 };
 
 [[gnu::always_inline]] inline float TimeOf(std::uint32_t ticks, float dt) noexcept {
@@ -205,27 +202,32 @@ struct Chain final : ChainBase<C, A> {
 
     Conditions conditions;
     std::array<Target, kCount> target_array;
+    static constexpr std::array<bool, kCount> kForced{Edges::kForced...};
 
     Chain(Conditions&& conds, const std::array<Target, kCount>& target_list)
         : conditions(std::move(conds)), target_array(target_list) {
         this->probe = &Probe;
         this->step = &Step;
         this->targets = target_array.data();
+        this->forced = kForced.data();
         this->count = kCount;
         this->type = TypeKey<Chain>();
     }
 
     template <std::size_t... I>
     [[gnu::always_inline]] int ProbeAll([[maybe_unused]] const C& c, [[maybe_unused]] const A& a,
-                                        [[maybe_unused]] float t, std::index_sequence<I...>) const {
+                                        [[maybe_unused]] float t, [[maybe_unused]] int start,
+                                        std::index_sequence<I...>) const {
         int fired = -1;
-        (void)((CallCondition(std::get<I>(conditions), c, a, t) ? (fired = static_cast<int>(I), true) : false) ||
+        (void)(((static_cast<int>(I) >= start && CallCondition(std::get<I>(conditions), c, a, t))
+                    ? (fired = static_cast<int>(I), true)
+                    : false) ||
                ...);
         return fired;
     }
 
-    static int Probe(const ChainBase<C, A>& base, const C& c, const A& a, float t) {
-        return static_cast<const Chain&>(base).ProbeAll(c, a, t, std::index_sequence_for<Edges...>{});
+    static int Probe(const ChainBase<C, A>& base, const C& c, const A& a, float t, int start) {
+        return static_cast<const Chain&>(base).ProbeAll(c, a, t, start, std::index_sequence_for<Edges...>{});
     }
 
     template <std::size_t... I>
@@ -344,6 +346,14 @@ struct Table {
             item.destroy = [](void* p) { static_cast<S*>(p)->~S(); };
             items.push_back(std::move(item));
         }
+        if constexpr (HasCanEnterState<S, C>)
+            m.can_enter = [](const C& c, std::byte* data, std::uint32_t offset, const StateRef& from) {
+                return static_cast<bool>(StateObject<S>(data, offset).CanEnterState(c, from));
+            };
+        if constexpr (HasCanExitState<S, C>)
+            m.can_exit = [](const C& c, std::byte* data, std::uint32_t offset, const StateRef& to) {
+                return static_cast<bool>(StateObject<S>(data, offset).CanExitState(c, to));
+            };
         if constexpr (HasOnStateInit<S, C>)
             m.init = [](C& c, std::byte* data, std::uint32_t offset) { StateObject<S>(data, offset).OnStateInit(c); };
         m.enter = &EnterHook<S>;
@@ -389,7 +399,11 @@ struct Table {
             m.slow = general[s];
             for (const auto& chain : m.chains) {
                 non_empty += chain->count != 0;
-                for (std::size_t i = 0; i < chain->count; ++i) m.slow = m.slow || general[chain->targets[i].id];
+                for (std::size_t i = 0; i < chain->count; ++i) {
+                    const StateMeta<C, A>& to = meta[chain->targets[i].id];
+                    const bool gated = !chain->forced[i] && (m.can_exit || to.can_enter);
+                    m.slow = m.slow || general[chain->targets[i].id] || gated;
+                }
             }
             m.slow = m.slow || non_empty > 1; // several chains: tried one after the other, generally
             uses_machine = uses_machine || general[s];
@@ -417,12 +431,36 @@ struct Table {
         finalized = true;
     }
 
-    /// Which state the conditions of `from` send the machine to at time t.
-    Probed Probe(StateIndex from, const C& c, const A& a, float t) const {
+    /// A reference to state `id` (or to none) for a gate.
+    StateRef Ref(StateIndex id) const noexcept {
+        if (id == kNoState) return {};
+        return StateRef(keys[id], meta[id].name, StateId{id});
+    }
+
+    /// Whether the gates let the machine go from `from` to `to`: from's
+    /// CanExitState told `to`, then to's CanEnterState told `from`.
+    bool Allowed(StateIndex from, StateIndex to, const C& c, std::byte* data) const {
+        if (from != kNoState) {
+            const StateMeta<C, A>& leaving = meta[from];
+            if (leaving.can_exit && !leaving.can_exit(c, data, leaving.offset, Ref(to))) return false;
+        }
+        const StateMeta<C, A>& entering = meta[to];
+        return !entering.can_enter || entering.can_enter(c, data, entering.offset, Ref(from));
+    }
+
+    /// Which state the conditions of `from` send the machine to at time t: the
+    /// first whose condition holds and whose gates agree (forced ones skip them).
+    Probed Probe(StateIndex from, const C& c, const A& a, float t, std::byte* data) const {
         std::size_t before = 0;
         for (const auto& chain : meta[from].chains) {
-            const int i = chain->probe(*chain, c, a, t);
-            if (i >= 0) return {chain->targets[i].id, before + static_cast<std::size_t>(i)};
+            for (int start = 0;;) {
+                const int i = chain->probe(*chain, c, a, t, start);
+                if (i < 0) break;
+                const StateIndex to = chain->targets[i].id;
+                if (chain->forced[i] || Allowed(from, to, c, data))
+                    return {to, before + static_cast<std::size_t>(i)};
+                start = i + 1;
+            }
             before += chain->count;
         }
         return {};

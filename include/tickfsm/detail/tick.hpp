@@ -85,10 +85,18 @@ void RunEnter(TickContext<C, A>& ctx) {
     }
 }
 
+/// Work to do on the entered state's object after the exit and before the
+/// enter of a change: a state entered with arguments is rebuilt here.
+struct Prepare {
+    void (*run)(const void* context, std::byte* object) = nullptr;
+    const void* context = nullptr;
+};
+
 /// Leave the current state (if any) for `to`, then follow any change the
 /// entered state asks for at once.
 template <class C, class A>
-void ChangeTo(TickContext<C, A>& ctx, StateIndex to, Cause cause, std::size_t condition, const Event* event) {
+void ChangeTo(TickContext<C, A>& ctx, StateIndex to, Cause cause, std::size_t condition, const Event* event,
+              Prepare prepare = {}) {
     const Table<C, A>& table = *ctx.table;
     Runtime& rt = *ctx.rt;
     for (int changes = 0;; ++changes) {
@@ -98,6 +106,10 @@ void ChangeTo(TickContext<C, A>& ctx, StateIndex to, Cause cause, std::size_t co
                                    kMaxChangesInARow, table.NameOf(rt.state), table.NameOf(to)));
         const StateIndex from = rt.state;
         if (from != kNoState) RunExit(ctx);
+        if (prepare.run) {
+            prepare.run(prepare.context, ctx.data + table.meta[to].offset);
+            prepare = {};
+        }
         rt.state = to;
         rt.ticks = 0;
         rt.flags = static_cast<std::uint16_t>((rt.flags & ~kSlow) | (table.meta[to].slow ? kSlow : 0));
@@ -159,7 +171,8 @@ void GeneralTick(TickContext<C, A>& ctx) {
         *ctx.next = kNoState;
         ChangeTo(ctx, to, Cause::Request, 0, nullptr);
     } else {
-        const Probed fired = table.Probe(rt.state, *ctx.controller, *ctx.action, TimeOf(rt.ticks, table.dt));
+        const Probed fired =
+            table.Probe(rt.state, *ctx.controller, *ctx.action, TimeOf(rt.ticks, table.dt), ctx.data);
         if (fired.to != kNoState) ChangeTo(ctx, fired.to, Cause::Condition, fired.condition, nullptr);
     }
     const StateMeta<C, A>& meta = table.meta[rt.state];
@@ -171,6 +184,22 @@ void GeneralTick(TickContext<C, A>& ctx) {
             if (ctx.pending != kNoState) break;
         }
     if (ctx.pending != kNoState) ChangeTo(ctx, ctx.pending, ctx.pending_cause, 0, ctx.pending_event);
+}
+
+/// A direct change asked for from outside a tick; a machine not started yet
+/// initializes and starts in `to`. Returns whether the state changed.
+template <class C, class A>
+bool SetState(TickContext<C, A>& ctx, StateIndex to, Direct how, Prepare prepare) {
+    if (!DirectAllowed(ctx, to, how)) return false;
+    Runtime& rt = *ctx.rt;
+    if (!(rt.flags & kStarted)) {
+        Initialize(ctx);
+        rt.state = kNoState;
+        rt.ticks = 0;
+        rt.flags = static_cast<std::uint16_t>(rt.flags | kStarted);
+    }
+    ChangeTo(ctx, to, Cause::Direct, 0, nullptr, prepare);
+    return true;
 }
 
 /// An event sent from outside a tick: the change happens now, or the observer

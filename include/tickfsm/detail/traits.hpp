@@ -6,6 +6,7 @@
 #include <string_view>
 #include <type_traits>
 
+#include "../state_ref.hpp"
 #include "type_name.hpp"
 
 namespace tickfsm {
@@ -48,6 +49,8 @@ struct HookNameProbe {
     void OnEnter();
     void OnUpdate();
     void OnExit();
+    void CanEnterState();
+    void CanExitState();
 };
 
 template <class S>
@@ -123,6 +126,37 @@ consteval bool CheckOnStateInit() {
     return true;
 }
 
+// Gates: bool CanEnterState(const Controller&, const tickfsm::StateRef& from)
+// and bool CanExitState(const Controller&, const tickfsm::StateRef& to).
+#define TICKFSM_DETAIL_GATE_TRAITS(Gate, Other)                                                               \
+    template <class S>                                                                                        \
+    consteval bool Declares##Gate() {                                                                         \
+        if constexpr (std::is_final_v<S>) return requires { &S::Gate; };                                      \
+        else return !requires { &HookNameDetector<S>::Gate; };                                                \
+    }                                                                                                         \
+    template <class S, class C>                                                                               \
+    concept Has##Gate = requires(S& s, const C& c, const ::tickfsm::StateRef& r) {                            \
+        { s.Gate(c, r) } -> std::convertible_to<bool>;                                                        \
+    };                                                                                                        \
+    template <class S>                                                                                        \
+    struct HookHasABadlyTyped_##Gate {                                                                        \
+        static_assert(kAlwaysFalse<S>, "tickfsm: state gate " #Gate " has the wrong signature (the state is the " \
+                                       "type in HookHasABadlyTyped_" #Gate "<...> above); expected `bool " #Gate \
+                                       "(const Controller&, const tickfsm::StateRef& " #Other ")`");           \
+    };                                                                                                        \
+    template <class S, class C>                                                                               \
+    consteval bool Check##Gate() {                                                                            \
+        if constexpr (Declares##Gate<S>() && !Has##Gate<S, C>) {                                              \
+            (void)sizeof(HookHasABadlyTyped_##Gate<S>);                                                       \
+            return false;                                                                                     \
+        }                                                                                                     \
+        return true;                                                                                          \
+    }
+
+TICKFSM_DETAIL_GATE_TRAITS(CanEnterState, from)
+TICKFSM_DETAIL_GATE_TRAITS(CanExitState, to)
+#undef TICKFSM_DETAIL_GATE_TRAITS
+
 /// A state whose hooks take the machine handle runs on the general tick path.
 template <class S, class C, class A>
 inline constexpr bool kTakesMachine =
@@ -152,7 +186,7 @@ consteval bool CheckState() {
         return false;
     } else {
         return CheckOnStateEnter<S, C, A>() && CheckPerform<S, C, A>() && CheckOnStateExit<S, C, A>() &&
-               CheckOnStateInit<S, C>();
+               CheckOnStateInit<S, C>() && CheckCanEnterState<S, C>() && CheckCanExitState<S, C>();
     }
 }
 
