@@ -26,7 +26,9 @@ struct TickContext {
     C* controller = nullptr;
     const A* action = nullptr;
     std::byte* data = nullptr;
-    StateIndex* next = nullptr; // where this character's NextState request is kept
+    StateIndex* next = nullptr;     // where this character's NextState request is kept
+    StateIndex* previous = nullptr; // where the state changed from is kept (KeepPreviousState only)
+    StateIndex global = kNoState;   // the global state, if any
     Observer* observer = nullptr;
     std::string_view name;
     StateIndex pending = kNoState; // a change asked for by the hook running now

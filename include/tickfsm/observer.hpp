@@ -20,6 +20,13 @@ enum class Cause : std::uint8_t {
     Direct,    // code set the state directly
 };
 
+/// What became of a request held by an input buffer.
+enum class BufferOutcome : std::uint8_t {
+    Entered,  // the machine entered the state
+    Replaced, // a newer request took its place
+    TimedOut, // its time ran out before the machine would enter the state
+};
+
 /// One change of state.
 struct TransitionInfo {
     std::string_view machine;       // the machine's name (SetObserver)
@@ -47,6 +54,10 @@ public:
     /// (`state` empty) the machine has not started.
     virtual void OnUnhandledEvent(std::string_view machine, std::string_view state, const Event& event) {
         (void)machine, (void)state, (void)event;
+    }
+    /// An input buffer's request was entered, replaced or timed out.
+    virtual void OnBufferedRequest(std::string_view machine, std::string_view state, BufferOutcome outcome) {
+        (void)machine, (void)state, (void)outcome;
     }
     /// Anything else worth a line in a log.
     virtual void OnWarning(std::string_view machine, std::string_view message) { (void)machine, (void)message; }

@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <new>
 #include <optional>
+#include <string>
 #include <string_view>
 #include <type_traits>
 #include <utility>
@@ -32,6 +33,10 @@ class StateManager;
 
 template <class Manager>
 class Crowd;
+template <class Controller, class Action>
+class InputBuffer;
+template <class Controller, class Action, std::size_t Capacity>
+class InputSequenceBuffer;
 
 template <class Controller, class Action, class S, class... Edges>
 class TransitionBuilder;
@@ -304,6 +309,59 @@ public:
         SetState_<T>(detail::Direct::Force, "ForceSetState", std::forward<Args>(args)...);
     }
 
+    /// Configuration: remember, on every change, the state it came from, for
+    /// PreviousState and RevertToPreviousState (seed 004). The machine's ticks
+    /// then take the general path.
+    void KeepPreviousState() {
+        CheckConfigurable_([] { return std::string("KeepPreviousState()"); });
+        if (block_->node) {
+            Record_ step;
+            step.key = detail::TypeKey<detail::KeepPreviousStep>();
+            step.replay = &detail::ReplayKeepPrevious<Controller, Action>;
+            Step_(step);
+            return;
+        }
+        table_->keep_previous = true;
+        table_->finalized = false;
+    }
+
+    /// The state the last change came from (not Valid() before the second state).
+    /// Needs KeepPreviousState() in the configuration.
+    StateRef PreviousState() const {
+        const Table_& table = Resolved_();
+        if (!table.keep_previous)
+            Table_::Fail("PreviousState() needs KeepPreviousState() in the machine's configuration");
+        return table.Ref(block_->previous);
+    }
+
+    /// Goes back to PreviousState() through the gates (TrySetState), or past
+    /// them with `force`. Returns whether the state changed; with no previous
+    /// state it does nothing and returns false.
+    bool RevertToPreviousState(bool force = false) {
+        const detail::StateIndex previous = PreviousState().Id().value;
+        if (previous == detail::kNoState) return false;
+        return SetStateIndex_(previous, force ? detail::Direct::Force : detail::Direct::Try, "RevertToPreviousState",
+                              detail::Prepare{});
+    }
+
+    /// Sets the global state (seed 004): its Perform runs every tick, before the
+    /// current state's, beside whatever state is current. The old global state
+    /// (if any) is exited, G entered, both with `Action{}`. Ticks with a global
+    /// state take the general path.
+    template <class G>
+    void SetGlobalState() {
+        const detail::StateIndex id = Resolved_().Find(detail::TypeKey<G>());
+        if (id == detail::kNoState)
+            Table_::Fail(fmt::format("SetGlobalState<{}>(): {} is not a state of this machine; configure it (e.g. "
+                                    "From<{}>()) first",
+                                    detail::StateName<G>(), detail::StateName<G>(), detail::StateName<G>()));
+        ChangeGlobal_(id);
+    }
+    /// Exits the global state, if any; ticks go back to the fast path.
+    void ClearGlobalState() { ChangeGlobal_(detail::kNoState); }
+    /// The global state's name, or empty.
+    std::string_view GlobalStateName() const { return Resolved_().NameOf(block_->global); }
+
     /// Initializes the machine now rather than on the first Perform: closes the
     /// configuration, runs every state's OnStateInit in order and tells the
     /// observer (seed 002's InitFSM). The initial state is still entered by the
@@ -361,8 +419,10 @@ public:
                                     CurrentStateName()));
         rt_.state = detail::kNoState;
         rt_.ticks = 0;
-        rt_.flags = static_cast<std::uint16_t>(rt_.flags & (kFrozen_ | detail::kObserved | detail::kInitialized));
+        rt_.flags =
+            static_cast<std::uint16_t>(rt_.flags & (kFrozen_ | detail::kObserved | detail::kInitialized | detail::kGlobal));
         block_->next = detail::kNoState;
+        block_->previous = detail::kNoState;
     }
 
     /// True when S is the current state (false before the first Perform).
@@ -448,6 +508,30 @@ private:
     friend class TransitionBuilder;
     template <class>
     friend class Crowd;
+    template <class, class>
+    friend class InputBuffer;
+    template <class, class, std::size_t>
+    friend class InputSequenceBuffer;
+
+    /// A buffered request for the state whose type key is `key`.
+    detail::BufferedRequest Request_(const void* key, float timeout_seconds) const {
+        const Table_& table = Resolved_();
+        const detail::StateIndex id = table.Find(key);
+        if (id == detail::kNoState)
+            Table_::Fail("InputBuffer::Buffer<T>(): T is not a state of this machine");
+        if (!(std::isfinite(timeout_seconds) && timeout_seconds > 0.0f))
+            Table_::Fail(fmt::format("InputBuffer::Buffer<{}>(): the time-out must be finite and positive, got {}",
+                                    table.NameOf(id), timeout_seconds));
+        const float ticks = std::ceil(timeout_seconds / table.dt);
+        return {id, ticks < 1.0f ? 1u : static_cast<std::uint32_t>(ticks)};
+    }
+    bool TryRequest_(detail::StateIndex id) {
+        return SetStateIndex_(id, detail::Direct::Try, "InputBuffer", detail::Prepare{});
+    }
+    StateRef Ref_(detail::StateIndex id) const { return Resolved_().Ref(id); }
+    void ReportBuffered_(detail::StateIndex id, BufferOutcome outcome) const {
+        if (block_->observer) block_->observer->OnBufferedRequest(block_->name, table_->NameOf(id), outcome);
+    }
 
     static constexpr std::uint16_t kFrozen_ = detail::kFrozen;
     // The flags of a machine whose next tick can take the fast path.
@@ -465,7 +549,9 @@ private:
         std::uint32_t align = 0;      // alignment the block was allocated with
         float dt = 0;
         bool stale = false;           // table_ is for an earlier point of the configuration
-        detail::StateIndex next = detail::kNoState; // a NextState request
+        detail::StateIndex next = detail::kNoState;     // a NextState request
+        detail::StateIndex previous = detail::kNoState; // the state the last change came from
+        detail::StateIndex global = detail::kNoState;   // the global state
         Observer* observer = nullptr;
         std::string_view name = "StateManager";
     };
@@ -598,6 +684,8 @@ private:
         grown->dt = block_->dt;
         grown->stale = block_->stale;
         grown->next = block_->next;
+        grown->previous = block_->previous;
+        grown->global = block_->global;
         grown->observer = block_->observer;
         grown->name = block_->name;
         std::byte* to = reinterpret_cast<std::byte*>(grown) + kDataOffset_;
@@ -637,6 +725,8 @@ private:
         ctx.action = action;
         ctx.data = Data_();
         ctx.next = &block_->next;
+        ctx.previous = table_->keep_previous ? &block_->previous : nullptr;
+        ctx.global = block_->global;
         ctx.observer = block_->observer;
         ctx.name = block_->name;
         return ctx;
@@ -657,22 +747,11 @@ private:
 
     template <class T, class... Args>
     bool SetState_(detail::Direct how, std::string_view api, Args&&... args) {
-        static_assert(std::is_default_constructible_v<Action>,
-                      "tickfsm: TrySetState/TryResetState/ForceSetState from outside a tick hand Action{} to the "
-                      "hooks; give the Action a default constructor, or change state from a hook's Machine handle");
-        if (rt_.flags & detail::kBusy)
-            Table_::Fail(fmt::format("{}<{}>() called on the machine from inside one of its hooks or conditions "
-                                    "(state {}); take a tickfsm::Machine<Controller, Action>& as the hook's last "
-                                    "parameter and call it there",
-                                    api, detail::StateName<T>(), CurrentStateName()));
-        if (!(rt_.flags & detail::kStarted)) Freeze_();
-        const detail::StateIndex id = table_->Find(detail::TypeKey<T>());
+        if (!(rt_.flags & detail::kStarted) && !(rt_.flags & detail::kBusy)) Freeze_();
+        const detail::StateIndex id = Resolved_().Find(detail::TypeKey<T>());
         if (id == detail::kNoState)
             Table_::Fail(fmt::format("{}<{}>(): {} is not a state of this machine", api, detail::StateName<T>(),
                                     detail::StateName<T>()));
-        const Action action{};
-        BusyScope_ busy(rt_);
-        auto ctx = Context_(&action);
         if constexpr (sizeof...(Args) > 0) {
             auto rebuild = [&](std::byte* object) { detail::RebuildState<T>(object, std::forward<Args>(args)...); };
             detail::Prepare prepare;
@@ -680,9 +759,52 @@ private:
                 (*static_cast<const decltype(rebuild)*>(context))(object);
             };
             prepare.context = &rebuild;
-            return detail::SetState(ctx, id, how, prepare);
+            return SetStateIndex_(id, how, api, prepare);
         } else {
-            return detail::SetState(ctx, id, how, detail::Prepare{});
+            return SetStateIndex_(id, how, api, detail::Prepare{});
+        }
+    }
+
+    bool SetStateIndex_(detail::StateIndex id, detail::Direct how, std::string_view api, detail::Prepare prepare) {
+        static_assert(std::is_default_constructible_v<Action>,
+                      "tickfsm: TrySetState/TryResetState/ForceSetState/RevertToPreviousState from outside a tick "
+                      "hand Action{} to the hooks; give the Action a default constructor, or change state from a "
+                      "hook's Machine handle");
+        if (rt_.flags & detail::kBusy)
+            Table_::Fail(fmt::format("{}({}) called on the machine from inside one of its hooks or conditions "
+                                    "(state {}); take a tickfsm::Machine<Controller, Action>& as the hook's last "
+                                    "parameter and call it there",
+                                    api, table_->NameOf(id), CurrentStateName()));
+        if (!(rt_.flags & detail::kStarted)) Freeze_();
+        const Action action{};
+        BusyScope_ busy(rt_);
+        auto ctx = Context_(&action);
+        return detail::SetState(ctx, id, how, prepare);
+    }
+
+    void ChangeGlobal_(detail::StateIndex id) {
+        static_assert(std::is_default_constructible_v<Action>,
+                      "tickfsm: SetGlobalState/ClearGlobalState hand Action{} to the global state's hooks; give the "
+                      "Action a default constructor");
+        if (rt_.flags & detail::kBusy)
+            Table_::Fail("SetGlobalState/ClearGlobalState called from inside a hook or condition of this machine");
+        Freeze_();
+        const Action action{};
+        BusyScope_ busy(rt_);
+        auto ctx = Context_(&action);
+        if (block_->global != detail::kNoState) {
+            const auto& old = table_->meta[block_->global];
+            old.exit(ctx, old.offset);
+        }
+        block_->global = id;
+        rt_.flags = static_cast<std::uint16_t>(id == detail::kNoState ? rt_.flags & ~detail::kGlobal
+                                                                      : rt_.flags | detail::kGlobal);
+        if (id != detail::kNoState) {
+            const auto& entered = table_->meta[id];
+            ctx.global = id;
+            entered.enter(ctx, entered.offset);
+            if (ctx.pending != detail::kNoState && (rt_.flags & detail::kStarted))
+                detail::ChangeTo(ctx, ctx.pending, ctx.pending_cause, 0, ctx.pending_event);
         }
     }
 

@@ -6,6 +6,7 @@
 #include "config_error.hpp"
 #include "crowd.hpp"
 #include "event.hpp"
+#include "input_buffer.hpp"
 #include "machine.hpp"
 #include "observer.hpp"
 #include "state_manager.hpp"

@@ -62,6 +62,11 @@ public:
             Line("The current state {} has no transition for event {}.", state, EventText(event));
     }
 
+    void OnBufferedRequest(std::string_view machine, std::string_view state, BufferOutcome outcome) override {
+        const char* what = outcome == BufferOutcome::Entered ? "entered" : outcome == BufferOutcome::Replaced ? "replaced" : "timed out";
+        Line("{}: buffered {} {}", machine, state, what);
+    }
+
     void OnWarning(std::string_view machine, std::string_view message) override {
         Line("warning: {}: {}", machine, message);
     }

@@ -176,3 +176,33 @@ TEST_CASE("The general path (actions, events, NextState) allocates nothing per t
     CHECK(g_allocations.load() - before == 0);
     CHECK(changes > 1000);
 }
+
+namespace {
+struct Busy {
+    bool CanExitState(const Walker& w, const tickfsm::StateRef&) const { return w.tick % 5 == 0; }
+};
+struct Free {};
+} // namespace
+
+TEST_CASE("Input buffers allocate nothing while they retry", "[alloc][buffer]") {
+    Walker w;
+    tickfsm::StateManager<Walker, Step> m(w);
+    m.SetInitialState<Busy>();
+    m.From<Free>().To<Busy>();
+    tickfsm::InputBuffer buffer(m);
+    tickfsm::InputSequenceBuffer sequence(m);
+    m.Perform({});
+    int entered = 0;
+    const long before = g_allocations.load();
+    for (int i = 0; i < 10000; ++i) {
+        ++w.tick;
+        m.Perform({});
+        if (i % 3 == 0) buffer.Buffer<Free>(0.1f);
+        if (i % 4 == 0) sequence.Buffer<Free>(0.1f);
+        buffer.Update();
+        sequence.Update();
+        entered += m.IsIn<Free>();
+    }
+    CHECK(g_allocations.load() - before == 0);
+    CHECK(entered > 100);
+}

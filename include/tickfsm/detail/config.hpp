@@ -159,6 +159,14 @@ void ReplayDo(Table<C, A>& table, const StepRecord<C, A>&) {
     ApplyDo<C, A, S, X>(table, std::make_shared<const X>());
 }
 
+struct KeepPreviousStep {};
+
+template <class C, class A>
+void ReplayKeepPrevious(Table<C, A>& table, const StepRecord<C, A>&) {
+    table.keep_previous = true;
+    table.finalized = false;
+}
+
 template <class C, class A, class S>
 void ReplayInit(Table<C, A>& table, const StepRecord<C, A>&) {
     ApplyInit<C, A, S>(table);

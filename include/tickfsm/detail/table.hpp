@@ -52,6 +52,7 @@ inline constexpr std::uint16_t kSlow = 8;         // the current state runs on t
 inline constexpr std::uint16_t kNextPending = 16; // a NextState request waits for the next tick
 inline constexpr std::uint16_t kObserved = 32;    // an observer is attached
 inline constexpr std::uint16_t kInitialized = 64; // OnStateInit ran (kept across Reset)
+inline constexpr std::uint16_t kGlobal = 128;     // a global state performs every tick
 
 /// A transition's destination: its id, where its data lives in a character's
 /// block, and the flags to raise on entering it (kSlow for a state whose own
@@ -62,6 +63,12 @@ struct Target {
     std::uint32_t offset;
 };
 
+
+/// One request held by an input buffer: the wanted state and the ticks it may still wait.
+struct BufferedRequest {
+    StateIndex state = kNoState;
+    std::uint32_t ticks_left = 0;
+};
 
 /// States without data are never instantiated per character: one object serves all.
 template <class S>
@@ -269,6 +276,7 @@ struct Table {
     std::uint32_t data_size = 0;
     std::uint32_t data_align = 1;
     bool finalized = false;
+    bool keep_previous = false;           // KeepPreviousState(): every change records where it came from
     bool any_slow = false;                // set by Finalize: some state runs on the general path
     bool uses_machine = false;            // set by Finalize: some hook may call NextState
     // Owners: every machine running on this table, plus the registry once it is shared.
@@ -405,7 +413,7 @@ struct Table {
                     m.slow = m.slow || general[chain->targets[i].id] || gated;
                 }
             }
-            m.slow = m.slow || non_empty > 1; // several chains: tried one after the other, generally
+            m.slow = m.slow || non_empty > 1 || keep_previous; // several chains, or history to keep
             uses_machine = uses_machine || general[s];
             any_slow = any_slow || m.slow;
         }

@@ -106,6 +106,7 @@ void ChangeTo(TickContext<C, A>& ctx, StateIndex to, Cause cause, std::size_t co
                                    kMaxChangesInARow, table.NameOf(rt.state), table.NameOf(to)));
         const StateIndex from = rt.state;
         if (from != kNoState) RunExit(ctx);
+        if (ctx.previous && from != kNoState) *ctx.previous = from;
         if (prepare.run) {
             prepare.run(prepare.context, ctx.data + table.meta[to].offset);
             prepare = {};
@@ -175,8 +176,13 @@ void GeneralTick(TickContext<C, A>& ctx) {
             table.Probe(rt.state, *ctx.controller, *ctx.action, TimeOf(rt.ticks, table.dt), ctx.data);
         if (fired.to != kNoState) ChangeTo(ctx, fired.to, Cause::Condition, fired.condition, nullptr);
     }
-    const StateMeta<C, A>& meta = table.meta[rt.state];
     ctx.pending = kNoState;
+    if (ctx.global != kNoState) { // the global state performs first, beside the current one
+        const StateMeta<C, A>& global = table.meta[ctx.global];
+        global.perform(ctx, global.offset);
+        if (ctx.pending != kNoState) return ChangeTo(ctx, ctx.pending, ctx.pending_cause, 0, ctx.pending_event);
+    }
+    const StateMeta<C, A>& meta = table.meta[rt.state];
     meta.perform(ctx, meta.offset);
     if (ctx.pending == kNoState)
         for (const ActionSlot<C, A>& action : meta.actions) {

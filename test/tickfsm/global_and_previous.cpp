@@ -1,0 +1,143 @@
+// Seed 004: a global state beside the current one, the previous state and revert.
+
+#include <catch2/catch.hpp>
+
+#include <string>
+#include <vector>
+
+#include <tickfsm/tickfsm.hpp>
+
+namespace {
+
+struct Robot {
+    int battery = 100;
+    bool interrupted = false;
+    std::vector<std::string> log;
+};
+struct Tap {
+    bool walk = false;
+};
+using M = tickfsm::Machine<Robot, Tap>;
+
+struct Stand {
+    void OnStateEnter(Robot& r, const Tap&) { r.log.push_back("enter Stand"); }
+    void Perform(Robot& r, const Tap&) { r.log.push_back("Stand"); }
+};
+struct Walk {
+    void Perform(Robot& r, const Tap&) { r.log.push_back("Walk"); }
+};
+struct Talk {
+    bool CanEnterState(const Robot& r, const tickfsm::StateRef&) const { return r.battery > 10; }
+};
+struct Battery { // the global state: drains every update
+    void OnStateEnter(Robot& r, const Tap&) { r.log.push_back("enter Battery"); }
+    void Perform(Robot& r, const Tap&) {
+        --r.battery;
+        r.log.push_back("Battery");
+    }
+    void OnStateExit(Robot& r, const Tap&) { r.log.push_back("exit Battery"); }
+};
+struct Alarm {
+    void Perform(Robot& r, const Tap&, M& m) {
+        if (r.interrupted) m.SendEvent("Interrupt");
+    }
+};
+
+class RobotStateManager : public tickfsm::StateManager<Robot, Tap> {
+public:
+    explicit RobotStateManager(Robot& r) : StateManager(r) {
+        KeepPreviousState();
+        SetInitialState<Stand>().To<Walk>([](const Robot&, const Tap& t) { return t.walk; });
+        From<Walk>().To<Stand>([](const Robot&, const Tap& t) { return !t.walk; }).On("Interrupt").To<Talk>();
+        From<Talk>();
+        From<Battery>();
+        From<Alarm>();
+    }
+};
+
+} // namespace
+
+TEST_CASE("The global state performs every tick, before the current state", "[global]") {
+    Robot r;
+    RobotStateManager m(r);
+    m.SetGlobalState<Battery>();
+    CHECK(r.log == std::vector<std::string>{"enter Battery"});
+    r.log.clear();
+    m.Perform({});
+    m.Perform({.walk = true});
+    CHECK(r.log == std::vector<std::string>{"enter Stand", "Battery", "Stand", "Battery", "Walk"});
+    CHECK(r.battery == 98);
+    CHECK(m.GlobalStateName() == "Battery");
+}
+
+TEST_CASE("Changing the global state exits the old one and enters the new", "[global]") {
+    Robot r;
+    RobotStateManager m(r);
+    m.SetGlobalState<Battery>();
+    m.SetGlobalState<Alarm>();
+    CHECK(r.log == std::vector<std::string>{"enter Battery", "exit Battery"});
+    r.log.clear();
+    m.ClearGlobalState();
+    m.Perform({});
+    CHECK(r.log == std::vector<std::string>{"enter Stand", "Stand"});
+    CHECK(m.GlobalStateName().empty());
+}
+
+TEST_CASE("A global state's events move the current state", "[global]") {
+    Robot r;
+    RobotStateManager m(r);
+    m.SetGlobalState<Alarm>();
+    m.Perform({.walk = true});
+    m.Perform({.walk = true});
+    REQUIRE(m.IsIn<Walk>());
+    r.interrupted = true;
+    m.Perform({.walk = true});
+    CHECK(m.IsIn<Talk>());
+}
+
+TEST_CASE("The previous state is remembered and revert goes back to it", "[previous]") {
+    Robot r;
+    RobotStateManager m(r);
+    m.Perform({});
+    CHECK_FALSE(m.PreviousState().Valid());
+    CHECK_FALSE(m.RevertToPreviousState()); // nothing to go back to: a no-op
+    m.Perform({.walk = true});
+    CHECK(m.PreviousState().Is<Stand>());
+    CHECK(m.PreviousState().Name() == "Stand");
+    m.SendEvent("Interrupt");
+    CHECK(m.IsIn<Talk>());
+    CHECK(m.PreviousState().Is<Walk>());
+    CHECK(m.RevertToPreviousState());
+    CHECK(m.IsIn<Walk>());
+    CHECK(m.PreviousState().Is<Talk>());
+}
+
+TEST_CASE("Revert goes through the gates unless forced", "[previous][gate]") {
+    Robot r;
+    RobotStateManager m(r);
+    m.Perform({.walk = true});
+    m.Perform({.walk = true});
+    m.SendEvent("Interrupt"); // Walk -> Talk
+    m.ForceSetState<Stand>(); // Talk -> Stand
+    r.battery = 5;            // Talk refuses to be entered now
+    CHECK_FALSE(m.RevertToPreviousState());
+    CHECK(m.IsIn<Stand>());
+    CHECK(m.RevertToPreviousState(/*force=*/true));
+    CHECK(m.IsIn<Talk>());
+}
+
+TEST_CASE("PreviousState without KeepPreviousState is an error", "[previous][error]") {
+    Robot r;
+    tickfsm::StateManager<Robot, Tap> m(r);
+    m.SetInitialState<Stand>();
+    m.Perform({});
+    REQUIRE_THROWS_WITH(m.PreviousState(), Catch::Matchers::Contains("KeepPreviousState()"));
+    REQUIRE_THROWS_AS(m.RevertToPreviousState(), tickfsm::ConfigError);
+}
+
+TEST_CASE("SetGlobalState of a state never configured is an error", "[global][error]") {
+    Robot r;
+    tickfsm::StateManager<Robot, Tap> m(r);
+    m.SetInitialState<Stand>();
+    REQUIRE_THROWS_WITH(m.SetGlobalState<Battery>(), Catch::Matchers::Contains("SetGlobalState<Battery>()"));
+}

@@ -1,0 +1,155 @@
+// Input buffers: a refused request is retried for a while (seed 003).
+
+#include <catch2/catch.hpp>
+
+#include <string>
+#include <vector>
+
+#include <tickfsm/tickfsm.hpp>
+
+namespace {
+
+struct Fighter {
+    bool swinging = false;
+};
+struct Pad {};
+
+struct Idle {};
+struct Block {};
+struct Attack {
+    int combo = 0;
+    bool CanExitState(const Fighter& f, const tickfsm::StateRef&) const { return !f.swinging; }
+    void OnStateEnter(Fighter& f, const Pad&) {
+        f.swinging = true;
+        ++combo;
+    }
+};
+struct Attack2 {
+    bool CanExitState(const Fighter& f, const tickfsm::StateRef&) const { return !f.swinging; }
+    void OnStateEnter(Fighter& f, const Pad&) { f.swinging = true; }
+};
+
+class FighterStateManager : public tickfsm::StateManager<Fighter, Pad> {
+public:
+    explicit FighterStateManager(Fighter& f) : StateManager(f, 0.1f) {
+        SetInitialState<Idle>();
+        From<Attack>();
+        From<Attack2>();
+        From<Block>();
+    }
+};
+
+struct Outcomes : tickfsm::Observer {
+    std::vector<std::string> seen;
+    void OnBufferedRequest(std::string_view, std::string_view state, tickfsm::BufferOutcome outcome) override {
+        const char* what = outcome == tickfsm::BufferOutcome::Entered    ? "entered"
+                           : outcome == tickfsm::BufferOutcome::Replaced ? "replaced"
+                                                                         : "timed out";
+        seen.push_back(std::string(state) + " " + what);
+    }
+};
+
+} // namespace
+
+TEST_CASE("A buffered request is retried each update until the machine lets it in", "[buffer]") {
+    Fighter f;
+    FighterStateManager m(f);
+    Outcomes outcomes;
+    m.SetObserver(&outcomes, "fighter");
+    tickfsm::InputBuffer buffer(m);
+    m.Perform({});
+    CHECK(buffer.Buffer<Attack>(0.5f)); // entered at once
+    CHECK_FALSE(buffer.Buffer<Attack2>(0.5f)); // Attack is swinging: refused, buffered
+    CHECK(buffer.IsBuffering());
+    CHECK(buffer.Wanted().Is<Attack2>());
+    m.Perform({});
+    buffer.Update();
+    CHECK(m.IsIn<Attack>());
+    f.swinging = false; // the first swing ends
+    m.Perform({});
+    buffer.Update();
+    CHECK(m.IsIn<Attack2>());
+    CHECK_FALSE(buffer.IsBuffering());
+    CHECK(outcomes.seen == std::vector<std::string>{"Attack entered", "Attack2 entered"});
+}
+
+TEST_CASE("A buffered request times out after its time in ticks", "[buffer]") {
+    Fighter f;
+    FighterStateManager m(f);
+    Outcomes outcomes;
+    m.SetObserver(&outcomes, "fighter");
+    tickfsm::InputBuffer buffer(m);
+    m.Perform({});
+    buffer.Buffer<Attack>(1.0f);
+    buffer.Buffer<Attack2>(0.3f); // 3 ticks of 0.1 s
+    for (int i = 0; i < 2; ++i) {
+        m.Perform({});
+        buffer.Update();
+        CHECK(buffer.IsBuffering());
+    }
+    m.Perform({});
+    buffer.Update();
+    CHECK_FALSE(buffer.IsBuffering());
+    CHECK(outcomes.seen.back() == "Attack2 timed out");
+}
+
+TEST_CASE("The latest request replaces the one waiting", "[buffer]") {
+    Fighter f;
+    FighterStateManager m(f);
+    Outcomes outcomes;
+    m.SetObserver(&outcomes, "fighter");
+    tickfsm::InputBuffer buffer(m);
+    m.Perform({});
+    buffer.Buffer<Attack>(1.0f);
+    buffer.Buffer<Attack2>(1.0f);
+    buffer.Buffer<Block>(1.0f);
+    f.swinging = false;
+    buffer.Update();
+    CHECK(m.IsIn<Block>());
+    CHECK(outcomes.seen == std::vector<std::string>{"Attack entered", "Attack2 replaced", "Block entered"});
+}
+
+TEST_CASE("A sequence buffer works through its requests in order", "[buffer][sequence]") {
+    Fighter f;
+    FighterStateManager m(f);
+    Outcomes outcomes;
+    m.SetObserver(&outcomes, "fighter");
+    tickfsm::InputSequenceBuffer buffer(m);
+    m.Perform({});
+    CHECK(buffer.Buffer<Attack>(1.0f));
+    CHECK_FALSE(buffer.Buffer<Attack2>(1.0f));
+    CHECK_FALSE(buffer.Buffer<Block>(1.0f));
+    CHECK(buffer.Size() == 2);
+    CHECK(buffer.Next().Is<Attack2>());
+    f.swinging = false;
+    buffer.Update();
+    CHECK(m.IsIn<Attack2>());
+    buffer.Update(); // Attack2 swings: Block waits
+    CHECK(m.IsIn<Attack2>());
+    f.swinging = false;
+    buffer.Update();
+    CHECK(m.IsIn<Block>());
+    CHECK(buffer.Size() == 0);
+}
+
+TEST_CASE("A sequence buffer drops requests whose time ran out and keeps the order of the rest", "[buffer][sequence]") {
+    Fighter f;
+    FighterStateManager m(f);
+    tickfsm::InputSequenceBuffer<Fighter, Pad, 2> buffer(m);
+    m.Perform({});
+    buffer.Buffer<Attack>(1.0f);
+    buffer.Buffer<Attack2>(0.1f); // one tick
+    buffer.Buffer<Block>(1.0f);
+    buffer.Buffer<Idle>(1.0f);    // beyond capacity: replaces the oldest (Attack2)
+    CHECK(buffer.Size() == 2);
+    buffer.Update();
+    CHECK(buffer.Size() == 2);
+    CHECK(buffer.Next().Is<Block>());
+}
+
+TEST_CASE("A time-out that is not positive is an error", "[buffer][error]") {
+    Fighter f;
+    FighterStateManager m(f);
+    tickfsm::InputBuffer buffer(m);
+    REQUIRE_THROWS_WITH(buffer.Buffer<Attack>(0.0f), Catch::Matchers::Contains("time-out"));
+}
