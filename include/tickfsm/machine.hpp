@@ -13,6 +13,7 @@
 #include "detail/table.hpp"
 #include "event.hpp"
 #include "observer.hpp"
+#include "state_ref.hpp"
 
 namespace tickfsm {
 
@@ -128,6 +129,30 @@ public:
         Ask<T>(detail::Direct::Force, std::forward<Args>(args)...);
     }
 
+    /// NextState, TrySetState, TryResetState and ForceSetState for a keyed state.
+    template <class K>
+        requires StateKey<K>
+    void NextState(K key) {
+        CheckNotLeaving("NextState");
+        *ctx_.next = KeyedId(key);
+        ctx_.rt->flags = static_cast<std::uint16_t>(ctx_.rt->flags | detail::kNextPending);
+    }
+    template <class K>
+        requires StateKey<K>
+    bool TrySetState(K key) {
+        return AskIndex(KeyedId(key), detail::Direct::Try);
+    }
+    template <class K>
+        requires StateKey<K>
+    bool TryResetState(K key) {
+        return AskIndex(KeyedId(key), detail::Direct::TryReset);
+    }
+    template <class K>
+        requires StateKey<K>
+    void ForceSetState(K key) {
+        AskIndex(KeyedId(key), detail::Direct::Force);
+    }
+
     /// Seconds in the current state (TicksInState() * fixed_dt).
     float TimeInState() const noexcept { return detail::TimeOf(ctx_.rt->ticks, ctx_.table->dt); }
     /// Ticks in the current state (0 on the tick it was entered).
@@ -143,6 +168,24 @@ public:
 
 private:
     friend struct detail::MachineAccess;
+
+    template <class K>
+    detail::StateIndex KeyedId(K key) const {
+        const detail::StateIndex id = ctx_.table->FindKey(detail::TypeKey<K>(), static_cast<std::uint64_t>(key));
+        if (id == detail::kNoState)
+            ctx_.table->Fail(fmt::format("no state is registered under the key {} of {}",
+                                         static_cast<long long>(key), detail::TypeName<K>()));
+        return id;
+    }
+
+    bool AskIndex(detail::StateIndex id, detail::Direct how) {
+        CheckNotLeaving("TrySetState/TryResetState/ForceSetState");
+        if (!detail::DirectAllowed(ctx_, id, how)) return false;
+        ctx_.pending = id;
+        ctx_.pending_cause = Cause::Direct;
+        ctx_.pending_event = nullptr;
+        return true;
+    }
 
     template <class T, class... Args>
     bool Ask(detail::Direct how, Args&&... args) {

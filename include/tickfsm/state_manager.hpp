@@ -34,6 +34,8 @@ class StateManager;
 template <class Manager>
 class Crowd;
 template <class Controller, class Action>
+class StateManager;
+template <class Controller, class Action>
 class InputBuffer;
 template <class Controller, class Action, std::size_t Capacity>
 class InputSequenceBuffer;
@@ -198,6 +200,156 @@ private:
     Manager* manager_;
     std::size_t chain_;  // which of S's chains this builder extends
     const void* token_;  // the machine's step position after this builder's last step (shared tables only)
+};
+
+/// Returned by `SetInitialState(key)` and `From(key)` of keyed states: the same
+/// fluent transitions as TransitionBuilder, between keys. Conditions take the
+/// same forms; they are called through a pointer (the states' classes are known
+/// only at run time), so keyed machines tick on the general path.
+template <class Controller, class Action>
+class KeyedTransitionBuilder {
+public:
+    /// Adds the transition to the state of `key`, taken when `condition` holds.
+    template <class K, class F>
+        requires StateKey<K>
+    KeyedTransitionBuilder To(K key, F&& condition) && {
+        static_assert(detail::CheckCondition<std::decay_t<F>, Controller, Action>());
+        manager_->AddKeyedEdge_(from_, chain_, key, std::forward<F>(condition), false);
+        return std::move(*this);
+    }
+    /// Adds the transition to the state of `key`, taken on the first tick it is tried.
+    template <class K>
+        requires StateKey<K>
+    KeyedTransitionBuilder To(K key) && {
+        return std::move(*this).To(key, detail::Always{});
+    }
+    /// Like To, but skipping the gates.
+    template <class K, class F>
+        requires StateKey<K>
+    KeyedTransitionBuilder ForceTo(K key, F&& condition) && {
+        static_assert(detail::CheckCondition<std::decay_t<F>, Controller, Action>());
+        manager_->AddKeyedEdge_(from_, chain_, key, std::forward<F>(condition), true);
+        return std::move(*this);
+    }
+    /// `On(event).To(key)`: the transition taken when `event` is sent.
+    struct EventTarget {
+        KeyedTransitionBuilder builder;
+        Event event;
+        template <class K>
+            requires StateKey<K>
+        KeyedTransitionBuilder To(K key) && {
+            builder.manager_->AddKeyedEvent_(builder.from_, event, key);
+            return std::move(builder);
+        }
+    };
+    [[nodiscard]] EventTarget On(const Event& event) && { return EventTarget{std::move(*this), event}; }
+    /// Adds an action to this state's list (see TransitionBuilder::Do).
+    template <class X, class... Args>
+    KeyedTransitionBuilder Do(Args&&... args) && {
+        static_assert(detail::CheckAction<X, Controller, Action>());
+        manager_->template AddKeyedAction_<X>(from_, std::forward<Args>(args)...);
+        return std::move(*this);
+    }
+
+private:
+    friend class StateManager<Controller, Action>;
+    KeyedTransitionBuilder(StateManager<Controller, Action>& m, detail::StateIndex from, std::size_t chain) noexcept
+        : manager_(&m), from_(from), chain_(chain) {}
+    StateManager<Controller, Action>* manager_;
+    detail::StateIndex from_;
+    std::size_t chain_;
+};
+
+namespace detail {
+/// The hooks of a delegate state: lambdas, each called through one pointer.
+template <class C, class A>
+struct DelegateHooks {
+    struct Hook {
+        void (*call)(const void* f, C&, const A&, Machine<C, A>&) = nullptr;
+        std::shared_ptr<const void> f;
+    };
+    struct Gate {
+        bool (*call)(const void* f, const C&, const StateRef&) = nullptr;
+        std::shared_ptr<const void> f;
+    };
+    Hook enter, perform, exit;
+    Gate can_enter, can_exit;
+};
+
+/// A state made of lambdas (Animancer's DelegateState); each character holds a
+/// pointer to the shared hooks.
+template <class C, class A>
+struct DelegateState {
+    std::shared_ptr<const DelegateHooks<C, A>> hooks;
+    void OnStateEnter(C& c, const A& a, Machine<C, A>& m) {
+        if (hooks->enter.call) hooks->enter.call(hooks->enter.f.get(), c, a, m);
+    }
+    void Perform(C& c, const A& a, Machine<C, A>& m) {
+        if (hooks->perform.call) hooks->perform.call(hooks->perform.f.get(), c, a, m);
+    }
+    void OnStateExit(C& c, const A& a, Machine<C, A>& m) {
+        if (hooks->exit.call) hooks->exit.call(hooks->exit.f.get(), c, a, m);
+    }
+    bool CanEnterState(const C& c, const StateRef& from) const {
+        return !hooks->can_enter.call || hooks->can_enter.call(hooks->can_enter.f.get(), c, from);
+    }
+    bool CanExitState(const C& c, const StateRef& to) const {
+        return !hooks->can_exit.call || hooks->can_exit.call(hooks->can_exit.f.get(), c, to);
+    }
+};
+} // namespace detail
+
+/// Returned by AddDelegateState: give the state's hooks as lambdas. Each hook
+/// takes (Controller&, const Action&) or (Controller&, const Action&,
+/// tickfsm::Machine<Controller, Action>&); each gate (const Controller&, const
+/// tickfsm::StateRef&) and returns bool.
+template <class Controller, class Action>
+class DelegateBuilder {
+public:
+    template <class F>
+    DelegateBuilder& OnEnter(F&& f) { Set(hooks_->enter, std::forward<F>(f)); return *this; }
+    template <class F>
+    DelegateBuilder& Perform(F&& f) { Set(hooks_->perform, std::forward<F>(f)); return *this; }
+    template <class F>
+    DelegateBuilder& OnExit(F&& f) { Set(hooks_->exit, std::forward<F>(f)); return *this; }
+    template <class F>
+    DelegateBuilder& CanEnter(F&& f) { SetGate(hooks_->can_enter, std::forward<F>(f)); return *this; }
+    template <class F>
+    DelegateBuilder& CanExit(F&& f) { SetGate(hooks_->can_exit, std::forward<F>(f)); return *this; }
+
+private:
+    friend class StateManager<Controller, Action>;
+    using Hooks = detail::DelegateHooks<Controller, Action>;
+    explicit DelegateBuilder(std::shared_ptr<Hooks> hooks) noexcept : hooks_(std::move(hooks)) {}
+
+    template <class F>
+    static void Set(typename Hooks::Hook& hook, F&& f) {
+        using Fn = std::decay_t<F>;
+        static_assert(std::is_invocable_v<const Fn&, Controller&, const Action&, Machine<Controller, Action>&> ||
+                          std::is_invocable_v<const Fn&, Controller&, const Action&>,
+                      "tickfsm: a delegate state's hook takes (Controller&, const Action&) or (Controller&, const "
+                      "Action&, tickfsm::Machine<Controller, Action>&)");
+        hook.f = std::make_shared<const Fn>(std::forward<F>(f));
+        hook.call = [](const void* p, Controller& c, const Action& a, Machine<Controller, Action>& m) {
+            const Fn& fn = *static_cast<const Fn*>(p);
+            if constexpr (std::is_invocable_v<const Fn&, Controller&, const Action&, Machine<Controller, Action>&>)
+                fn(c, a, m);
+            else
+                fn(c, a);
+        };
+    }
+    template <class F>
+    static void SetGate(typename Hooks::Gate& gate, F&& f) {
+        using Fn = std::decay_t<F>;
+        static_assert(std::is_invocable_r_v<bool, const Fn&, const Controller&, const StateRef&>,
+                      "tickfsm: a delegate state's gate is bool(const Controller&, const tickfsm::StateRef&)");
+        gate.f = std::make_shared<const Fn>(std::forward<F>(f));
+        gate.call = [](const void* p, const Controller& c, const StateRef& r) {
+            return static_cast<bool>((*static_cast<const Fn*>(p))(c, r));
+        };
+    }
+
+    std::shared_ptr<Hooks> hooks_;
 };
 
 /// A finite state machine driving one `Controller` (the character) with one
@@ -452,6 +604,131 @@ public:
         return detail::StateObject<S>(Data_(), table_->meta[id].offset);
     }
 
+    // --- keyed states (seed 003's StateMachine<TKey, TState>) -------------------
+
+    /// Registers an object of class S under `key` (a value of your enum, or an
+    /// integer), built from `args` (each character gets a copy) or
+    /// default-constructed. Two keys may hold two objects of one class. A key
+    /// registered twice is a ConfigError. Keyed machines get a private table.
+    template <class S, class K, class... Args>
+        requires StateKey<K>
+    void AddState(K key, Args&&... args) {
+        static_assert(detail::CheckState<S, Controller, Action>());
+        CheckConfigurable_([&] { return fmt::format("AddState<{}>({})", detail::StateName<S>(), KeyText_(key)); });
+        Detach_("AddState");
+        if (table_->FindKey(detail::TypeKey<K>(), static_cast<std::uint64_t>(key)) != detail::kNoState)
+            Table_::Fail(fmt::format("AddState<{}>({}): the key {} is already registered (state {})",
+                                    detail::StateName<S>(), KeyText_(key), KeyText_(key),
+                                    table_->NameOf(table_->FindKey(detail::TypeKey<K>(), static_cast<std::uint64_t>(key)))));
+        std::shared_ptr<const S> prototype;
+        if constexpr (sizeof...(Args) > 0) prototype = std::make_shared<const S>(std::forward<Args>(args)...);
+        AddKeyed_<S, (sizeof...(Args) > 0)>(key, std::move(prototype));
+    }
+
+    /// Registers a state made of lambdas under `key`; give its hooks on the returned builder.
+    template <class K>
+        requires StateKey<K>
+    DelegateBuilder<Controller, Action> AddDelegateState(K key) {
+        CheckConfigurable_([&] { return fmt::format("AddDelegateState({})", KeyText_(key)); });
+        Detach_("AddDelegateState");
+        if (table_->FindKey(detail::TypeKey<K>(), static_cast<std::uint64_t>(key)) != detail::kNoState)
+            Table_::Fail(fmt::format("AddDelegateState({}): the key {} is already registered", KeyText_(key),
+                                    KeyText_(key)));
+        auto hooks = std::make_shared<detail::DelegateHooks<Controller, Action>>();
+        auto prototype = std::make_shared<const detail::DelegateState<Controller, Action>>(
+            detail::DelegateState<Controller, Action>{hooks});
+        AddKeyed_<detail::DelegateState<Controller, Action>, true>(key, std::move(prototype));
+        return DelegateBuilder<Controller, Action>(std::move(hooks));
+    }
+
+    /// Registers a state made of lambdas under the type tag `Tag` (IsIn<Tag>(),
+    /// TrySetState<Tag>() and From<Tag>() then name it).
+    template <class Tag>
+    DelegateBuilder<Controller, Action> AddDelegateState() {
+        CheckConfigurable_([] { return fmt::format("AddDelegateState<{}>()", detail::TypeName<Tag>()); });
+        Detach_("AddDelegateState");
+        if (table_->Find(detail::TypeKey<Tag>()) != detail::kNoState)
+            Table_::Fail(fmt::format("AddDelegateState<{}>(): {} is already a state of this machine",
+                                    detail::TypeName<Tag>(), detail::TypeName<Tag>()));
+        auto hooks = std::make_shared<detail::DelegateHooks<Controller, Action>>();
+        auto prototype = std::make_shared<const detail::DelegateState<Controller, Action>>(
+            detail::DelegateState<Controller, Action>{hooks});
+        ApplyPrivately_([&](Table_& table) {
+            table.template Add<detail::DelegateState<Controller, Action>, true>(detail::TypeKey<Tag>(),
+                                                                                detail::TypeName<Tag>(), prototype);
+        });
+        return DelegateBuilder<Controller, Action>(std::move(hooks));
+    }
+
+    /// The keyed state the machine starts in; returns the builder of its transitions.
+    template <class K>
+        requires StateKey<K>
+    KeyedTransitionBuilder<Controller, Action> SetInitialState(K key) {
+        CheckConfigurable_([&] { return fmt::format("SetInitialState({})", KeyText_(key)); });
+        Detach_("SetInitialState");
+        const detail::StateIndex id = KeyedId_(key, "SetInitialState");
+        if (table_->initial != detail::kNoState)
+            Table_::Fail(fmt::format("SetInitialState({}): the initial state is already {}; a machine has one "
+                                    "initial state",
+                                    KeyText_(key), table_->NameOf(table_->initial)));
+        table_->initial = id;
+        return KeyedBuilder_(id);
+    }
+
+    /// Returns the builder of transitions from the keyed state `key`.
+    template <class K>
+        requires StateKey<K>
+    KeyedTransitionBuilder<Controller, Action> From(K key) {
+        CheckConfigurable_([&] { return fmt::format("From({})", KeyText_(key)); });
+        Detach_("From");
+        return KeyedBuilder_(KeyedId_(key, "From"));
+    }
+
+    /// TrySetState for a keyed state.
+    template <class K>
+        requires StateKey<K>
+    bool TrySetState(K key) {
+        return SetStateIndex_(KeyedId_(key, "TrySetState"), detail::Direct::Try, "TrySetState", detail::Prepare{});
+    }
+    /// TryResetState for a keyed state.
+    template <class K>
+        requires StateKey<K>
+    bool TryResetState(K key) {
+        return SetStateIndex_(KeyedId_(key, "TryResetState"), detail::Direct::TryReset, "TryResetState",
+                              detail::Prepare{});
+    }
+    /// ForceSetState for a keyed state.
+    template <class K>
+        requires StateKey<K>
+    void ForceSetState(K key) {
+        SetStateIndex_(KeyedId_(key, "ForceSetState"), detail::Direct::Force, "ForceSetState", detail::Prepare{});
+    }
+    /// True when the keyed state `key` is current.
+    template <class K>
+        requires StateKey<K>
+    bool IsIn(K key) const noexcept {
+        if (rt_.state == detail::kNoState) return false;
+        const auto& meta = table_->meta[rt_.state];
+        return meta.key_type == detail::TypeKey<K>() && meta.key_value == static_cast<std::uint64_t>(key);
+    }
+    /// The current state's key; a ConfigError if the current state has no key of type K.
+    template <class K>
+        requires StateKey<K>
+    K CurrentKey() const {
+        if (rt_.state == detail::kNoState || table_->meta[rt_.state].key_type != detail::TypeKey<K>())
+            Table_::Fail(fmt::format("CurrentKey<{}>(): the current state ({}) has no key of that type",
+                                    detail::TypeName<K>(), CurrentStateName().empty() ? "none" : CurrentStateName()));
+        return static_cast<K>(table_->meta[rt_.state].key_value);
+    }
+    /// Character data of the keyed state `key` (of class S).
+    template <class S, class K>
+        requires StateKey<K>
+    S& State(K key) {
+        const detail::StateIndex id = KeyedId_(key, "State");
+        Resolved_();
+        return detail::StateObject<S>(Data_(), table_->meta[id].offset);
+    }
+
     /// Seconds in the current state: TicksInState() * fixed_dt, with no drift.
     float TimeInState() const noexcept { return detail::TimeOf(rt_.ticks, block_->dt); }
     /// Ticks counted in the current state (0 on the tick it was entered).
@@ -586,6 +863,7 @@ private:
 
     template <class, class, class, class...>
     friend class EventTransitionBuilder;
+    friend class KeyedTransitionBuilder<Controller, Action>;
 
     template <class What>
     void CheckConfigurable_(What&& what) const {
@@ -593,6 +871,78 @@ private:
             Table_::Fail(fmt::format("{}: the transition table is frozen after the first Perform; configure every "
                                     "state and transition before the machine ticks (usually in the constructor)",
                                     what()));
+    }
+
+    template <class K>
+    static std::string KeyText_(K key) {
+        if constexpr (std::is_enum_v<K>) {
+            const std::string_view name = detail::EnumName(key);
+            if (!name.empty()) return fmt::format("{}::{}", detail::TypeName<K>(), name);
+            return fmt::format("{}({})", detail::TypeName<K>(), static_cast<long long>(key));
+        } else {
+            return fmt::format("{}", key);
+        }
+    }
+
+    template <class K>
+    detail::StateIndex KeyedId_(K key, std::string_view api) const {
+        const detail::StateIndex id = Resolved_().FindKey(detail::TypeKey<K>(), static_cast<std::uint64_t>(key));
+        if (id == detail::kNoState)
+            Table_::Fail(fmt::format("{}({}): no state is registered under that key (AddState<S>(key) first)", api,
+                                    KeyText_(key)));
+        return id;
+    }
+
+    template <class S, bool kFromPrototype, class K>
+    void AddKeyed_(K key, std::shared_ptr<const S> prototype) {
+        std::string_view name;
+        std::unique_ptr<const std::string> owned;
+        if constexpr (std::is_enum_v<K>) name = detail::EnumName(key);
+        if (name.empty()) {
+            owned = std::make_unique<const std::string>(KeyText_(key));
+            name = *owned;
+        }
+        ApplyPrivately_([&](Table_& table) {
+            const detail::StateIndex id = table.template Add<S, kFromPrototype>(nullptr, name, std::move(prototype));
+            table.meta[id].key_type = detail::TypeKey<K>();
+            table.meta[id].key_value = static_cast<std::uint64_t>(key);
+            table.meta[id].owned_name = std::move(owned);
+        });
+    }
+
+    KeyedTransitionBuilder<Controller, Action> KeyedBuilder_(detail::StateIndex id) {
+        auto& chains = table_->meta[id].chains;
+        chains.push_back(std::make_unique<detail::ErasedChain<Controller, Action>>());
+        table_->finalized = false;
+        return KeyedTransitionBuilder<Controller, Action>(*this, id, chains.size() - 1);
+    }
+
+    template <class K, class F>
+    void AddKeyedEdge_(detail::StateIndex from, std::size_t chain, K key, F&& condition, bool forced) {
+        CheckConfigurable_([&] { return fmt::format("From({}).To({})", table_->NameOf(from), KeyText_(key)); });
+        const detail::StateIndex to = KeyedId_(key, "To");
+        auto& erased = static_cast<detail::ErasedChain<Controller, Action>&>(*table_->meta[from].chains[chain]);
+        erased.Add(std::forward<F>(condition), detail::Target{to, 0, table_->meta[to].offset}, forced);
+        table_->finalized = false;
+    }
+
+    template <class K>
+    void AddKeyedEvent_(detail::StateIndex from, const Event& event, K key) {
+        CheckConfigurable_([&] { return fmt::format("From({}).On({}).To({})", table_->NameOf(from), event.name, KeyText_(key)); });
+        const detail::StateIndex to = KeyedId_(key, "On");
+        if (const detail::EventEdge* existing = table_->FindEvent(from, event))
+            Table_::Fail(fmt::format("From({}).On({}).To({}): state {} already has a transition on event {} (to {})",
+                                    table_->NameOf(from), event.name, KeyText_(key), table_->NameOf(from),
+                                    event.name, table_->NameOf(existing->to)));
+        table_->meta[from].events.push_back(detail::EventEdge{event, to});
+        table_->finalized = false;
+    }
+
+    template <class X, class... Args>
+    void AddKeyedAction_(detail::StateIndex from, Args&&... args) {
+        CheckConfigurable_([&] { return fmt::format("From({}).Do<{}>()", table_->NameOf(from), detail::TypeName<X>()); });
+        auto prototype = std::make_shared<const X>(std::forward<Args>(args)...);
+        ApplyPrivately_([&](Table_& table) { detail::ApplyDoAt<Controller, Action, X>(table, from, std::move(prototype)); });
     }
 
     /// A shareable step: move along the registry's path.

@@ -3,10 +3,15 @@
 
 #include <cstdint>
 #include <string_view>
+#include <type_traits>
 
 #include "detail/type_key.hpp"
 
 namespace tickfsm {
+
+/// A key for a keyed state: a value of an enum or an integer.
+template <class K>
+concept StateKey = std::is_enum_v<K> || std::is_integral_v<K>;
 
 /// A state of one machine, as its queries name it (`IdOf<S>()`, `WouldTransition`).
 struct StateId {
@@ -21,12 +26,19 @@ struct StateId {
 class StateRef {
 public:
     constexpr StateRef() noexcept = default;
-    constexpr StateRef(const void* key, std::string_view name, StateId id) noexcept : key_(key), name_(name), id_(id) {}
+    constexpr StateRef(const void* key, std::string_view name, StateId id, const void* key_type = nullptr,
+                       std::uint64_t key_value = 0) noexcept
+        : key_(key), name_(name), id_(id), key_type_(key_type), key_value_(key_value) {}
 
     /// True when this is state T.
     template <class T>
     bool Is() const noexcept {
         return key_ == detail::TypeKey<T>();
+    }
+    /// True when this is the keyed state registered under `key` (AddState<S>(key)).
+    template <class K>
+    bool IsKey(K key) const noexcept {
+        return key_type_ == detail::TypeKey<K>() && key_value_ == static_cast<std::uint64_t>(key);
     }
     std::string_view Name() const noexcept { return name_; }
     StateId Id() const noexcept { return id_; }
@@ -36,6 +48,8 @@ private:
     const void* key_ = nullptr;
     std::string_view name_;
     StateId id_;
+    const void* key_type_ = nullptr;
+    std::uint64_t key_value_ = 0;
 };
 
 } // namespace tickfsm

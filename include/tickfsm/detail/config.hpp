@@ -122,11 +122,10 @@ void ApplyOn(Table<C, A>& table, const Event& event) {
     table.finalized = false;
 }
 
-template <class C, class A, class S, class X>
-void ApplyDo(Table<C, A>& table, std::shared_ptr<const X> prototype) {
+template <class C, class A, class X>
+void ApplyDoAt(Table<C, A>& table, StateIndex id, std::shared_ptr<const X> prototype) {
     static_assert(CheckAction<X, C, A>());
     static_assert(alignof(X) <= 64, "tickfsm: a state action aligned to more than 64 bytes is not supported");
-    const StateIndex id = table.template Register<S>();
     table.items.reserve(table.items.size() + 1);
     table.meta[id].actions.reserve(table.meta[id].actions.size() + 1);
     ActionSlot<C, A> action;
@@ -149,6 +148,12 @@ void ApplyDo(Table<C, A>& table, std::shared_ptr<const X> prototype) {
     table.meta[id].actions.push_back(action);
     table.finalized = false;
 }
+
+template <class C, class A, class S, class X>
+void ApplyDo(Table<C, A>& table, std::shared_ptr<const X> prototype) {
+    ApplyDoAt<C, A, X>(table, table.template Register<S>(), std::move(prototype));
+}
+
 
 template <class C, class A, class S, class T>
 void ReplayOn(Table<C, A>& table, const StepRecord<C, A>& step) {

@@ -107,7 +107,7 @@ struct ChainBase {
     ProbeFn probe = nullptr;         // index of the first condition from `start` that holds, or -1
     StepFn<C, A> step = nullptr;     // the state's whole tick when this is its only chain
     Target* targets = nullptr;       // one per condition
-    const bool* forced = nullptr;    // one per condition: the transition skips the gates
+    const std::uint8_t* forced = nullptr; // one per condition: 1 if the transition skips the gates
     std::size_t count = 0;
     const void* type = nullptr;      // TypeKey of the concrete chain, to catch reused builders
     // Copies of the state's facts, set by Table::Finalize, so that Step reads only its chain.
@@ -152,7 +152,10 @@ struct DataItem {
 template <class C, class A>
 struct StateMeta {
     std::string_view name;
-    const void* key = nullptr;
+    const void* key = nullptr;       // TypeKey of the state's type (or tag); null for a keyed state
+    const void* key_type = nullptr;  // keyed states: TypeKey of the key's type
+    std::uint64_t key_value = 0;     // keyed states: the key
+    std::unique_ptr<const std::string> owned_name; // a keyed state's name when the key is a number
     bool has_data = false;
     bool takes_machine = false; // a hook takes the machine handle
     bool slow = false;          // set by Finalize: this state's tick runs on the general path
@@ -209,7 +212,7 @@ struct Chain final : ChainBase<C, A> {
 
     Conditions conditions;
     std::array<Target, kCount> target_array;
-    static constexpr std::array<bool, kCount> kForced{Edges::kForced...};
+    static constexpr std::array<std::uint8_t, kCount> kForced{std::uint8_t{Edges::kForced}...};
 
     Chain(Conditions&& conds, const std::array<Target, kCount>& target_list)
         : conditions(std::move(conds)), target_array(target_list) {
@@ -254,6 +257,45 @@ struct Chain final : ChainBase<C, A> {
         const std::uint32_t ticks = ++rt.ticks;
         if (!self.FireFirst(c, a, TimeOf(ticks, self.dt), rt, data, self.offset, std::index_sequence_for<Edges...>{}))
             CallPerform(StateObject<S>(data, self.offset), c, a);
+    }
+};
+
+/// A chain whose conditions are only known at run time (a keyed machine's):
+/// tried on the general path through one call per condition.
+template <class C, class A>
+struct ErasedChain final : ChainBase<C, A> {
+    struct Condition {
+        bool (*call)(const void* condition, const C&, const A&, float) = nullptr;
+        std::shared_ptr<const void> condition;
+    };
+    std::vector<Condition> conditions;
+    std::vector<Target> target_list;
+    std::vector<std::uint8_t> forced_list;
+
+    ErasedChain() {
+        this->probe = &Probe;
+        this->type = TypeKey<ErasedChain>();
+    }
+
+    template <class F>
+    void Add(F&& condition, Target to, bool skip_gates) {
+        using Cond = std::decay_t<F>;
+        conditions.push_back(Condition{[](const void* f, const C& c, const A& a, float t) {
+                                           return CallCondition(*static_cast<const Cond*>(f), c, a, t);
+                                       },
+                                       std::make_shared<const Cond>(std::forward<F>(condition))});
+        target_list.push_back(to);
+        forced_list.push_back(skip_gates ? 1 : 0);
+        this->targets = target_list.data();
+        this->forced = forced_list.data();
+        this->count = conditions.size();
+    }
+
+    static int Probe(const ChainBase<C, A>& base, const C& c, const A& a, float t, int start) {
+        const auto& self = static_cast<const ErasedChain&>(base);
+        for (std::size_t i = static_cast<std::size_t>(start); i < self.conditions.size(); ++i)
+            if (self.conditions[i].call(self.conditions[i].condition.get(), c, a, t)) return static_cast<int>(i);
+        return -1;
     }
 };
 
@@ -322,13 +364,22 @@ struct Table {
     /// Id of S, adding S to the table if it is new.
     template <class S>
     StateIndex Register() {
+        return Add<S, false>(TypeKey<S>(), StateName<S>(), nullptr);
+    }
+
+    /// Adds a state of class S known by `identity` (its TypeKey, a tag's, or null
+    /// for a keyed state) and `name`; each character's object is a copy of
+    /// `prototype` if kFromPrototype, else default-constructed.
+    template <class S, bool kFromPrototype>
+    StateIndex Add(const void* identity, std::string_view name, std::shared_ptr<const S> prototype) {
         static_assert(CheckState<S, C, A>());
         static_assert(alignof(S) <= 64, "tickfsm: a state aligned to more than 64 bytes is not supported; lower its "
                                         "alignas or keep the over-aligned data behind a pointer");
-        const void* key = TypeKey<S>();
-        if (const StateIndex found = Find(key); found != kNoState) return found;
+        const void* key = identity;
+        if (key)
+            if (const StateIndex found = Find(key); found != kNoState) return found;
         if (meta.size() >= kNoState - 1)
-            Fail(fmt::format("cannot add state {}: a machine holds at most {} states", StateName<S>(), kNoState - 1));
+            Fail(fmt::format("cannot add state {}: a machine holds at most {} states", name, kNoState - 1));
 
         // Reserve first so that nothing below throws half-way.
         slots.reserve(slots.size() + 1);
@@ -337,7 +388,7 @@ struct Table {
         items.reserve(items.size() + 1);
 
         StateMeta<C, A> m;
-        m.name = StateName<S>();
+        m.name = name;
         m.key = key;
         m.takes_machine = kTakesMachine<S, C, A>;
         if constexpr (!std::is_empty_v<S>) {
@@ -345,7 +396,11 @@ struct Table {
             m.offset = Place<S>();
             DataItem item;
             item.offset = m.offset;
-            item.construct = [](void* at, const void*) { ::new (at) S(); };
+            if constexpr (kFromPrototype)
+                item.construct = [](void* at, const void* proto) { ::new (at) S(*static_cast<const S*>(proto)); };
+            else
+                item.construct = [](void* at, const void*) { ::new (at) S(); };
+            item.prototype = std::move(prototype);
             item.relocate = [](void* dst, void* src) {
                 S* from = static_cast<S*>(src);
                 ::new (dst) S(std::move(*from));
@@ -373,6 +428,13 @@ struct Table {
         slots.push_back(Slot<C, A>{&StepNone<C, A, S>, nullptr});
         finalized = false;
         return static_cast<StateIndex>(meta.size() - 1);
+    }
+
+    /// Id of the keyed state `value` of key type `key_type`, or kNoState.
+    StateIndex FindKey(const void* key_type, std::uint64_t value) const noexcept {
+        for (std::size_t i = 0; i < meta.size(); ++i)
+            if (meta[i].key_type == key_type && meta[i].key_value == value) return static_cast<StateIndex>(i);
+        return kNoState;
     }
 
     /// Undo the last Register (its data state could not be constructed).
@@ -413,6 +475,7 @@ struct Table {
                     m.slow = m.slow || general[chain->targets[i].id] || gated;
                 }
             }
+            for (const auto& chain : m.chains) m.slow = m.slow || (chain->count != 0 && !chain->step);
             m.slow = m.slow || non_empty > 1 || keep_previous; // several chains, or history to keep
             uses_machine = uses_machine || general[s];
             any_slow = any_slow || m.slow;
@@ -442,7 +505,7 @@ struct Table {
     /// A reference to state `id` (or to none) for a gate.
     StateRef Ref(StateIndex id) const noexcept {
         if (id == kNoState) return {};
-        return StateRef(keys[id], meta[id].name, StateId{id});
+        return StateRef(keys[id], meta[id].name, StateId{id}, meta[id].key_type, meta[id].key_value);
     }
 
     /// Whether the gates let the machine go from `from` to `to`: from's

@@ -1,7 +1,10 @@
 #pragma once
 // Unqualified type names without RTTI, read from the compiler's function signature.
 
+#include <array>
+#include <cstddef>
 #include <string_view>
+#include <utility>
 
 namespace tickfsm::detail {
 
@@ -39,6 +42,37 @@ constexpr std::string_view Unqualify(std::string_view name) noexcept {
 template <class T>
 constexpr std::string_view TypeName() noexcept {
     return Unqualify(RawTypeName<T>());
+}
+
+/// "CreatureState::Attack1" for an enumerator V, or empty when V names none.
+template <auto V>
+constexpr std::string_view EnumeratorName() noexcept {
+#if defined(__clang__) || defined(__GNUC__)
+    constexpr std::string_view fn = __PRETTY_FUNCTION__;
+    constexpr std::string_view key = "V = ";
+    constexpr auto start = fn.find(key) + key.size();
+    constexpr auto end = fn.find_first_of(";]", start);
+    constexpr std::string_view name = fn.substr(start, end - start);
+    if constexpr (name.empty() || name[0] == '(' || (name[0] >= '0' && name[0] <= '9') || name[0] == '-')
+        return {};
+    else
+        return Unqualify(name);
+#else
+    return {};
+#endif
+}
+
+template <class E, int... I>
+constexpr auto EnumeratorNames(std::integer_sequence<int, I...>) noexcept {
+    return std::array<std::string_view, sizeof...(I)>{EnumeratorName<static_cast<E>(I)>()...};
+}
+
+/// The enumerator's name for values 0 to 63 of E, else empty.
+template <class E>
+constexpr std::string_view EnumName(E value) noexcept {
+    constexpr auto names = EnumeratorNames<E>(std::make_integer_sequence<int, 64>{});
+    const auto index = static_cast<long long>(value);
+    return index >= 0 && index < 64 ? names[static_cast<std::size_t>(index)] : std::string_view{};
 }
 
 } // namespace tickfsm::detail

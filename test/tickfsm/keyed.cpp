@@ -1,0 +1,142 @@
+// Keyed machines of state objects (seed 003's StateMachine<TKey, TState>) and delegate states.
+
+#include <catch2/catch.hpp>
+
+#include <string>
+#include <vector>
+
+#include <tickfsm/tickfsm.hpp>
+
+namespace {
+
+enum class CreatureState { Idle, Attack1, Attack2, Flinch, Die };
+
+struct Creature {
+    int damage_dealt = 0;
+    bool swinging = false;
+    std::vector<std::string> log;
+};
+struct Buttons {
+    bool attack = false;
+};
+using M = tickfsm::Machine<Creature, Buttons>;
+
+struct Idle {};
+struct Attack { // one class, two keys, two objects with their own data
+    int damage = 0;
+    Attack() = default;
+    explicit Attack(int d) : damage(d) {}
+    void OnStateEnter(Creature& c, const Buttons&) {
+        c.damage_dealt += damage;
+        c.swinging = true;
+    }
+    bool CanExitState(const Creature& c, const tickfsm::StateRef& to) const {
+        return !c.swinging || to.IsKey(CreatureState::Flinch) || to.IsKey(CreatureState::Die);
+    }
+};
+
+class CreatureStateManager : public tickfsm::StateManager<Creature, Buttons> {
+public:
+    explicit CreatureStateManager(Creature& c) : StateManager(c) {
+        AddState<Idle>(CreatureState::Idle);
+        AddState<Attack>(CreatureState::Attack1, 10);
+        AddState<Attack>(CreatureState::Attack2, 25);
+        AddDelegateState(CreatureState::Flinch)
+            .OnEnter([](Creature& cr, const Buttons&) { cr.log.push_back("ouch"); })
+            .Perform([](Creature&, const Buttons&, M& m) {
+                if (m.TicksInState() >= 2) m.NextState(CreatureState::Idle);
+            });
+        AddDelegateState(CreatureState::Die).CanExit([](const Creature&, const tickfsm::StateRef&) { return false; });
+        SetInitialState(CreatureState::Idle)
+            .To(CreatureState::Attack1, [](const Creature&, const Buttons& b) { return b.attack; });
+        From(CreatureState::Attack1)
+            .To(CreatureState::Attack2, [](const Creature& cr, const Buttons& b) { return b.attack && !cr.swinging; })
+            .On("Hit").To(CreatureState::Flinch);
+        From(CreatureState::Attack2).To(CreatureState::Idle, [](const Creature& cr) { return !cr.swinging; });
+    }
+};
+
+} // namespace
+
+TEST_CASE("Two keys hold two objects of one class, each with its own data", "[keyed]") {
+    Creature c;
+    CreatureStateManager m(c);
+    m.Perform({});
+    m.Perform({.attack = true});
+    CHECK(m.IsIn(CreatureState::Attack1));
+    CHECK(m.CurrentKey<CreatureState>() == CreatureState::Attack1);
+    CHECK(c.damage_dealt == 10);
+    c.swinging = false;
+    m.Perform({.attack = true});
+    CHECK(m.IsIn(CreatureState::Attack2));
+    CHECK(c.damage_dealt == 35);
+    CHECK(m.State<Attack>(CreatureState::Attack1).damage == 10);
+    CHECK(m.State<Attack>(CreatureState::Attack2).damage == 25);
+    CHECK(m.CurrentStateName() == "Attack2");
+}
+
+TEST_CASE("Keyed states are set directly by key, through their gates", "[keyed][gate]") {
+    Creature c;
+    CreatureStateManager m(c);
+    m.Perform({});
+    CHECK(m.TrySetState(CreatureState::Attack2));
+    CHECK_FALSE(m.TrySetState(CreatureState::Idle)); // swinging: Attack refuses
+    CHECK(m.TrySetState(CreatureState::Die));        // allowed while swinging
+    CHECK_FALSE(m.TrySetState(CreatureState::Idle)); // Die's delegate gate refuses to exit
+    m.ForceSetState(CreatureState::Idle);
+    CHECK(m.IsIn(CreatureState::Idle));
+}
+
+TEST_CASE("A delegate state runs its lambdas, events and requests included", "[keyed][delegate]") {
+    Creature c;
+    CreatureStateManager m(c);
+    m.Perform({});
+    m.Perform({.attack = true});
+    CHECK(m.SendEvent("Hit"));
+    CHECK(m.IsIn(CreatureState::Flinch));
+    CHECK(c.log == std::vector<std::string>{"ouch"});
+    for (int i = 0; i < 3; ++i) m.Perform({});
+    CHECK(m.IsIn(CreatureState::Idle)); // the delegate asked for it by key
+}
+
+TEST_CASE("A delegate state can be registered under a type tag", "[delegate]") {
+    struct Stunned {};
+    struct Idle2 {};
+    Creature c;
+    tickfsm::StateManager<Creature, Buttons> m(c);
+    m.AddDelegateState<Stunned>().Perform([](Creature& cr, const Buttons&) { cr.log.push_back("stars"); });
+    m.SetInitialState<Idle2>().To<Stunned>([](const Creature&, const Buttons& b) { return b.attack; });
+    m.Perform({.attack = true});
+    CHECK(m.IsIn<Stunned>());
+    CHECK(c.log == std::vector<std::string>{"stars"});
+}
+
+TEST_CASE("An unknown key and a key registered twice are ConfigErrors", "[keyed][error]") {
+    using Catch::Matchers::Contains;
+    Creature c;
+    tickfsm::StateManager<Creature, Buttons> m(c);
+    m.AddState<Idle>(CreatureState::Idle);
+    REQUIRE_THROWS_WITH(m.AddState<Attack>(CreatureState::Idle),
+                        Contains("CreatureState::Idle") && Contains("already registered"));
+    REQUIRE_THROWS_WITH(m.From(CreatureState::Attack1), Contains("From(CreatureState::Attack1)") &&
+                                                             Contains("no state is registered under that key"));
+    REQUIRE_THROWS_WITH(m.TrySetState(CreatureState::Die), Contains("no state is registered"));
+    m.SetInitialState(CreatureState::Idle);
+    m.Perform({});
+    CHECK(m.IsIn(CreatureState::Idle));
+    REQUIRE_THROWS_WITH(m.CurrentKey<int>(), Contains("CurrentKey<int>()"));
+}
+
+TEST_CASE("Integers can be keys too", "[keyed]") {
+    Creature c;
+    tickfsm::StateManager<Creature, Buttons> m(c);
+    m.AddState<Attack>(1, 5);
+    m.AddState<Attack>(2, 7);
+    m.SetInitialState(1).To(2, [](const Creature&, const Buttons& b) { return b.attack; });
+    m.Perform({});
+    c.swinging = false;
+    m.Perform({.attack = true});
+    CHECK(m.IsIn(2));
+    CHECK(m.CurrentStateName() == "2");
+    CHECK(c.damage_dealt == 12);
+}
