@@ -32,6 +32,15 @@ public:
         return TryNow();
     }
 
+    /// Buffer for a keyed state.
+    template <class K>
+        requires StateKey<K>
+    bool Buffer(K key, float timeout_seconds) {
+        if (wanted_.state != detail::kNoState) Report(wanted_.state, BufferOutcome::Replaced);
+        wanted_ = machine_->RequestKey_(key, timeout_seconds);
+        return TryNow();
+    }
+
     /// One retry; call it once per tick, after the machine's Perform.
     void Update() {
         if (wanted_.state == detail::kNoState) return;
@@ -79,13 +88,14 @@ public:
     /// of an empty buffer is tried at once; returns whether it was entered now.
     template <class T>
     bool Buffer(float timeout_seconds) {
-        if (count_ == Capacity) {
-            machine_->ReportBuffered_(queue_[first_].state, BufferOutcome::Replaced);
-            Pop();
-        }
-        queue_[(first_ + count_) % Capacity] = machine_->Request_(detail::TypeKey<T>(), timeout_seconds);
-        ++count_;
-        return count_ == 1 && TryFront();
+        return Push(machine_->Request_(detail::TypeKey<T>(), timeout_seconds));
+    }
+
+    /// Buffer for a keyed state.
+    template <class K>
+        requires StateKey<K>
+    bool Buffer(K key, float timeout_seconds) {
+        return Push(machine_->RequestKey_(key, timeout_seconds));
     }
 
     /// One step; call it once per tick, after the machine's Perform.
@@ -111,6 +121,16 @@ public:
     StateRef Next() const { return machine_->Ref_(count_ ? queue_[first_].state : detail::kNoState); }
 
 private:
+    bool Push(detail::BufferedRequest request) {
+        if (count_ == Capacity) {
+            machine_->ReportBuffered_(queue_[first_].state, BufferOutcome::Replaced);
+            Pop();
+        }
+        queue_[(first_ + count_) % Capacity] = request;
+        ++count_;
+        return count_ == 1 && TryFront();
+    }
+
     bool TryFront() {
         const detail::StateIndex state = queue_[first_].state;
         if (!machine_->TryRequest_(state)) return false;

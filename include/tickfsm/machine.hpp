@@ -55,18 +55,6 @@ bool DirectAllowed(const TickContext<C, A>& ctx, StateIndex to, Direct how) {
     return how == Direct::Force || ctx.table->Allowed(from, to, *ctx.controller, ctx.data);
 }
 
-/// A state entered with arguments: a fresh object built in place.
-template <class T, class... Args>
-void RebuildState(std::byte* at, Args&&... args) {
-    static_assert(!std::is_empty_v<T>, "tickfsm: a state entered with arguments must hold data to receive them");
-    static_assert(std::is_constructible_v<T, Args...>,
-                  "tickfsm: entering a state with arguments builds a fresh state object from them: give the state a "
-                  "constructor taking these arguments");
-    T fresh(std::forward<Args>(args)...); // if this throws, the old object is untouched
-    std::launder(reinterpret_cast<T*>(at))->~T();
-    ::new (static_cast<void*>(at)) T(std::move(fresh));
-}
-
 } // namespace detail
 
 /// The machine as a hook sees it: take `tickfsm::Machine<Controller, Action>& m`
@@ -127,6 +115,16 @@ public:
     template <class T, class... Args>
     void ForceSetState(Args&&... args) {
         Ask<T>(detail::Direct::Force, std::forward<Args>(args)...);
+    }
+
+    /// Goes back to the state the last change came from when this hook returns,
+    /// through the gates unless `force`. Needs KeepPreviousState(); returns
+    /// false (and asks nothing) with no previous state or when a gate refuses.
+    bool RevertToPreviousState(bool force = false) {
+        if (!ctx_.previous)
+            ctx_.table->Fail("RevertToPreviousState() needs KeepPreviousState() in the machine's configuration");
+        if (*ctx_.previous == detail::kNoState) return false;
+        return AskIndex(*ctx_.previous, force ? detail::Direct::Force : detail::Direct::Try);
     }
 
     /// NextState, TrySetState, TryResetState and ForceSetState for a keyed state.

@@ -92,14 +92,26 @@ public:
     /// bool(const Controller&, const Action&), bool(const Controller&), bool().
     template <class T, class F>
     auto To(F&& condition) && {
-        return std::move(*this).template AddEdge_<T, false>(std::forward<F>(condition));
+        return std::move(*this).template AddEdge_<T, false>(std::forward<F>(condition), detail::NoMaker{});
+    }
+
+    /// Adds the transition S -> T taken when `condition` holds, entering a fresh
+    /// T built by `make(controller, action)` (which returns a T): arguments for
+    /// the state being entered, from the controller and the input.
+    template <class T, class F, class M>
+    auto To(F&& condition, M&& make) && {
+        using Maker = std::decay_t<M>;
+        static_assert(std::is_invocable_r_v<T, const Maker&, const Controller&, const Action&>,
+                      "tickfsm: To<T>(condition, make): `make` must be callable as T(const Controller&, const "
+                      "Action&) and return the T to enter");
+        return std::move(*this).template AddEdge_<T, false>(std::forward<F>(condition), std::forward<M>(make));
     }
 
     /// Like To, but the transition skips the gates (CanExitState, CanEnterState),
     /// as ForceSetState does.
     template <class T, class F>
     auto ForceTo(F&& condition) && {
-        return std::move(*this).template AddEdge_<T, true>(std::forward<F>(condition));
+        return std::move(*this).template AddEdge_<T, true>(std::forward<F>(condition), detail::NoMaker{});
     }
 
     /// Adds the transition S -> T taken on the first tick it is tried.
@@ -158,31 +170,34 @@ private:
     using Manager = StateManager<Controller, Action>;
     using Record_ = detail::StepRecord<Controller, Action>;
 
-    template <class T, bool kForced, class F>
-    auto AddEdge_(F&& condition) && {
+    template <class T, bool kForced, class F, class M>
+    auto AddEdge_(F&& condition, M&& make) && {
+        using Maker = std::decay_t<M>;
         using Cond = std::decay_t<F>;
         static_assert(detail::CheckCondition<Cond, Controller, Action>());
         static_assert(detail::CheckState<T, Controller, Action>());
-        using Next = TransitionBuilder<Controller, Action, S, Edges..., detail::Edge<T, Cond, kForced>>;
+        using Next = TransitionBuilder<Controller, Action, S, Edges..., detail::Edge<T, Cond, kForced, Maker>>;
         Manager& m = *manager_;
         m.CheckConfigurable_([] {
             return fmt::format("From<{}>().{}<{}>()", detail::StateName<S>(), kForced ? "ForceTo" : "To",
                                detail::StateName<T>());
         });
-        if constexpr (detail::kShareableCondition<Cond>) {
+        if constexpr (detail::kShareableCondition<Cond> &&
+                      (std::is_empty_v<Maker> && std::is_default_constructible_v<Maker>)) {
             if (m.block_->node && token_ == m.block_->node) {
                 Record_ step;
-                step.key = detail::TypeKey<detail::Chain<Controller, Action, S, Edges..., detail::Edge<T, Cond, kForced>>>();
+                step.key = detail::TypeKey<detail::Chain<Controller, Action, S, Edges..., detail::Edge<T, Cond, kForced, Maker>>>();
                 if constexpr (detail::kIsFunctionPointer<Cond>)
                     step.function = reinterpret_cast<void (*)()>(condition);
                 step.chain = chain_;
-                step.replay = &detail::ReplayTo<Controller, Action, S, T, Cond, kForced, Edges...>;
+                step.replay = &detail::ReplayTo<Controller, Action, S, T, Cond, kForced, Maker, Edges...>;
                 return Next(m, chain_, m.Step_(step));
             }
         }
         m.Detach_(fmt::format("From<{}>().To<{}>()", detail::StateName<S>(), detail::StateName<T>()));
         m.template AddStatePrivately_<T>();
-        detail::ApplyTo<Controller, Action, S, T, Cond, kForced, Edges...>(*m.table_, chain_, std::forward<F>(condition));
+        detail::ApplyTo<Controller, Action, S, T, Cond, kForced, Maker, Edges...>(
+            *m.table_, chain_, std::forward<F>(condition), Maker(std::forward<M>(make)));
         return Next(m, chain_, nullptr);
     }
 
@@ -791,9 +806,10 @@ private:
     friend class InputSequenceBuffer;
 
     /// A buffered request for the state whose type key is `key`.
-    detail::BufferedRequest Request_(const void* key, float timeout_seconds) const {
+    detail::BufferedRequest Request_(const void* key, float timeout_seconds,
+                                     detail::StateIndex known = detail::kNoState) const {
         const Table_& table = Resolved_();
-        const detail::StateIndex id = table.Find(key);
+        const detail::StateIndex id = known != detail::kNoState ? known : table.Find(key);
         if (id == detail::kNoState)
             Table_::Fail("InputBuffer::Buffer<T>(): T is not a state of this machine");
         if (!(std::isfinite(timeout_seconds) && timeout_seconds > 0.0f))
@@ -801,6 +817,11 @@ private:
                                     table.NameOf(id), timeout_seconds));
         const float ticks = std::ceil(timeout_seconds / table.dt);
         return {id, ticks < 1.0f ? 1u : static_cast<std::uint32_t>(ticks)};
+    }
+    template <class K>
+    detail::BufferedRequest RequestKey_(K key, float timeout_seconds) const {
+        const detail::StateIndex id = KeyedId_(key, "InputBuffer::Buffer");
+        return Request_(Resolved_().keys[id], timeout_seconds, id);
     }
     bool TryRequest_(detail::StateIndex id) {
         return SetStateIndex_(id, detail::Direct::Try, "InputBuffer", detail::Prepare{});

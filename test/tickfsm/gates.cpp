@@ -193,3 +193,62 @@ TEST_CASE("A gate that throws leaves the machine where it was", "[gate][throw]")
     m.Perform({.attack = true});
     CHECK(m.IsIn<Touchy>());
 }
+
+TEST_CASE("A condition transition can build the state it enters from the controller and the input", "[direct][args]") {
+    struct Goal {
+        int target = 0;
+        Goal() = default;
+        explicit Goal(int t) : target(t) {}
+    };
+    struct Pick {
+        bool go = false;
+        int where = 0;
+    };
+    struct Waiting {};
+    struct World {
+        int base = 100;
+    };
+    World w;
+    tickfsm::StateManager<World, Pick> fast(w);   // fast path: the build is inlined
+    tickfsm::StateManager<World, Pick> slow(w);   // general path: observed
+    std::string trace;
+    tickfsm::TracePrinter quiet(trace);
+    slow.SetObserver(&quiet, "slow");
+    for (auto* m : {&fast, &slow}) {
+        m->SetInitialState<Waiting>().To<Goal>([](const World&, const Pick& p) { return p.go; },
+                                                [](const World& world, const Pick& p) { return Goal(world.base + p.where); });
+        m->From<Goal>().To<Waiting>([](const World&, const Pick& p) { return !p.go; });
+    }
+    for (auto* m : {&fast, &slow}) {
+        m->Perform({});
+        m->Perform({true, 7});
+        CHECK(m->IsIn<Goal>());
+        CHECK(m->State<Goal>().target == 107);
+        m->Perform({});
+        m->Perform({true, 9});
+        CHECK(m->State<Goal>().target == 109);
+    }
+    CHECK(fast.SharesTable());
+}
+
+TEST_CASE("A hook can revert to the previous state through its handle", "[previous][direct]") {
+    struct Home {};
+    struct Away {};
+    struct Visit {
+        void Perform(Creature&, const Buttons& b, M& m) {
+            if (b.hit) m.RevertToPreviousState();
+        }
+    };
+    Creature c;
+    tickfsm::StateManager<Creature, Buttons> m(c);
+    m.KeepPreviousState();
+    m.SetInitialState<Home>().To<Away>([](const Creature&, const Buttons& b) { return b.attack; });
+    m.From<Away>().To<Visit>([](const Creature&, const Buttons& b) { return !b.attack; });
+    m.From<Visit>();
+    m.Perform({});
+    m.Perform({.attack = true});
+    m.Perform({});
+    REQUIRE(m.IsIn<Visit>());
+    m.Perform({.hit = true});
+    CHECK(m.IsIn<Away>());
+}

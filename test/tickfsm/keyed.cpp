@@ -140,3 +140,15 @@ TEST_CASE("Integers can be keys too", "[keyed]") {
     CHECK(m.CurrentStateName() == "2");
     CHECK(c.damage_dealt == 12);
 }
+
+TEST_CASE("Input buffers take keys too", "[keyed][buffer]") {
+    Creature c;
+    CreatureStateManager m(c);
+    tickfsm::InputBuffer buffer(m);
+    m.Perform({});
+    CHECK(buffer.Buffer(CreatureState::Attack1, 0.5f));
+    CHECK_FALSE(buffer.Buffer(CreatureState::Attack2, 0.5f)); // Attack1 is swinging
+    c.swinging = false;
+    buffer.Update();
+    CHECK(m.IsIn(CreatureState::Attack2));
+}

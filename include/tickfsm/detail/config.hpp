@@ -73,7 +73,7 @@ template <class C, class A, class S>
 std::size_t ApplyNewChain(Table<C, A>& table) {
     const StateIndex id = table.template Register<S>();
     auto& chains = table.meta[id].chains;
-    chains.push_back(std::make_unique<Chain<C, A, S>>(std::tuple<>{}, std::array<Target, 0>{}));
+    chains.push_back(std::make_unique<Chain<C, A, S>>(std::tuple<>{}, std::tuple<>{}, std::array<Target, 0>{}));
     return chains.size() - 1;
 }
 
@@ -88,10 +88,10 @@ std::size_t ApplyInit(Table<C, A>& table) {
     return chain;
 }
 
-template <class C, class A, class S, class T, class Cond, bool kForced, class... Edges, class F>
-void ApplyTo(Table<C, A>& table, std::size_t chain, F&& condition) {
+template <class C, class A, class S, class T, class Cond, bool kForced, class Maker, class... Edges, class F>
+void ApplyTo(Table<C, A>& table, std::size_t chain, F&& condition, Maker make) {
     using Old = Chain<C, A, S, Edges...>;
-    using New = Chain<C, A, S, Edges..., Edge<T, Cond, kForced>>;
+    using New = Chain<C, A, S, Edges..., Edge<T, Cond, kForced, Maker>>;
     const StateIndex to = table.template Register<T>();
     const StateIndex from = table.Find(TypeKey<S>());
     auto& owned = table.meta[from].chains[chain];
@@ -104,7 +104,8 @@ void ApplyTo(Table<C, A>& table, std::size_t chain, F&& condition) {
     for (std::size_t i = 0; i < sizeof...(Edges); ++i) targets[i] = old.target_array[i];
     targets[sizeof...(Edges)] = Target{to, 0, table.meta[to].offset};
     auto fresh = std::make_unique<New>(
-        std::tuple_cat(std::move(old.conditions), std::tuple<Cond>(std::forward<F>(condition))), targets);
+        std::tuple_cat(std::move(old.conditions), std::tuple<Cond>(std::forward<F>(condition))),
+        std::tuple_cat(std::move(old.makers), std::tuple<Maker>(std::move(make))), targets);
     owned = std::move(fresh);
     table.finalized = false;
 }
@@ -184,12 +185,13 @@ template <class C, class A, class S>
 void ReplayAdd(Table<C, A>& table, const StepRecord<C, A>&) {
     table.template Register<S>();
 }
-template <class C, class A, class S, class T, class Cond, bool kForced, class... Edges>
+template <class C, class A, class S, class T, class Cond, bool kForced, class Maker, class... Edges>
 void ReplayTo(Table<C, A>& table, const StepRecord<C, A>& step) {
     if constexpr (kIsFunctionPointer<Cond>)
-        ApplyTo<C, A, S, T, Cond, kForced, Edges...>(table, step.chain, reinterpret_cast<Cond>(step.function));
+        ApplyTo<C, A, S, T, Cond, kForced, Maker, Edges...>(table, step.chain, reinterpret_cast<Cond>(step.function),
+                                                            Maker{});
     else
-        ApplyTo<C, A, S, T, Cond, kForced, Edges...>(table, step.chain, Cond{});
+        ApplyTo<C, A, S, T, Cond, kForced, Maker, Edges...>(table, step.chain, Cond{}, Maker{});
 }
 
 // --- the registry ------------------------------------------------------------------

@@ -104,7 +104,9 @@ using HookFn = void (*)(TickContext<C, A>&, std::uint32_t offset);
 template <class C, class A>
 struct ChainBase {
     using ProbeFn = int (*)(const ChainBase&, const C&, const A&, float, int start);
+    using PrepareFn = void (*)(const ChainBase&, int index, const C&, const A&, std::byte* data);
     ProbeFn probe = nullptr;         // index of the first condition from `start` that holds, or -1
+    PrepareFn prepare = nullptr;     // builds the target of transition `index` if it takes arguments
     StepFn<C, A> step = nullptr;     // the state's whole tick when this is its only chain
     Target* targets = nullptr;       // one per condition
     const std::uint8_t* forced = nullptr; // one per condition: 1 if the transition skips the gates
@@ -172,12 +174,30 @@ struct StateMeta {
     std::vector<ActionSlot<C, A>> actions;
 };
 
-template <class T, class F, bool kForcedEdge = false>
+/// No arguments for the entered state: it is entered as it is.
+struct NoMaker {};
+
+template <class T, class F, bool kForcedEdge = false, class M = NoMaker>
 struct Edge {
     using To = T;
     using Condition = F;
+    using Maker = M; // builds a fresh T from (controller, action) before T is entered
     static constexpr bool kForced = kForcedEdge; // skips the gates
 };
+
+/// A state entered with arguments: a fresh object built in place.
+template <class T, class... Args>
+void RebuildState(std::byte* at, Args&&... args) {
+    static_assert(!std::is_empty_v<T>, "tickfsm: a state entered with arguments must hold data to receive them");
+    static_assert(std::is_constructible_v<T, Args...>,
+                  "tickfsm: entering a state with arguments builds a fresh state object from them: give the state a "
+                  "constructor taking these arguments");
+    T fresh(std::forward<Args>(args)...); // if this throws, the old object is untouched
+    std::launder(reinterpret_cast<T*>(at))->~T();
+    ::new (static_cast<void*>(at)) T(std::move(fresh));
+}
+
+
 
 [[gnu::always_inline]] inline float TimeOf(std::uint32_t ticks, float dt) noexcept {
     return static_cast<float>(ticks) * dt;
@@ -191,11 +211,13 @@ void StepNone(const void* context, C& c, const A& a, Runtime& rt, std::byte* dat
     CallPerform(StateObject<S>(data, meta.offset), c, a);
 }
 
-/// Leave S for T: S's exit, the switch, T's enter, then T performs this tick.
-template <class C, class A, class S, class T>
+/// Leave S for T: S's exit, the switch (T rebuilt by the maker, if any), T's
+/// enter, then T performs this tick.
+template <class C, class A, class S, class T, class Maker>
 [[gnu::always_inline]] inline void Fire(C& c, const A& a, Runtime& rt, std::byte* data, std::uint32_t from_offset,
-                                        Target to) {
+                                        Target to, const Maker& make) {
     CallExit(StateObject<S>(data, from_offset), c, a);
+    if constexpr (!std::is_same_v<Maker, NoMaker>) RebuildState<T>(data + to.offset, make(std::as_const(c), a));
     rt.state = to.id;
     rt.ticks = 0;
     rt.flags = static_cast<std::uint16_t>(rt.flags | to.flags);
@@ -210,13 +232,17 @@ struct Chain final : ChainBase<C, A> {
     using EdgeList = std::tuple<Edges...>;
     static constexpr std::size_t kCount = sizeof...(Edges);
 
+    using Makers = std::tuple<typename Edges::Maker...>;
+
     Conditions conditions;
+    [[no_unique_address]] Makers makers;
     std::array<Target, kCount> target_array;
     static constexpr std::array<std::uint8_t, kCount> kForced{std::uint8_t{Edges::kForced}...};
 
-    Chain(Conditions&& conds, const std::array<Target, kCount>& target_list)
-        : conditions(std::move(conds)), target_array(target_list) {
+    Chain(Conditions&& conds, Makers&& make, const std::array<Target, kCount>& target_list)
+        : conditions(std::move(conds)), makers(std::move(make)), target_array(target_list) {
         this->probe = &Probe;
+        this->prepare = &PrepareEdge;
         this->step = &Step;
         this->targets = target_array.data();
         this->forced = kForced.data();
@@ -240,13 +266,30 @@ struct Chain final : ChainBase<C, A> {
         return static_cast<const Chain&>(base).ProbeAll(c, a, t, start, std::index_sequence_for<Edges...>{});
     }
 
+    /// The general path's version of Fire's rebuild: edge `index` builds its target.
+    static void PrepareEdge(const ChainBase<C, A>& base, int index, const C& c, const A& a, std::byte* data) {
+        const Chain& self = static_cast<const Chain&>(base);
+        self.PrepareAt(index, c, a, data, std::index_sequence_for<Edges...>{});
+    }
+    template <std::size_t... I>
+    void PrepareAt([[maybe_unused]] int index, [[maybe_unused]] const C& c, [[maybe_unused]] const A& a,
+                   [[maybe_unused]] std::byte* data, std::index_sequence<I...>) const {
+        (..., (static_cast<int>(I) == index ? PrepareOne<I>(c, a, data) : void()));
+    }
+    template <std::size_t I>
+    void PrepareOne(const C& c, const A& a, std::byte* data) const {
+        using E = std::tuple_element_t<I, EdgeList>;
+        if constexpr (!std::is_same_v<typename E::Maker, NoMaker>)
+            RebuildState<typename E::To>(data + target_array[I].offset, std::get<I>(makers)(c, a));
+    }
+
     template <std::size_t... I>
     [[gnu::always_inline]] bool FireFirst([[maybe_unused]] C& c, [[maybe_unused]] const A& a, [[maybe_unused]] float t,
                                           [[maybe_unused]] Runtime& rt, [[maybe_unused]] std::byte* data,
                                           [[maybe_unused]] std::uint32_t from_offset, std::index_sequence<I...>) const {
         return ((CallCondition(std::get<I>(conditions), c, a, t) &&
                  (Fire<C, A, S, typename std::tuple_element_t<I, EdgeList>::To>(c, a, rt, data, from_offset,
-                                                                               target_array[I]),
+                                                                               target_array[I], std::get<I>(makers)),
                   true)) ||
                 ...);
     }
@@ -301,9 +344,12 @@ struct ErasedChain final : ChainBase<C, A> {
 
 /// Where a transition goes, and which of the state's conditions (in declaration
 /// order across its chains) sent it there.
+template <class C, class A>
 struct Probed {
     StateIndex to = kNoState;
     std::size_t condition = 0;
+    const ChainBase<C, A>* chain = nullptr; // where it was found, for a transition that builds its target
+    int index = -1;
 };
 
 template <class C, class A>
@@ -521,7 +567,7 @@ struct Table {
 
     /// Which state the conditions of `from` send the machine to at time t: the
     /// first whose condition holds and whose gates agree (forced ones skip them).
-    Probed Probe(StateIndex from, const C& c, const A& a, float t, std::byte* data) const {
+    Probed<C, A> Probe(StateIndex from, const C& c, const A& a, float t, std::byte* data) const {
         std::size_t before = 0;
         for (const auto& chain : meta[from].chains) {
             for (int start = 0;;) {
@@ -529,7 +575,7 @@ struct Table {
                 if (i < 0) break;
                 const StateIndex to = chain->targets[i].id;
                 if (chain->forced[i] || Allowed(from, to, c, data))
-                    return {to, before + static_cast<std::size_t>(i)};
+                    return {to, before + static_cast<std::size_t>(i), chain.get(), i};
                 start = i + 1;
             }
             before += chain->count;

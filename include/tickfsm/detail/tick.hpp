@@ -172,9 +172,25 @@ void GeneralTick(TickContext<C, A>& ctx) {
         *ctx.next = kNoState;
         ChangeTo(ctx, to, Cause::Request, 0, nullptr);
     } else {
-        const Probed fired =
+        const Probed<C, A> fired =
             table.Probe(rt.state, *ctx.controller, *ctx.action, TimeOf(rt.ticks, table.dt), ctx.data);
-        if (fired.to != kNoState) ChangeTo(ctx, fired.to, Cause::Condition, fired.condition, nullptr);
+        if (fired.to != kNoState) {
+            // A transition that takes arguments builds its target between the exit and the enter.
+            struct Build {
+                const Probed<C, A>* fired;
+                TickContext<C, A>* ctx;
+            } build{&fired, &ctx};
+            Prepare prepare;
+            if (fired.chain->prepare) {
+                prepare.run = [](const void* context, std::byte*) {
+                    const Build& b = *static_cast<const Build*>(context);
+                    b.fired->chain->prepare(*b.fired->chain, b.fired->index, *b.ctx->controller, *b.ctx->action,
+                                            b.ctx->data);
+                };
+                prepare.context = &build;
+            }
+            ChangeTo(ctx, fired.to, Cause::Condition, fired.condition, nullptr, prepare);
+        }
     }
     ctx.pending = kNoState;
     if (ctx.global != kNoState) { // the global state performs first, beside the current one
