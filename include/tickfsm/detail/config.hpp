@@ -135,16 +135,7 @@ void ApplyDoAt(Table<C, A>& table, StateIndex id, std::shared_ptr<const X> proto
     action.enter = &ActionEnter<C, A, X>;
     action.update = &ActionUpdate<C, A, X>;
     action.exit = &ActionExit<C, A, X>;
-    DataItem item;
-    item.offset = action.offset;
-    item.construct = [](void* at, const void* proto) { ::new (at) X(*static_cast<const X*>(proto)); };
-    item.relocate = [](void* dst, void* src) {
-        X* from = static_cast<X*>(src);
-        ::new (dst) X(std::move(*from));
-        from->~X();
-    };
-    item.destroy = [](void* p) { static_cast<X*>(p)->~X(); };
-    item.prototype = std::move(prototype);
+    DataItem item = DataItemFor<X, true>(action.offset, std::move(prototype));
     table.items.push_back(std::move(item));
     table.meta[id].actions.push_back(action);
     table.finalized = false;

@@ -150,6 +150,26 @@ struct DataItem {
     std::shared_ptr<const void> prototype; // actions: the object Do<X>(args...) built
 };
 
+/// How each character's copy of a T is made, moved and destroyed: a copy of
+/// `prototype` if kFromPrototype, else default-constructed.
+template <class T, bool kFromPrototype>
+DataItem DataItemFor(std::uint32_t offset, std::shared_ptr<const void> prototype) {
+    DataItem item;
+    item.offset = offset;
+    if constexpr (kFromPrototype)
+        item.construct = [](void* at, const void* proto) { ::new (at) T(*static_cast<const T*>(proto)); };
+    else
+        item.construct = [](void* at, const void*) { ::new (at) T(); };
+    item.relocate = [](void* dst, void* src) {
+        T* from = static_cast<T*>(src);
+        ::new (dst) T(std::move(*from));
+        from->~T();
+    };
+    item.destroy = [](void* p) { static_cast<T*>(p)->~T(); };
+    item.prototype = std::move(prototype);
+    return item;
+}
+
 /// The cold part of a state: configuration, queries, the general path, tools.
 template <class C, class A>
 struct StateMeta {
@@ -440,19 +460,7 @@ struct Table {
         if constexpr (!std::is_empty_v<S>) {
             m.has_data = true;
             m.offset = Place<S>();
-            DataItem item;
-            item.offset = m.offset;
-            if constexpr (kFromPrototype)
-                item.construct = [](void* at, const void* proto) { ::new (at) S(*static_cast<const S*>(proto)); };
-            else
-                item.construct = [](void* at, const void*) { ::new (at) S(); };
-            item.prototype = std::move(prototype);
-            item.relocate = [](void* dst, void* src) {
-                S* from = static_cast<S*>(src);
-                ::new (dst) S(std::move(*from));
-                from->~S();
-            };
-            item.destroy = [](void* p) { static_cast<S*>(p)->~S(); };
+            DataItem item = DataItemFor<S, kFromPrototype>(m.offset, std::move(prototype));
             items.push_back(std::move(item));
         }
         if constexpr (HasCanEnterState<S, C>)

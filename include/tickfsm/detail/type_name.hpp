@@ -8,15 +8,18 @@
 
 namespace tickfsm::detail {
 
+/// The text of template argument `param` in a g++ or clang __PRETTY_FUNCTION__:
+/// "... [with T = Hero; std::string_view = ...]" -> "Hero" (clang ends with "]").
+constexpr std::string_view PrettyArgument(std::string_view pretty, std::string_view param) noexcept {
+    const auto start = pretty.find(param) + param.size();
+    const auto end = pretty.find_first_of(";]", start);
+    return pretty.substr(start, end - start);
+}
+
 template <class T>
 constexpr std::string_view RawTypeName() noexcept {
 #if defined(__clang__) || defined(__GNUC__)
-    constexpr std::string_view fn = __PRETTY_FUNCTION__;
-    constexpr std::string_view key = "T = ";
-    constexpr auto start = fn.find(key) + key.size();
-    // g++ ends with "; std::string_view = ...]", clang with "]".
-    constexpr auto end = fn.find_first_of(";]", start);
-    return fn.substr(start, end - start);
+    return PrettyArgument(__PRETTY_FUNCTION__, "T = ");
 #else
     return "state";
 #endif
@@ -48,11 +51,7 @@ constexpr std::string_view TypeName() noexcept {
 template <auto V>
 constexpr std::string_view EnumeratorName() noexcept {
 #if defined(__clang__) || defined(__GNUC__)
-    constexpr std::string_view fn = __PRETTY_FUNCTION__;
-    constexpr std::string_view key = "V = ";
-    constexpr auto start = fn.find(key) + key.size();
-    constexpr auto end = fn.find_first_of(";]", start);
-    constexpr std::string_view name = fn.substr(start, end - start);
+    constexpr std::string_view name = PrettyArgument(__PRETTY_FUNCTION__, "V = ");
     if constexpr (name.empty() || name[0] == '(' || (name[0] >= '0' && name[0] <= '9') || name[0] == '-')
         return {};
     else
