@@ -133,63 +133,6 @@ struct Die {
     void OnStateEnter(Creature& c, const Input&) { c.Print("Die: the creature falls at x = {:.1f}", c.x); }
 };
 
-/// tickfsm::InputBuffer for keyed states. InputBuffer::Buffer<T>() names its
-/// state by type, and the three swings are one type under three keys, so this
-/// is the same loop through the machine's TrySetState(key): one wanted key (the
-/// latest request wins), tried at once, then on each Update (once per tick,
-/// after Perform) until it is entered or its time runs out (in ticks of the
-/// machine). It reports to the observer as InputBuffer does.
-class KeyedInputBuffer {
-public:
-    explicit KeyedInputBuffer(tickfsm::StateManager<Creature, Input>& machine) noexcept : machine_(&machine) {}
-
-    void SetObserver(tickfsm::Observer* observer, std::string_view name) noexcept {
-        observer_ = observer;
-        name_ = name;
-    }
-
-    /// Asks for `key` now; if the machine refuses, keeps asking on each Update
-    /// for `timeout_seconds`. Returns whether the state was entered now.
-    bool Buffer(CreatureState key, float timeout_seconds) {
-        if (wanted_) Report(*wanted_, tickfsm::BufferOutcome::Replaced);
-        const float ticks = std::ceil(timeout_seconds / machine_->FixedDeltaTime());
-        wanted_ = key;
-        ticks_left_ = ticks < 1.0f ? 1u : static_cast<std::uint32_t>(ticks);
-        return TryNow();
-    }
-
-    /// One retry; call it once per tick, after the machine's Perform.
-    void Update() {
-        if (!wanted_ || TryNow()) return;
-        if (--ticks_left_ == 0) {
-            Report(*wanted_, tickfsm::BufferOutcome::TimedOut);
-            wanted_.reset();
-        }
-    }
-
-    /// Forgets the buffered request, reporting nothing.
-    void Clear() noexcept { wanted_.reset(); }
-    bool IsBuffering() const noexcept { return wanted_.has_value(); }
-    std::optional<CreatureState> Wanted() const noexcept { return wanted_; }
-
-private:
-    bool TryNow() {
-        if (!machine_->TrySetState(*wanted_)) return false;
-        Report(*wanted_, tickfsm::BufferOutcome::Entered);
-        wanted_.reset();
-        return true;
-    }
-    void Report(CreatureState key, tickfsm::BufferOutcome outcome) const {
-        if (observer_) observer_->OnBufferedRequest(name_, KeyName(key), outcome);
-    }
-
-    tickfsm::StateManager<Creature, Input>* machine_;
-    tickfsm::Observer* observer_ = nullptr;
-    std::string_view name_;
-    std::optional<CreatureState> wanted_;
-    std::uint32_t ticks_left_ = 0;
-};
-
 /// The swing a press asks for: the next of the combo during a swing, else the first.
 constexpr CreatureState NextSwing(std::optional<CreatureState> current) {
     if (current == CreatureState::Attack1) return CreatureState::Attack2;
@@ -229,11 +172,8 @@ public:
         for (const CreatureState swing : kSwings) From(swing).To(CreatureState::Walk, StickMoves);
     }
 
-    /// Attaches the trace to the machine and to the combo buffer.
-    void SetTrace(tickfsm::Observer* observer) {
-        SetObserver(observer, "Creature");
-        buffer_.SetObserver(observer, "Creature");
-    }
+    /// Attaches the trace to the machine (the combo buffer reports through it).
+    void SetTrace(tickfsm::Observer* observer) { SetObserver(observer, "Creature"); }
 
     /// The current swing, if attacking.
     std::optional<CreatureState> CurrentSwing() const {
@@ -256,7 +196,7 @@ public:
         c.health = std::max(0, c.health - damage);
         c.last_hit = damage;
         if (buffer_.IsBuffering()) {
-            c.Print("hit: the combo is broken, {} dropped", KeyName(*buffer_.Wanted()));
+            c.Print("hit: the combo is broken, {} dropped", buffer_.Wanted().Name());
             buffer_.Clear();
         }
         if (c.health == 0) {
@@ -274,10 +214,11 @@ public:
         buffer_.Update();
     }
 
-    const KeyedInputBuffer& Buffer() const noexcept { return buffer_; }
+    /// The combo buffer (seed 003's InputBuffer), keyed by the swings.
+    const tickfsm::InputBuffer<Creature, Input>& Buffer() const noexcept { return buffer_; }
 
 private:
-    KeyedInputBuffer buffer_;
+    tickfsm::InputBuffer<Creature, Input> buffer_;
 };
 
 /// The script: what happens at which tick of the run.

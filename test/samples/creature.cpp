@@ -74,7 +74,7 @@ TEST_CASE("The combo comes out when the presses are buffered during the swings",
 
     machine.Tick({.attack = true}); // tick 6 of 8: Attack1 refuses, the press waits
     CHECK(machine.IsIn(CreatureState::Attack1));
-    CHECK(machine.Buffer().Wanted() == CreatureState::Attack2);
+    CHECK(machine.Buffer().Wanted().IsKey(CreatureState::Attack2));
     machine.Tick({}); // tick 7: still swinging
     CHECK(machine.IsIn(CreatureState::Attack1));
     machine.Tick({}); // tick 8: Slash lands, ends in Idle, and the buffer enters Attack2 in the same tick
@@ -152,7 +152,7 @@ TEST_CASE("A hit during a swing drops the buffered press", "[sample][creature]")
     machine.Tick({});
     machine.Tick({.attack = true});
     machine.Tick({.attack = true});
-    REQUIRE(machine.Buffer().Wanted() == CreatureState::Attack2);
+    REQUIRE(machine.Buffer().Wanted().IsKey(CreatureState::Attack2));
     machine.Tick({.hit = 3});
     CHECK(machine.IsIn(CreatureState::Flinch));
     CHECK_FALSE(machine.Buffer().IsBuffering());
@@ -170,7 +170,7 @@ TEST_CASE("Flinch lasts six ticks and holds a buffered press until it ends", "[s
     CHECK(Printed(c, "Flinch: hit for 4, health 26"));
     machine.Tick({.stick = 1.0f, .attack = true}); // tick 2: its gate refuses Attack1; no transition to Walk
     CHECK(machine.IsIn(CreatureState::Flinch));
-    CHECK(machine.Buffer().Wanted() == CreatureState::Attack1);
+    CHECK(machine.Buffer().Wanted().IsKey(CreatureState::Attack1));
     machine.Tick({.hit = 2}); // hit again: Flinch starts over, tick 1 of 6
     CHECK(machine.IsIn(CreatureState::Flinch));
     CHECK(c.health == 24);
