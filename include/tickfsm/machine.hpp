@@ -161,6 +161,15 @@ public:
         return ctx_.table->keys[ctx_.rt->state] == detail::TypeKey<S>();
     }
     std::string_view CurrentStateName() const noexcept { return ctx_.table->NameOf(ctx_.rt->state); }
+    /// True when the keyed state `key` is current.
+    template <class K>
+        requires StateKey<K>
+    bool IsIn(K key) const noexcept {
+        const auto& meta = ctx_.table->meta[ctx_.rt->state];
+        return meta.key_type == detail::TypeKey<K>() && meta.key_value == static_cast<std::uint64_t>(key);
+    }
+    /// The current state as a gate would see it (type, key, name).
+    StateRef CurrentState() const noexcept { return ctx_.table->Ref(ctx_.rt->state); }
     Controller& GetController() noexcept { return *ctx_.controller; }
     const Action& GetAction() const noexcept { return *ctx_.action; }
 

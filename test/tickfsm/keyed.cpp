@@ -152,3 +152,19 @@ TEST_CASE("Input buffers take keys too", "[keyed][buffer]") {
     buffer.Update();
     CHECK(m.IsIn(CreatureState::Attack2));
 }
+
+TEST_CASE("A hook can ask the handle which key is current", "[keyed][machine]") {
+    struct Watcher {
+        bool saw_key = false;
+        void Perform(Creature&, const Buttons&, M& m) {
+            saw_key = m.IsIn(CreatureState::Idle) && m.CurrentState().IsKey(CreatureState::Idle) &&
+                      !m.IsIn(CreatureState::Attack1);
+        }
+    };
+    Creature c;
+    tickfsm::StateManager<Creature, Buttons> m(c);
+    m.AddState<Watcher>(CreatureState::Idle);
+    m.SetInitialState(CreatureState::Idle);
+    m.Perform({});
+    CHECK(m.State<Watcher>(CreatureState::Idle).saw_key);
+}
