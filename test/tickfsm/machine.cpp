@@ -148,3 +148,17 @@ TEST_CASE("The handle cannot be copied or moved, so it cannot be kept", "[machin
     STATIC_REQUIRE_FALSE(std::is_move_constructible_v<M>);
     STATIC_REQUIRE_FALSE(std::is_copy_assignable_v<M>);
 }
+
+TEST_CASE("States that keep sending each other on without a tick are a ConfigError", "[machine][error]") {
+    struct Ping {
+        void OnStateEnter(Gun&, const Trigger&, M& m) { m.SendEvent("Go"); }
+    };
+    struct Pong {
+        void OnStateEnter(Gun&, const Trigger&, M& m) { m.SendEvent("Go"); }
+    };
+    Gun g;
+    tickfsm::StateManager<Gun, Trigger> m(g);
+    m.SetInitialState<Ping>().On("Go").To<Pong>();
+    m.From<Pong>().On("Go").To<Ping>();
+    REQUIRE_THROWS_WITH(m.Perform({}), Catch::Matchers::Contains("state changes in a row"));
+}
