@@ -32,6 +32,8 @@
 #include <fmt/format.h>
 #include <tickfsm/tickfsm.hpp>
 
+#include "common/sample.hpp"
+
 namespace creature {
 
 /// The keys of the creature's states (the seed's CreatureState enum).
@@ -63,9 +65,7 @@ struct Creature {
 
     template <class... Args>
     void Print(fmt::format_string<Args...> format, Args&&... args) {
-        fmt::format_to(std::back_inserter(console), "tick {:2}  ", tick);
-        fmt::format_to(std::back_inserter(console), format, std::forward<Args>(args)...);
-        console.push_back('\n');
+        samples::PrintTickLine(console, tick, format, std::forward<Args>(args)...);
     }
 };
 

@@ -27,6 +27,7 @@
 #include <string>
 #include <string_view>
 
+#include "common/sample.hpp"
 #include "creature.hpp"
 
 namespace {
@@ -73,28 +74,16 @@ constexpr std::string_view kPath[] = {
     "Creature: buffered Attack1 timed out", // Die refuses to be left
 };
 
-bool Follows(const std::string& output, std::size_t& at, std::string_view line) {
-    const std::size_t found = output.find(line, at);
-    if (found == std::string::npos) {
-        std::fprintf(stderr, "creature: expected, after what came before: '%.*s'\n", static_cast<int>(line.size()),
-                     line.data());
-        return false;
-    }
-    at = found + line.size();
-    return true;
-}
-
 } // namespace
 
 int main() {
     const std::string output = creature::Run();
     std::fputs(output.c_str(), stdout);
-    std::size_t at = 0;
-    for (std::string_view line : kPath)
-        if (!Follows(output, at, line)) return 1;
+    samples::InOrder check("creature", output);
+    if (!check.FollowAll(kPath)) return 1;
     // The end: dead, with the damage of the swings that landed (Slash, Backhand,
     // Overhead, Slash: 10 + 15 + 30 + 10 = 65; the two cut short deal nothing).
-    if (!Follows(output, at, "tick 80  done: health 0, x = 2.0, 65 damage dealt, state Die")) return 1;
+    if (!check.Follows("tick 80  done: health 0, x = 2.0, 65 damage dealt, state Die")) return 1;
     std::fputs("creature: the expected path happened\n", stdout);
     return 0;
 }

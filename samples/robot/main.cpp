@@ -32,6 +32,7 @@
 
 #include <fmt/format.h>
 
+#include "common/sample.hpp"
 #include "robot.hpp"
 
 namespace {
@@ -66,29 +67,17 @@ constexpr std::string_view kPath[] = {
     "tick 60  Battery: low, 15% left",
 };
 
-bool Follows(const std::string& output, std::size_t& at, std::string_view line) {
-    const std::size_t found = output.find(line, at);
-    if (found == std::string::npos) {
-        std::fprintf(stderr, "robot: expected, after what came before: '%.*s'\n", static_cast<int>(line.size()),
-                     line.data());
-        return false;
-    }
-    at = found + line.size();
-    return true;
-}
-
 } // namespace
 
 int main() {
     const std::string output = robot::Run();
     std::fputs(output.c_str(), stdout);
-    std::size_t at = 0;
-    for (std::string_view line : kPath)
-        if (!Follows(output, at, line)) return 1;
+    samples::InOrder check("robot", output);
+    if (!check.FollowAll(kPath)) return 1;
     // The end: on the last tapped tile, one battery point spent per tick.
     const std::string end = fmt::format("done: at {}, battery {}%, state Stand", robot::LastTap(),
                                         robot::kStartBattery - robot::kTicks);
-    if (!Follows(output, at, end)) return 1;
+    if (!check.Follows(end)) return 1;
     std::fputs("robot: the expected path happened\n", stdout);
     return 0;
 }

@@ -28,6 +28,8 @@
 #include <fmt/format.h>
 #include <tickfsm/tickfsm.hpp>
 
+#include "common/sample.hpp"
+
 namespace robot {
 
 /// A tile of the map: x to the right, y down.
@@ -131,9 +133,7 @@ struct Robot {
 
     template <class... Args>
     void Print(fmt::format_string<Args...> format, Args&&... args) {
-        fmt::format_to(std::back_inserter(console), "tick {:2}  ", tick);
-        fmt::format_to(std::back_inserter(console), format, std::forward<Args>(args)...);
-        console.push_back('\n');
+        samples::PrintTickLine(console, tick, format, std::forward<Args>(args)...);
     }
 };
 

@@ -13,6 +13,7 @@
 #include <string>
 #include <string_view>
 
+#include "common/sample.hpp"
 #include "runner.hpp"
 
 namespace {
@@ -38,16 +39,8 @@ constexpr std::string_view kPath[] = {
 int main() {
     const std::string output = runner::Run();
     std::fputs(output.c_str(), stdout);
-    std::size_t at = 0;
-    for (std::string_view line : kPath) {
-        const std::size_t found = output.find(line, at);
-        if (found == std::string::npos) {
-            std::fprintf(stderr, "runner: expected, after what came before: '%.*s'\n", static_cast<int>(line.size()),
-                         line.data());
-            return 1;
-        }
-        at = found + line.size();
-    }
+    samples::InOrder check("runner", output);
+    if (!check.FollowAll(kPath)) return 1;
     std::fputs("runner: the expected path happened\n", stdout);
     return 0;
 }

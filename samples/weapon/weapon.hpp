@@ -18,6 +18,8 @@
 #include <fmt/format.h>
 #include <tickfsm/tickfsm.hpp>
 
+#include "common/sample.hpp"
+
 namespace weapon {
 
 /// The owner of the machine: the weapon, and where its lines go.
@@ -28,8 +30,7 @@ struct Weapon {
 
     template <class... Args>
     void Print(fmt::format_string<Args...> format, Args&&... args) {
-        fmt::format_to(std::back_inserter(console), format, std::forward<Args>(args)...);
-        console.push_back('\n');
+        samples::PrintLine(console, format, std::forward<Args>(args)...);
     }
 };
 
