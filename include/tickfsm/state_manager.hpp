@@ -66,7 +66,7 @@ public:
             step.replay = &detail::ReplayOn<Controller, Action, S, T>;
             return TransitionBuilder<Controller, Action, S, Edges...>(m, from_.chain_, m.Step_(step));
         }
-        m.Detach_("On");
+        m.Detach_();
         m.ApplyPrivately_([this](auto& table) { detail::ApplyOn<Controller, Action, S, T>(table, event_); });
         return TransitionBuilder<Controller, Action, S, Edges...>(m, from_.chain_, nullptr);
     }
@@ -144,7 +144,7 @@ public:
                 return TransitionBuilder(m, chain_, m.Step_(step));
             }
         }
-        m.Detach_(fmt::format("From<{}>().Do<{}>()", detail::StateName<S>(), detail::TypeName<X>()));
+        m.Detach_();
         m.ApplyPrivately_([&](Table_& table) {
             detail::ApplyDo<Controller, Action, S, X>(table, std::make_shared<const X>(std::forward<Args>(args)...));
         });
@@ -194,7 +194,7 @@ private:
                 return Next(m, chain_, m.Step_(step));
             }
         }
-        m.Detach_(fmt::format("From<{}>().To<{}>()", detail::StateName<S>(), detail::StateName<T>()));
+        m.Detach_();
         m.template AddStatePrivately_<T>();
         detail::ApplyTo<Controller, Action, S, T, Cond, kForced, Maker, Edges...>(
             *m.table_, chain_, std::forward<F>(condition), Maker(std::forward<M>(make)));
@@ -630,7 +630,7 @@ public:
     void AddState(K key, Args&&... args) {
         static_assert(detail::CheckState<S, Controller, Action>());
         CheckConfigurable_([&] { return fmt::format("AddState<{}>({})", detail::StateName<S>(), KeyText_(key)); });
-        Detach_("AddState");
+        Detach_();
         if (table_->FindKey(detail::TypeKey<K>(), static_cast<std::uint64_t>(key)) != detail::kNoState)
             Table_::Fail(fmt::format("AddState<{}>({}): the key {} is already registered (state {})",
                                     detail::StateName<S>(), KeyText_(key), KeyText_(key),
@@ -645,7 +645,7 @@ public:
         requires StateKey<K>
     DelegateBuilder<Controller, Action> AddDelegateState(K key) {
         CheckConfigurable_([&] { return fmt::format("AddDelegateState({})", KeyText_(key)); });
-        Detach_("AddDelegateState");
+        Detach_();
         if (table_->FindKey(detail::TypeKey<K>(), static_cast<std::uint64_t>(key)) != detail::kNoState)
             Table_::Fail(fmt::format("AddDelegateState({}): the key {} is already registered", KeyText_(key),
                                     KeyText_(key)));
@@ -661,7 +661,7 @@ public:
     template <class Tag>
     DelegateBuilder<Controller, Action> AddDelegateState() {
         CheckConfigurable_([] { return fmt::format("AddDelegateState<{}>()", detail::TypeName<Tag>()); });
-        Detach_("AddDelegateState");
+        Detach_();
         if (table_->Find(detail::TypeKey<Tag>()) != detail::kNoState)
             Table_::Fail(fmt::format("AddDelegateState<{}>(): {} is already a state of this machine",
                                     detail::TypeName<Tag>(), detail::TypeName<Tag>()));
@@ -680,7 +680,7 @@ public:
         requires StateKey<K>
     KeyedTransitionBuilder<Controller, Action> SetInitialState(K key) {
         CheckConfigurable_([&] { return fmt::format("SetInitialState({})", KeyText_(key)); });
-        Detach_("SetInitialState");
+        Detach_();
         const detail::StateIndex id = KeyedId_(key, "SetInitialState");
         if (table_->initial != detail::kNoState)
             Table_::Fail(fmt::format("SetInitialState({}): the initial state is already {}; a machine has one "
@@ -695,7 +695,7 @@ public:
         requires StateKey<K>
     KeyedTransitionBuilder<Controller, Action> From(K key) {
         CheckConfigurable_([&] { return fmt::format("From({})", KeyText_(key)); });
-        Detach_("From");
+        Detach_();
         return KeyedBuilder_(KeyedId_(key, "From"));
     }
 
@@ -991,7 +991,7 @@ private:
 
     /// Leave the shared path: this machine gets a private table holding its
     /// configuration so far (a step that holds data is about to be added).
-    void Detach_(std::string_view /*why*/) {
+    void Detach_() {
         if (!block_->node) return;
         Table_* table = detail::Registry<Controller, Action>::Get().Build(block_->node);
         Adopt_(table);
