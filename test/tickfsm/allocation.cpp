@@ -206,3 +206,29 @@ TEST_CASE("Input buffers allocate nothing while they retry", "[alloc][buffer]") 
     CHECK(g_allocations.load() - before == 0);
     CHECK(entered > 100);
 }
+
+namespace {
+struct Goal {
+    int target = 0;
+    Goal() = default;
+    explicit Goal(int t) : target(t) {}
+};
+struct Wait {};
+} // namespace
+
+TEST_CASE("Entering a state with arguments allocates nothing", "[alloc][args]") {
+    Walker w;
+    tickfsm::StateManager<Walker, Step> m(w);
+    m.SetInitialState<Wait>().To<Goal>([](const Walker& wk) { return wk.tick % 2 == 0; },
+                                       [](const Walker& wk, const Step&) { return Goal(wk.tick); });
+    m.From<Goal>().To<Wait>();
+    m.Perform({});
+    const long before = g_allocations.load();
+    for (int i = 0; i < 10000; ++i) {
+        ++w.tick;
+        m.Perform({});
+        if (i % 100 == 0) m.ForceSetState<Goal>(i);
+    }
+    CHECK(g_allocations.load() - before == 0);
+    CHECK(m.State<Goal>().target > 0);
+}
