@@ -385,7 +385,6 @@ struct Table {
     std::uint32_t data_align = 1;
     bool finalized = false;
     bool keep_previous = false;           // KeepPreviousState(): every change records where it came from
-    bool any_slow = false;                // set by Finalize: some state runs on the general path
     bool uses_machine = false;            // set by Finalize: some hook may call NextState
     // Owners: every machine running on this table, plus the registry once it is shared.
     std::atomic<std::size_t> refs{1};
@@ -513,7 +512,6 @@ struct Table {
         std::vector<bool> general(meta.size());
         for (std::size_t s = 0; s < meta.size(); ++s)
             general[s] = meta[s].takes_machine || !meta[s].actions.empty();
-        any_slow = false;
         uses_machine = false;
         names.clear();
         for (std::size_t s = 0; s < meta.size(); ++s) {
@@ -532,7 +530,6 @@ struct Table {
             for (const auto& chain : m.chains) m.slow = m.slow || (chain->count != 0 && !chain->step);
             m.slow = m.slow || non_empty > 1 || keep_previous; // several chains, or history to keep
             uses_machine = uses_machine || general[s];
-            any_slow = any_slow || m.slow;
         }
         for (std::size_t s = 0; s < meta.size(); ++s) {
             StateMeta<C, A>& m = meta[s];
