@@ -178,10 +178,7 @@ private:
         static_assert(detail::CheckState<T, Controller, Action>());
         using Next = TransitionBuilder<Controller, Action, S, Edges..., detail::Edge<T, Cond, kForced, Maker>>;
         Manager& m = *manager_;
-        m.CheckConfigurable_([] {
-            return fmt::format("From<{}>().{}<{}>()", detail::StateName<S>(), kForced ? "ForceTo" : "To",
-                               detail::StateName<T>());
-        });
+        m.CheckConfigurableEdge_(&detail::StateName<S>, kForced ? "ForceTo" : "To", &detail::StateName<T>);
         if constexpr (detail::kShareableCondition<Cond> &&
                       (std::is_empty_v<Maker> && std::is_default_constructible_v<Maker>)) {
             if (m.block_->node && token_ == m.block_->node) {
@@ -197,7 +194,7 @@ private:
         m.Detach_();
         m.template AddStatePrivately_<T>();
         detail::ApplyTo<Controller, Action, S, T, Cond, kForced, Maker, Edges...>(
-            *m.table_, chain_, std::forward<F>(condition), Maker(std::forward<M>(make)));
+            *m.table_, chain_, Cond(std::forward<F>(condition)), Maker(std::forward<M>(make)));
         return Next(m, chain_, nullptr);
     }
 
@@ -886,12 +883,25 @@ private:
     friend class EventTransitionBuilder;
     friend class KeyedTransitionBuilder<Controller, Action>;
 
+    using NameFn_ = std::string_view (*)() noexcept;
+    /// CheckConfigurable_ for `From<S>().To<T>()`: no formatting code per transition.
+    void CheckConfigurableEdge_(NameFn_ from, const char* api, NameFn_ to) const {
+        if (rt_.flags & kFrozen_) [[unlikely]]
+            FailFrozenEdge_(from, api, to);
+    }
+    [[noreturn, gnu::cold, gnu::noinline]] static void FailFrozenEdge_(NameFn_ from, const char* api, NameFn_ to) {
+        FailFrozen_(fmt::format("From<{}>().{}<{}>()", from(), api, to()));
+    }
+    [[noreturn, gnu::cold, gnu::noinline]] static void FailFrozen_(std::string_view what) {
+        Table_::Fail(fmt::format("{}: the transition table is frozen after the first Perform; configure every state "
+                                 "and transition before the machine ticks (usually in the constructor)",
+                                 what));
+    }
+
     template <class What>
     void CheckConfigurable_(What&& what) const {
         if (rt_.flags & kFrozen_) [[unlikely]]
-            Table_::Fail(fmt::format("{}: the transition table is frozen after the first Perform; configure every "
-                                    "state and transition before the machine ticks (usually in the constructor)",
-                                    what()));
+            FailFrozen_(what());
     }
 
     template <class K>

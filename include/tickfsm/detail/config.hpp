@@ -73,7 +73,7 @@ template <class C, class A, class S>
 std::size_t ApplyNewChain(Table<C, A>& table) {
     const StateIndex id = table.template Register<S>();
     auto& chains = table.meta[id].chains;
-    chains.push_back(std::make_unique<Chain<C, A, S>>(std::tuple<>{}, std::tuple<>{}, std::array<Target, 0>{}));
+    chains.push_back(std::unique_ptr<ChainBase<C, A>>(new Chain<C, A, S>({}, std::array<Target, 0>{})));
     return chains.size() - 1;
 }
 
@@ -88,24 +88,37 @@ std::size_t ApplyInit(Table<C, A>& table) {
     return chain;
 }
 
-template <class C, class A, class S, class T, class Cond, bool kForced, class Maker, class... Edges, class F>
-void ApplyTo(Table<C, A>& table, std::size_t chain, F&& condition, Maker make) {
-    using Old = Chain<C, A, S, Edges...>;
-    using New = Chain<C, A, S, Edges..., Edge<T, Cond, kForced, Maker>>;
-    const StateIndex to = table.template Register<T>();
-    const StateIndex from = table.Find(TypeKey<S>());
-    auto& owned = table.meta[from].chains[chain];
-    if (owned->type != TypeKey<Old>())
+/// Chain `chain` of state `from_key`, checked to be of type `expected` (the
+/// builder extends what it built). Shared by every To of a character type.
+template <class C, class A>
+std::unique_ptr<ChainBase<C, A>>& ChainToExtend(Table<C, A>& table, const void* from_key, std::size_t chain,
+                                                const void* expected, std::string_view (*from_name)() noexcept,
+                                                std::string_view (*to_name)() noexcept) {
+    auto& owned = table.meta[table.Find(from_key)].chains[chain];
+    if (owned->type != expected) [[unlikely]]
         table.Fail(fmt::format("From<{}>().To<{}>(): this builder was used already; chain each To<...>() on the "
                                "builder the previous To returned",
-                               StateName<S>(), StateName<T>()));
+                               from_name(), to_name()));
+    return owned;
+}
+
+template <class C, class A, class S, class T, class Cond, bool kForced, class Maker, class... Edges>
+void ApplyTo(Table<C, A>& table, std::size_t chain, Cond&& condition, Maker&& make) {
+    using Old = Chain<C, A, S, Edges...>;
+    using E = Edge<T, Cond, kForced, Maker>;
+    using New = Chain<C, A, S, Edges..., E>;
+    const StateIndex to = table.template Register<T>();
+    auto& owned = ChainToExtend(table, TypeKey<S>(), chain, TypeKey<Old>(), &StateName<S>, &StateName<T>);
     Old& old = static_cast<Old&>(*owned);
     std::array<Target, sizeof...(Edges) + 1> targets{};
     for (std::size_t i = 0; i < sizeof...(Edges); ++i) targets[i] = old.target_array[i];
     targets[sizeof...(Edges)] = Target{to, 0, table.meta[to].offset};
-    auto fresh = std::make_unique<New>(
-        std::tuple_cat(std::move(old.conditions), std::tuple<Cond>(std::forward<F>(condition))),
-        std::tuple_cat(std::move(old.makers), std::tuple<Maker>(std::move(make))), targets);
+    // The old chain's edges move over one by one: no tuple machinery per prefix.
+    std::unique_ptr<ChainBase<C, A>> fresh([&]<std::size_t... I>(std::index_sequence<I...>) {
+        return new New(typename New::Store{static_cast<EdgeHolder<I, Edges>&&>(old.edges)...,
+                                           EdgeHolder<sizeof...(Edges), E>{std::move(condition), std::move(make)}},
+                       targets);
+    }(std::index_sequence_for<Edges...>{}));
     owned = std::move(fresh);
     table.finalized = false;
 }

@@ -246,21 +246,32 @@ template <class C, class A, class S, class T, class Maker>
     CallPerform(next, c, a);
 }
 
+/// Transition I of a chain: its condition, and the maker of its target (if
+/// any). Its type depends only on I and the edge, so every prefix of a chain
+/// shares it: building a chain one To at a time instantiates little per step.
+template <std::size_t I, class E>
+struct EdgeHolder {
+    [[no_unique_address]] typename E::Condition condition;
+    [[no_unique_address]] typename E::Maker maker;
+};
+
+template <class Indices, class... Edges>
+struct EdgeStore;
+/// A chain's transitions: one EdgeHolder base per edge (empty conditions cost nothing).
+template <std::size_t... I, class... Edges>
+struct EdgeStore<std::index_sequence<I...>, Edges...> : EdgeHolder<I, Edges>... {};
+
 template <class C, class A, class S, class... Edges>
 struct Chain final : ChainBase<C, A> {
-    using Conditions = std::tuple<typename Edges::Condition...>;
-    using EdgeList = std::tuple<Edges...>;
     static constexpr std::size_t kCount = sizeof...(Edges);
+    using Store = EdgeStore<std::index_sequence_for<Edges...>, Edges...>;
 
-    using Makers = std::tuple<typename Edges::Maker...>;
-
-    Conditions conditions;
-    [[no_unique_address]] Makers makers;
+    Store edges;
     std::array<Target, kCount> target_array;
     static constexpr std::array<std::uint8_t, kCount> kForced{std::uint8_t{Edges::kForced}...};
 
-    Chain(Conditions&& conds, Makers&& make, const std::array<Target, kCount>& target_list)
-        : conditions(std::move(conds)), makers(std::move(make)), target_array(target_list) {
+    Chain(Store&& store, const std::array<Target, kCount>& target_list)
+        : edges(std::move(store)), target_array(target_list) {
         this->probe = &Probe;
         this->prepare = &PrepareEdge;
         this->step = &Step;
@@ -275,7 +286,8 @@ struct Chain final : ChainBase<C, A> {
                                         [[maybe_unused]] float t, [[maybe_unused]] int start,
                                         std::index_sequence<I...>) const {
         int fired = -1;
-        (void)(((static_cast<int>(I) >= start && CallCondition(std::get<I>(conditions), c, a, t))
+        (void)(((static_cast<int>(I) >= start &&
+                 CallCondition(static_cast<const EdgeHolder<I, Edges>&>(edges).condition, c, a, t))
                     ? (fired = static_cast<int>(I), true)
                     : false) ||
                ...);
@@ -294,22 +306,24 @@ struct Chain final : ChainBase<C, A> {
     template <std::size_t... I>
     void PrepareAt([[maybe_unused]] int index, [[maybe_unused]] const C& c, [[maybe_unused]] const A& a,
                    [[maybe_unused]] std::byte* data, std::index_sequence<I...>) const {
-        (..., (static_cast<int>(I) == index ? PrepareOne<I>(c, a, data) : void()));
+        (..., (static_cast<int>(I) == index
+                   ? PrepareOne<typename Edges::To>(static_cast<const EdgeHolder<I, Edges>&>(edges).maker, c, a,
+                                                    data + target_array[I].offset)
+                   : void()));
     }
-    template <std::size_t I>
-    void PrepareOne(const C& c, const A& a, std::byte* data) const {
-        using E = std::tuple_element_t<I, EdgeList>;
-        if constexpr (!std::is_same_v<typename E::Maker, NoMaker>)
-            RebuildState<typename E::To>(data + target_array[I].offset, std::get<I>(makers)(c, a));
+    template <class T, class Maker>
+    static void PrepareOne([[maybe_unused]] const Maker& make, [[maybe_unused]] const C& c,
+                           [[maybe_unused]] const A& a, [[maybe_unused]] std::byte* at) {
+        if constexpr (!std::is_same_v<Maker, NoMaker>) RebuildState<T>(at, make(c, a));
     }
 
     template <std::size_t... I>
     [[gnu::always_inline]] bool FireFirst([[maybe_unused]] C& c, [[maybe_unused]] const A& a, [[maybe_unused]] float t,
                                           [[maybe_unused]] Runtime& rt, [[maybe_unused]] std::byte* data,
                                           [[maybe_unused]] std::uint32_t from_offset, std::index_sequence<I...>) const {
-        return ((CallCondition(std::get<I>(conditions), c, a, t) &&
-                 (Fire<C, A, S, typename std::tuple_element_t<I, EdgeList>::To>(c, a, rt, data, from_offset,
-                                                                               target_array[I], std::get<I>(makers)),
+        return ((CallCondition(static_cast<const EdgeHolder<I, Edges>&>(edges).condition, c, a, t) &&
+                 (Fire<C, A, S, typename Edges::To>(c, a, rt, data, from_offset, target_array[I],
+                                                    static_cast<const EdgeHolder<I, Edges>&>(edges).maker),
                   true)) ||
                 ...);
     }
