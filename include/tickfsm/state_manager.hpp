@@ -181,15 +181,12 @@ private:
         m.CheckConfigurableEdge_(&detail::StateName<S>, kForced ? "ForceTo" : "To", &detail::StateName<T>);
         if constexpr (detail::kShareableCondition<Cond> &&
                       (std::is_empty_v<Maker> && std::is_default_constructible_v<Maker>)) {
-            if (m.block_->node && token_ == m.block_->node) {
-                Record_ step;
-                step.key = detail::TypeKey<detail::Chain<Controller, Action, S, Edges..., detail::Edge<T, Cond, kForced, Maker>>>();
-                if constexpr (detail::kIsFunctionPointer<Cond>)
-                    step.function = reinterpret_cast<void (*)()>(condition);
-                step.chain = chain_;
-                step.replay = &detail::ReplayTo<Controller, Action, S, T, Cond, kForced, Maker, Edges...>;
-                return Next(m, chain_, m.Step_(step));
-            }
+            void (*function)() = nullptr;
+            if constexpr (detail::kIsFunctionPointer<Cond>) function = reinterpret_cast<void (*)()>(condition);
+            if (const void* token = m.StepTo_(
+                    token_, detail::TypeKey<detail::Chain<Controller, Action, S, Edges..., detail::Edge<T, Cond, kForced, Maker>>>(),
+                    function, chain_, &detail::ReplayTo<Controller, Action, S, T, Cond, kForced, Maker, Edges...>))
+                return Next(m, chain_, token);
         }
         m.Detach_();
         m.template AddStatePrivately_<T>();
@@ -976,6 +973,20 @@ private:
         ApplyPrivately_([&](Table_& table) { detail::ApplyDoAt<Controller, Action, X>(table, from, std::move(prototype)); });
     }
 
+    /// A To step on the shared path, if the machine is on it at `token` (the
+    /// builder's position): the new position, else null. Not a template, so
+    /// each transition costs little code.
+    const void* StepTo_(const void* token, const void* key, void (*function)(), std::size_t chain,
+                        typename Record_::Replay replay) {
+        if (!block_->node || token != block_->node) return nullptr;
+        Record_ step;
+        step.key = key;
+        step.function = function;
+        step.chain = chain;
+        step.replay = replay;
+        return Step_(step);
+    }
+
     /// A shareable step: move along the registry's path.
     Node_* Step_(const Record_& step) {
         Node_* next = detail::Registry<Controller, Action>::Get().Child(block_->node, step);
@@ -1040,7 +1051,7 @@ private:
     }
 
     template <class S>
-    void AddStatePrivately_() {
+    [[gnu::noinline]] void AddStatePrivately_() { // one copy per state, not one per transition
         const std::size_t before = table_->meta.size();
         table_->template Register<S>();
         if (table_->meta.size() == before) return;

@@ -273,7 +273,8 @@ struct Chain final : ChainBase<C, A> {
     Chain(Store&& store, const std::array<Target, kCount>& target_list)
         : edges(std::move(store)), target_array(target_list) {
         this->probe = &Probe;
-        this->prepare = &PrepareEdge;
+        // Only a chain whose transitions build their target needs the general path's rebuild.
+        if constexpr ((... || !std::is_same_v<typename Edges::Maker, NoMaker>)) this->prepare = &PrepareEdge;
         this->step = &Step;
         this->targets = target_array.data();
         this->forced = kForced.data();
