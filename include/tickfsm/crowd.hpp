@@ -127,8 +127,15 @@ public:
             Crowd& crowd;
             ~Leave() { crowd.ticking_all_ = false; }
         } leave{*this};
-        if (stride_ == 0) TickLoop<false>(controllers, make_action);
-        else TickLoop<true>(controllers, make_action);
+        // Once every character has started on a table whose states all tick on
+        // the fast path, no character can leave it: the loop checks none.
+        if (unstarted_ == 0 && table_->all_fast) {
+            if (stride_ == 0) TickLoop<false, false>(controllers, make_action);
+            else TickLoop<true, false>(controllers, make_action);
+        } else {
+            if (stride_ == 0) TickLoop<false, true>(controllers, make_action);
+            else TickLoop<true, true>(controllers, make_action);
+        }
     }
 
     /// Sends `event` to character i from outside a tick (see StateManager::SendEvent).
@@ -153,6 +160,7 @@ public:
     void Reset(std::size_t i) {
         if (ticking_all_ || (runtime_[i].flags & detail::kBusy))
             Table::Fail(fmt::format("Crowd::Reset({}) called from inside a hook or condition", i));
+        if (runtime_[i].flags & detail::kStarted) ++unstarted_;
         runtime_[i] = detail::Runtime{detail::kNoState, static_cast<std::uint16_t>(runtime_[i].flags & detail::kInitialized), 0};
         if (!next_.empty()) next_[i] = detail::kNoState;
     }
@@ -171,6 +179,8 @@ public:
                                     detail::StateName<S>(), detail::TypeName<Manager>()));
         return detail::StateObject<S>(data_ + i * stride_, table_->meta[id].offset);
     }
+    /// False before character i's first tick and after Reset(i).
+    bool IsStarted(std::size_t i) const noexcept { return (runtime_[i].flags & detail::kStarted) != 0; }
     std::uint32_t TicksInState(std::size_t i) const noexcept { return runtime_[i].ticks; }
     float TimeInState(std::size_t i) const noexcept { return detail::TimeOf(runtime_[i].ticks, table_->dt); }
     StateId CurrentState(std::size_t i) const noexcept { return StateId{runtime_[i].state}; }
@@ -193,7 +203,7 @@ private:
     // The flags of a character whose next tick can take the fast path.
     static constexpr std::uint16_t kRunning = detail::kStarted | detail::kInitialized;
 
-    template <bool kHasData, class MakeAction>
+    template <bool kHasData, bool kChecked, class MakeAction>
     void TickLoop(std::span<Controller> controllers, MakeAction& make_action) {
         const detail::Slot<Controller, Action>* const slots = slots_;
         detail::Runtime* const runtime = runtime_.data();
@@ -204,9 +214,11 @@ private:
         for (std::size_t i = 0; i < count; ++i) {
             const Action action = make_action(i, controller[i]);
             detail::Runtime& rt = runtime[i];
-            if (rt.flags != kRunning) [[unlikely]] {
-                GeneralTick(i, controller[i], action);
-                continue;
+            if constexpr (kChecked) {
+                if (rt.flags != kRunning) [[unlikely]] {
+                    GeneralTick(i, controller[i], action);
+                    continue;
+                }
             }
             const detail::Slot<Controller, Action>& slot = slots[rt.state];
             slot.step(slot.context, controller[i], action, rt, kHasData ? data + i * stride : nullptr);
@@ -235,6 +247,14 @@ private:
     }
 
     [[gnu::cold, gnu::noinline]] void GeneralTick(std::size_t i, Controller& controller, const Action& action) {
+        struct CountStart { // this tick may start character i, even if a hook throws
+            Crowd& crowd;
+            std::size_t i;
+            bool was_started;
+            ~CountStart() {
+                if (!was_started && (crowd.runtime_[i].flags & detail::kStarted)) --crowd.unstarted_;
+            }
+        } count{*this, i, (runtime_[i].flags & detail::kStarted) != 0};
         Busy busy(runtime_[i]);
         auto ctx = Context(i, controller, action);
         detail::GeneralTick(ctx);
@@ -279,6 +299,7 @@ private:
             data_ = grown;
         }
         runtime_.resize(count);
+        unstarted_ += count - old;
         if (table_->uses_machine) next_.resize(count, detail::kNoState);
     }
 
@@ -290,6 +311,7 @@ private:
     std::vector<detail::StateIndex> next_; // NextState requests, when a hook can make them
     detail::StateIndex unused_next_ = detail::kNoState;
     bool ticking_all_ = false;
+    std::size_t unstarted_ = 0; // characters not started yet: TickAll checks every character while there are some
 };
 
 } // namespace tickfsm

@@ -142,3 +142,40 @@ TEST_CASE("TickAll ticks every character and checks the spans' sizes", "[crowd]"
     crowd.Reset(2);
     CHECK_FALSE(crowd.IsIn<Shelter>(2));
 }
+
+TEST_CASE("TickAll starts characters added or reset after every character had started", "[crowd][regression]") {
+    // Once all characters run on the fast path, TickAll stops checking each one;
+    // a character added or reset later must still be started by its next tick.
+    std::vector<Ant> herd(3), solo(3);
+    solo.reserve(4); // the machines refer to solo's elements: it must not reallocate
+    std::vector<std::unique_ptr<AntStateManager>> machines;
+    for (std::size_t i = 0; i < 3; ++i) {
+        herd[i].seed = solo[i].seed = static_cast<std::uint32_t>(i * 31 + 2);
+        machines.push_back(std::make_unique<AntStateManager>(solo[i]));
+    }
+    Ant prototype;
+    tickfsm::Crowd<AntStateManager> crowd(3, prototype);
+    const auto tick_both = [&](int tick) {
+        const World w = WeatherAt(tick);
+        crowd.TickAll(herd, [w](std::size_t, Ant&) { return w; });
+        for (auto& m : machines) m->Perform(w);
+        for (std::size_t i = 0; i < herd.size(); ++i) {
+            REQUIRE(crowd.CurrentState(i) == machines[i]->CurrentState());
+            REQUIRE(crowd.TicksInState(i) == machines[i]->TicksInState());
+        }
+    };
+    for (int tick = 0; tick < 5; ++tick) tick_both(tick);
+
+    herd.push_back(Ant{77, 0, 0.0f});
+    solo.push_back(Ant{77, 0, 0.0f});
+    machines.push_back(std::make_unique<AntStateManager>(solo.back()));
+    CHECK(crowd.Add() == 3);
+    for (int tick = 5; tick < 50; ++tick) tick_both(tick);
+    CHECK(crowd.IsStarted(3));
+
+    crowd.Reset(1);
+    machines[1]->Reset();
+    CHECK_FALSE(crowd.IsStarted(1));
+    for (int tick = 50; tick < 120; ++tick) tick_both(tick);
+    CHECK(crowd.IsStarted(1));
+}

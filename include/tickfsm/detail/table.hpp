@@ -401,6 +401,7 @@ struct Table {
     bool finalized = false;
     bool keep_previous = false;           // KeepPreviousState(): every change records where it came from
     bool uses_machine = false;            // set by Finalize: some hook may call NextState
+    bool all_fast = false;                // set by Finalize: every state ticks on the fast path
     // Owners: every machine running on this table, plus the registry once it is shared.
     std::atomic<std::size_t> refs{1};
 
@@ -528,6 +529,7 @@ struct Table {
         for (std::size_t s = 0; s < meta.size(); ++s)
             general[s] = meta[s].takes_machine || !meta[s].actions.empty();
         uses_machine = false;
+        all_fast = true;
         names.clear();
         for (std::size_t s = 0; s < meta.size(); ++s) {
             StateMeta<C, A>& m = meta[s];
@@ -545,6 +547,7 @@ struct Table {
             for (const auto& chain : m.chains) m.slow = m.slow || (chain->count != 0 && !chain->step);
             m.slow = m.slow || non_empty > 1 || keep_previous; // several chains, or history to keep
             uses_machine = uses_machine || general[s];
+            all_fast = all_fast && !m.slow;
         }
         for (std::size_t s = 0; s < meta.size(); ++s) {
             StateMeta<C, A>& m = meta[s];
