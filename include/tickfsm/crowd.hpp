@@ -74,7 +74,7 @@ public:
             Table::Fail(fmt::format("Crowd<{}>: its configuration has no initial state; call SetInitialState<S>() in "
                                     "its constructor",
                                     detail::TypeName<Manager>()));
-        table_ = manager.table_;
+        table_ = manager.block_->table;
         table_->Acquire();
         slots_ = table_->slots.data(); // the shared table is final: it never changes
         const std::size_t align = table.data_align;

@@ -191,7 +191,7 @@ private:
         m.Detach_();
         m.template AddStatePrivately_<T>();
         detail::ApplyTo<Controller, Action, S, T, Cond, kForced, Maker, Edges...>(
-            *m.table_, chain_, Cond(std::forward<F>(condition)), Maker(std::forward<M>(make)));
+            *m.block_->table, chain_, Cond(std::forward<F>(condition)), Maker(std::forward<M>(make)));
         return Next(m, chain_, nullptr);
     }
 
@@ -391,8 +391,9 @@ public:
 
     ~StateManager() {
         ReleaseData_();
+        Table_* table = block_->table;
         FreeBlock_(block_);
-        Table_::Release(table_);
+        Table_::Release(table);
     }
 
     /// Declares the state the machine starts in (entered on the first Perform)
@@ -415,9 +416,9 @@ public:
             Node_* node = Step_(step);
             return TransitionBuilder<Controller, Action, S>(*this, node->chain_index, node);
         }
-        if (table_->initial != detail::kNoState) detail::ApplyInit<Controller, Action, S>(*table_); // reports
+        if (block_->table->initial != detail::kNoState) detail::ApplyInit<Controller, Action, S>(*block_->table); // reports
         AddStatePrivately_<S>();
-        return TransitionBuilder<Controller, Action, S>(*this, detail::ApplyInit<Controller, Action, S>(*table_),
+        return TransitionBuilder<Controller, Action, S>(*this, detail::ApplyInit<Controller, Action, S>(*block_->table),
                                                         nullptr);
     }
 
@@ -435,7 +436,7 @@ public:
             return TransitionBuilder<Controller, Action, S>(*this, node->chain_index, node);
         }
         AddStatePrivately_<S>();
-        return TransitionBuilder<Controller, Action, S>(*this, detail::ApplyNewChain<Controller, Action, S>(*table_),
+        return TransitionBuilder<Controller, Action, S>(*this, detail::ApplyNewChain<Controller, Action, S>(*block_->table),
                                                         nullptr);
     }
 
@@ -446,7 +447,7 @@ public:
         if (rt_.flags != kRunning_) [[unlikely]]
             return SlowTick_(action);
         BusyScope_ busy(rt_);
-        const detail::Slot<Controller, Action>& slot = table_->slots[rt_.state];
+        const detail::Slot<Controller, Action>& slot = slots_[rt_.state];
         slot.step(slot.context, *controller_, action, rt_, Data_());
     }
 
@@ -482,8 +483,8 @@ public:
             Step_(step);
             return;
         }
-        table_->keep_previous = true;
-        table_->finalized = false;
+        block_->table->keep_previous = true;
+        block_->table->finalized = false;
     }
 
     /// The state the last change came from (not Valid() before the second state).
@@ -547,7 +548,7 @@ public:
                                     "(state {}); take a tickfsm::Machine<Controller, Action>& as the hook's last "
                                     "parameter and call SendEvent on it",
                                     event.name, CurrentStateName()));
-        if (!table_) Resolved_(); // not started: only the observer hears of it
+        if (!block_->table) Resolved_(); // not started: only the observer hears of it
         BusyScope_ busy(rt_);
         auto ctx = Context_(&action);
         return detail::DeliverEvent(ctx, event);
@@ -589,7 +590,7 @@ public:
     /// True when S is the current state (false before the first Perform).
     template <class S>
     bool IsIn() const noexcept {
-        return rt_.state != detail::kNoState && table_->keys[rt_.state] == detail::TypeKey<S>();
+        return rt_.state != detail::kNoState && block_->table->keys[rt_.state] == detail::TypeKey<S>();
     }
 
     /// This machine's one object of state S (added as a state if not configured yet).
@@ -610,7 +611,7 @@ public:
             }
             id = Resolved_().Find(detail::TypeKey<S>());
         }
-        return detail::StateObject<S>(Data_(), table_->meta[id].offset);
+        return detail::StateObject<S>(Data_(), block_->table->meta[id].offset);
     }
 
     // --- keyed states (seed 003's StateMachine<TKey, TState>) -------------------
@@ -625,10 +626,10 @@ public:
         static_assert(detail::CheckState<S, Controller, Action>());
         CheckConfigurable_([&] { return fmt::format("AddState<{}>({})", detail::StateName<S>(), KeyText_(key)); });
         Detach_();
-        if (table_->FindKey(detail::TypeKey<K>(), static_cast<std::uint64_t>(key)) != detail::kNoState)
+        if (block_->table->FindKey(detail::TypeKey<K>(), static_cast<std::uint64_t>(key)) != detail::kNoState)
             Table_::Fail(fmt::format("AddState<{}>({}): the key {} is already registered (state {})",
                                     detail::StateName<S>(), KeyText_(key), KeyText_(key),
-                                    table_->NameOf(table_->FindKey(detail::TypeKey<K>(), static_cast<std::uint64_t>(key)))));
+                                    block_->table->NameOf(block_->table->FindKey(detail::TypeKey<K>(), static_cast<std::uint64_t>(key)))));
         std::shared_ptr<const S> prototype;
         if constexpr (sizeof...(Args) > 0) prototype = std::make_shared<const S>(std::forward<Args>(args)...);
         AddKeyed_<S, (sizeof...(Args) > 0)>(key, std::move(prototype));
@@ -640,7 +641,7 @@ public:
     DelegateBuilder<Controller, Action> AddDelegateState(K key) {
         CheckConfigurable_([&] { return fmt::format("AddDelegateState({})", KeyText_(key)); });
         Detach_();
-        if (table_->FindKey(detail::TypeKey<K>(), static_cast<std::uint64_t>(key)) != detail::kNoState)
+        if (block_->table->FindKey(detail::TypeKey<K>(), static_cast<std::uint64_t>(key)) != detail::kNoState)
             Table_::Fail(fmt::format("AddDelegateState({}): the key {} is already registered", KeyText_(key),
                                     KeyText_(key)));
         auto hooks = std::make_shared<detail::DelegateHooks<Controller, Action>>();
@@ -656,7 +657,7 @@ public:
     DelegateBuilder<Controller, Action> AddDelegateState() {
         CheckConfigurable_([] { return fmt::format("AddDelegateState<{}>()", detail::TypeName<Tag>()); });
         Detach_();
-        if (table_->Find(detail::TypeKey<Tag>()) != detail::kNoState)
+        if (block_->table->Find(detail::TypeKey<Tag>()) != detail::kNoState)
             Table_::Fail(fmt::format("AddDelegateState<{}>(): {} is already a state of this machine",
                                     detail::TypeName<Tag>(), detail::TypeName<Tag>()));
         auto hooks = std::make_shared<detail::DelegateHooks<Controller, Action>>();
@@ -676,11 +677,11 @@ public:
         CheckConfigurable_([&] { return fmt::format("SetInitialState({})", KeyText_(key)); });
         Detach_();
         const detail::StateIndex id = KeyedId_(key, "SetInitialState");
-        if (table_->initial != detail::kNoState)
+        if (block_->table->initial != detail::kNoState)
             Table_::Fail(fmt::format("SetInitialState({}): the initial state is already {}; a machine has one "
                                     "initial state",
-                                    KeyText_(key), table_->NameOf(table_->initial)));
-        table_->initial = id;
+                                    KeyText_(key), block_->table->NameOf(block_->table->initial)));
+        block_->table->initial = id;
         return KeyedBuilder_(id);
     }
 
@@ -717,17 +718,17 @@ public:
         requires StateKey<K>
     bool IsIn(K key) const noexcept {
         if (rt_.state == detail::kNoState) return false;
-        const auto& meta = table_->meta[rt_.state];
+        const auto& meta = block_->table->meta[rt_.state];
         return meta.key_type == detail::TypeKey<K>() && meta.key_value == static_cast<std::uint64_t>(key);
     }
     /// The current state's key; a ConfigError if the current state has no key of type K.
     template <class K>
         requires StateKey<K>
     K CurrentKey() const {
-        if (rt_.state == detail::kNoState || table_->meta[rt_.state].key_type != detail::TypeKey<K>())
+        if (rt_.state == detail::kNoState || block_->table->meta[rt_.state].key_type != detail::TypeKey<K>())
             Table_::Fail(fmt::format("CurrentKey<{}>(): the current state ({}) has no key of that type",
                                     detail::TypeName<K>(), CurrentStateName().empty() ? "none" : CurrentStateName()));
-        return static_cast<K>(table_->meta[rt_.state].key_value);
+        return static_cast<K>(block_->table->meta[rt_.state].key_value);
     }
     /// Character data of the keyed state `key` (of class S).
     template <class S, class K>
@@ -735,7 +736,7 @@ public:
     S& State(K key) {
         const detail::StateIndex id = KeyedId_(key, "State");
         Resolved_();
-        return detail::StateObject<S>(Data_(), table_->meta[id].offset);
+        return detail::StateObject<S>(Data_(), block_->table->meta[id].offset);
     }
 
     /// Seconds in the current state: TicksInState() * fixed_dt, with no drift.
@@ -744,7 +745,7 @@ public:
     std::uint32_t TicksInState() const noexcept { return rt_.ticks; }
     /// The current state's `Name`, or its class name; empty before the first Perform.
     std::string_view CurrentStateName() const noexcept {
-        return rt_.state == detail::kNoState ? std::string_view{} : table_->NameOf(rt_.state);
+        return rt_.state == detail::kNoState ? std::string_view{} : block_->table->NameOf(rt_.state);
     }
     /// The current state's id (not Valid() before the first Perform).
     StateId CurrentState() const noexcept { return StateId{rt_.state}; }
@@ -822,7 +823,7 @@ private:
     }
     StateRef Ref_(detail::StateIndex id) const { return Resolved_().Ref(id); }
     void ReportBuffered_(detail::StateIndex id, BufferOutcome outcome) const {
-        if (block_->observer) block_->observer->OnBufferedRequest(block_->name, table_->NameOf(id), outcome);
+        if (block_->observer) block_->observer->OnBufferedRequest(block_->name, block_->table->NameOf(id), outcome);
     }
 
     static constexpr std::uint16_t kFrozen_ = detail::kFrozen;
@@ -840,7 +841,8 @@ private:
         std::uint32_t capacity = 0;   // bytes of state data the block holds
         std::uint32_t align = 0;      // alignment the block was allocated with
         float dt = 0;
-        bool stale = false;           // table_ is for an earlier point of the configuration
+        Table_* table = nullptr;      // the machine's table (shared or private); one reference held
+        bool stale = false;           // table is for an earlier point of the configuration
         detail::StateIndex next = detail::kNoState;     // a NextState request
         detail::StateIndex previous = detail::kNoState; // the state the last change came from
         detail::StateIndex global = detail::kNoState;   // the global state
@@ -939,36 +941,36 @@ private:
     }
 
     KeyedTransitionBuilder<Controller, Action> KeyedBuilder_(detail::StateIndex id) {
-        auto& chains = table_->meta[id].chains;
+        auto& chains = block_->table->meta[id].chains;
         chains.push_back(std::make_unique<detail::ErasedChain<Controller, Action>>());
-        table_->finalized = false;
+        block_->table->finalized = false;
         return KeyedTransitionBuilder<Controller, Action>(*this, id, chains.size() - 1);
     }
 
     template <class K, class F>
     void AddKeyedEdge_(detail::StateIndex from, std::size_t chain, K key, F&& condition, bool forced) {
-        CheckConfigurable_([&] { return fmt::format("From({}).To({})", table_->NameOf(from), KeyText_(key)); });
+        CheckConfigurable_([&] { return fmt::format("From({}).To({})", block_->table->NameOf(from), KeyText_(key)); });
         const detail::StateIndex to = KeyedId_(key, "To");
-        auto& erased = static_cast<detail::ErasedChain<Controller, Action>&>(*table_->meta[from].chains[chain]);
-        erased.Add(std::forward<F>(condition), detail::Target{to, 0, table_->meta[to].offset}, forced);
-        table_->finalized = false;
+        auto& erased = static_cast<detail::ErasedChain<Controller, Action>&>(*block_->table->meta[from].chains[chain]);
+        erased.Add(std::forward<F>(condition), detail::Target{to, 0, block_->table->meta[to].offset}, forced);
+        block_->table->finalized = false;
     }
 
     template <class K>
     void AddKeyedEvent_(detail::StateIndex from, const Event& event, K key) {
-        CheckConfigurable_([&] { return fmt::format("From({}).On({}).To({})", table_->NameOf(from), event.name, KeyText_(key)); });
+        CheckConfigurable_([&] { return fmt::format("From({}).On({}).To({})", block_->table->NameOf(from), event.name, KeyText_(key)); });
         const detail::StateIndex to = KeyedId_(key, "On");
-        if (const detail::EventEdge* existing = table_->FindEvent(from, event))
+        if (const detail::EventEdge* existing = block_->table->FindEvent(from, event))
             Table_::Fail(fmt::format("From({}).On({}).To({}): state {} already has a transition on event {} (to {})",
-                                    table_->NameOf(from), event.name, KeyText_(key), table_->NameOf(from),
-                                    event.name, table_->NameOf(existing->to)));
-        table_->meta[from].events.push_back(detail::EventEdge{event, to});
-        table_->finalized = false;
+                                    block_->table->NameOf(from), event.name, KeyText_(key), block_->table->NameOf(from),
+                                    event.name, block_->table->NameOf(existing->to)));
+        block_->table->meta[from].events.push_back(detail::EventEdge{event, to});
+        block_->table->finalized = false;
     }
 
     template <class X, class... Args>
     void AddKeyedAction_(detail::StateIndex from, Args&&... args) {
-        CheckConfigurable_([&] { return fmt::format("From({}).Do<{}>()", table_->NameOf(from), detail::TypeName<X>()); });
+        CheckConfigurable_([&] { return fmt::format("From({}).Do<{}>()", block_->table->NameOf(from), detail::TypeName<X>()); });
         auto prototype = std::make_shared<const X>(std::forward<Args>(args)...);
         ApplyPrivately_([&](Table_& table) { detail::ApplyDoAt<Controller, Action, X>(table, from, std::move(prototype)); });
     }
@@ -991,15 +993,15 @@ private:
     Node_* Step_(const Record_& step) {
         Node_* next = detail::Registry<Controller, Action>::Get().Child(block_->node, step);
         block_->node = next;
-        block_->stale = table_ != nullptr;
+        block_->stale = block_->table != nullptr;
         return next;
     }
 
     /// The table for this machine's configuration so far, built or found on first need.
     const Table_& Resolved_() const {
-        if (!table_ || block_->stale) [[unlikely]]
+        if (!block_->table || block_->stale) [[unlikely]]
             Resolve_();
-        return *table_;
+        return *block_->table;
     }
 
     [[gnu::cold, gnu::noinline]] void Resolve_() const {
@@ -1028,15 +1030,15 @@ private:
             ~Owner() { Table_::Release(held); }
         } owner{table};
         SyncData_(*table);
-        std::swap(owner.held, table_);
+        std::swap(owner.held, block_->table);
         block_->stale = false;
     }
 
     /// A configuration step on this machine's private table, then its data.
     template <class F>
     void ApplyPrivately_(F&& apply) {
-        apply(*table_);
-        SyncData_(*table_); // retried by the next step or tick if a constructor throws
+        apply(*block_->table);
+        SyncData_(*block_->table); // retried by the next step or tick if a constructor throws
     }
 
     /// In a shared configuration, refuse a second transition from S on `event` now.
@@ -1052,16 +1054,16 @@ private:
 
     template <class S>
     [[gnu::noinline]] void AddStatePrivately_() { // one copy per state, not one per transition
-        const std::size_t before = table_->meta.size();
-        table_->template Register<S>();
-        if (table_->meta.size() == before) return;
+        const std::size_t before = block_->table->meta.size();
+        block_->table->template Register<S>();
+        if (block_->table->meta.size() == before) return;
         struct Undo { // a state constructor that throws leaves the table as it was
             Table_* table;
             ~Undo() {
                 if (table) table->PopLast();
             }
-        } undo{table_};
-        SyncData_(*table_);
+        } undo{block_->table};
+        SyncData_(*block_->table);
         undo.table = nullptr;
     }
 
@@ -1072,6 +1074,7 @@ private:
         const std::size_t count = items.size();
         if (count == block_->data_count) return;
         Block_* grown = NewBlock_(table.data_size, table.data_align);
+        grown->table = block_->table;
         grown->node = block_->node;
         grown->dt = block_->dt;
         grown->stale = block_->stale;
@@ -1103,21 +1106,21 @@ private:
     }
 
     void ReleaseData_() noexcept {
-        if (!table_) return;
+        if (!block_->table) return;
         for (std::size_t i = 0; i < block_->data_count; ++i)
-            table_->items[i].destroy(Data_() + table_->items[i].offset);
+            block_->table->items[i].destroy(Data_() + block_->table->items[i].offset);
         block_->data_count = 0;
     }
 
     detail::TickContext<Controller, Action> Context_(const Action* action) {
         detail::TickContext<Controller, Action> ctx;
-        ctx.table = table_;
+        ctx.table = block_->table;
         ctx.rt = &rt_;
         ctx.controller = controller_;
         ctx.action = action;
         ctx.data = Data_();
         ctx.next = &block_->next;
-        ctx.previous = table_->keep_previous ? &block_->previous : nullptr;
+        ctx.previous = block_->table->keep_previous ? &block_->previous : nullptr;
         ctx.global = block_->global;
         ctx.observer = block_->observer;
         ctx.name = block_->name;
@@ -1166,7 +1169,7 @@ private:
             Table_::Fail(fmt::format("{}({}) called on the machine from inside one of its hooks or conditions "
                                     "(state {}); take a tickfsm::Machine<Controller, Action>& as the hook's last "
                                     "parameter and call it there",
-                                    api, table_->NameOf(id), CurrentStateName()));
+                                    api, block_->table->NameOf(id), CurrentStateName()));
         if (!(rt_.flags & detail::kStarted)) Freeze_();
         const Action action{};
         BusyScope_ busy(rt_);
@@ -1185,14 +1188,14 @@ private:
         BusyScope_ busy(rt_);
         auto ctx = Context_(&action);
         if (block_->global != detail::kNoState) {
-            const auto& old = table_->meta[block_->global];
+            const auto& old = block_->table->meta[block_->global];
             old.exit(ctx, old.offset);
         }
         block_->global = id;
         rt_.flags = static_cast<std::uint16_t>(id == detail::kNoState ? rt_.flags & ~detail::kGlobal
                                                                       : rt_.flags | detail::kGlobal);
         if (id != detail::kNoState) {
-            const auto& entered = table_->meta[id];
+            const auto& entered = block_->table->meta[id];
             ctx.global = id;
             entered.enter(ctx, entered.offset);
             if (ctx.pending != detail::kNoState && (rt_.flags & detail::kStarted))
@@ -1206,12 +1209,15 @@ private:
         if (table.initial == detail::kNoState)
             Table_::Fail("Perform() called before SetInitialState<S>(): give the machine an initial state while "
                         "configuring");
-        if (!table.finalized) table_->Finalize(); // a private table: it changes no more
+        if (!table.finalized) block_->table->Finalize(); // a private table: it changes no more
+        slots_ = table.slots.data();
         rt_.flags = static_cast<std::uint16_t>(rt_.flags | kFrozen_);
     }
 
     Controller* controller_;
-    mutable Table_* table_ = nullptr;
+    // The current table's slots, set when the configuration closes: the fast
+    // path reads them without going through the table.
+    const detail::Slot<Controller, Action>* slots_ = nullptr;
     mutable Block_* block_ = nullptr;
     detail::Runtime rt_{};
 };
