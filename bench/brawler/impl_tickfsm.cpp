@@ -23,10 +23,11 @@ class TickfsmImpl final : public ImplBase<TickfsmImpl> {
         std::construct_at(machines_ + i, fighters_[i]);
         ++built_;
       }
-      // Find (the first machine: build) the shared table now, so that its heap is
-      // counted here; Idle itself is entered by the first Perform, before that
-      // tick's conditions, as the spec has it.
-      for (std::size_t i = 0; i < n; ++i) (void)machines_[i].StateCount();
+      // Close each configuration now (seed 002's InitFSM: the first machine builds
+      // the shared table), so that what a running machine holds is what is counted
+      // here; Idle itself is entered by the first Perform, before that tick's
+      // conditions, as the spec has it.
+      for (std::size_t i = 0; i < n; ++i) machines_[i].Initialize();
     });
     bytes_ = sizeof(BrawlerStateManager) + (n > 0 ? heap / n : 0);
   }

@@ -64,7 +64,7 @@ public:
     Crowd(std::size_t count, Controller& prototype, Args&&... args) {
         Manager manager(prototype, std::forward<Args>(args)...);
         const Table& table = manager.Resolved_();
-        if (!manager.block_->node)
+        if (!manager.Blk_()->node)
             Table::Fail(fmt::format("Crowd<{}>: its configuration has a condition that holds data (a capturing "
                                     "lambda or a functor with members); a crowd shares one table between all its "
                                     "characters, so use captureless lambdas, functions or empty functors and reach "
@@ -74,7 +74,7 @@ public:
             Table::Fail(fmt::format("Crowd<{}>: its configuration has no initial state; call SetInitialState<S>() in "
                                     "its constructor",
                                     detail::TypeName<Manager>()));
-        table_ = manager.block_->table;
+        table_ = manager.Tab_();
         table_->Acquire();
         slots_ = table_->slots.data(); // the shared table is final: it never changes
         const std::size_t align = table.data_align;

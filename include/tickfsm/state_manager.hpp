@@ -57,7 +57,7 @@ public:
             return fmt::format("From<{}>().On({}).To<{}>()", detail::StateName<S>(), event_.name,
                                detail::StateName<T>());
         });
-        if (m.block_->node && from_.token_ == m.block_->node) {
+        if (m.Blk_()->node && from_.token_ == m.Blk_()->node) {
             m.template CheckNoEventOnPath_<S, T>(event_);
             detail::StepRecord<Controller, Action> step;
             step.key = detail::TypeKey<detail::OnStep<S, T>>();
@@ -137,7 +137,7 @@ public:
         m.CheckConfigurable_(
             [] { return fmt::format("From<{}>().Do<{}>()", detail::StateName<S>(), detail::TypeName<X>()); });
         if constexpr (sizeof...(Args) == 0 && std::is_default_constructible_v<X>) {
-            if (m.block_->node && token_ == m.block_->node) {
+            if (m.Blk_()->node && token_ == m.Blk_()->node) {
                 Record_ step;
                 step.key = detail::TypeKey<detail::DoStep<S, X>>();
                 step.replay = &detail::ReplayDo<Controller, Action, S, X>;
@@ -191,7 +191,7 @@ private:
         m.Detach_();
         m.template AddStatePrivately_<T>();
         detail::ApplyTo<Controller, Action, S, T, Cond, kForced, Maker, Edges...>(
-            *m.block_->table, chain_, Cond(std::forward<F>(condition)), Maker(std::forward<M>(make)));
+            *m.Tab_(), chain_, Cond(std::forward<F>(condition)), Maker(std::forward<M>(make)));
         return Next(m, chain_, nullptr);
     }
 
@@ -379,9 +379,9 @@ public:
     explicit StateManager(Controller& controller, float fixed_dt = 1.0f / 60.0f) : controller_(&controller) {
         if (!(std::isfinite(fixed_dt) && fixed_dt > 0.0f))
             Table_::Fail(fmt::format("fixed_dt must be finite and positive, got {}", fixed_dt));
-        block_ = NewBlock_(0, alignof(Block_));
-        block_->node = detail::Registry<Controller, Action>::Get().Root(fixed_dt);
-        block_->dt = fixed_dt;
+        home_ = NewBlock_(0, alignof(Block_));
+        Blk_()->node = detail::Registry<Controller, Action>::Get().Root(fixed_dt);
+        Blk_()->dt = fixed_dt;
     }
 
     // A machine is bound to its controller and its conditions may capture `this`:
@@ -391,8 +391,8 @@ public:
 
     ~StateManager() {
         ReleaseData_();
-        Table_* table = block_->table;
-        FreeBlock_(block_);
+        Table_* table = Tab_();
+        if (Block_* block = BlockIf_()) FreeBlock_(block);
         Table_::Release(table);
     }
 
@@ -402,11 +402,11 @@ public:
     TransitionBuilder<Controller, Action, S> SetInitialState() {
         static_assert(detail::CheckState<S, Controller, Action>());
         CheckConfigurable_([] { return fmt::format("SetInitialState<{}>()", detail::StateName<S>()); });
-        if (block_->node) {
-            if (!block_->node->initial.empty())
+        if (Blk_()->node) {
+            if (!Blk_()->node->initial.empty())
                 Table_::Fail(fmt::format("SetInitialState<{}>(): the initial state is already {}; a machine has one "
                                         "initial state (use From<{}>() to add transitions from {})",
-                                        detail::StateName<S>(), block_->node->initial, detail::StateName<S>(),
+                                        detail::StateName<S>(), Blk_()->node->initial, detail::StateName<S>(),
                                         detail::StateName<S>()));
             Record_ step;
             step.key = detail::TypeKey<detail::InitStep<S>>();
@@ -416,9 +416,9 @@ public:
             Node_* node = Step_(step);
             return TransitionBuilder<Controller, Action, S>(*this, node->chain_index, node);
         }
-        if (block_->table->initial != detail::kNoState) detail::ApplyInit<Controller, Action, S>(*block_->table); // reports
+        if (Tab_()->initial != detail::kNoState) detail::ApplyInit<Controller, Action, S>(*Tab_()); // reports
         AddStatePrivately_<S>();
-        return TransitionBuilder<Controller, Action, S>(*this, detail::ApplyInit<Controller, Action, S>(*block_->table),
+        return TransitionBuilder<Controller, Action, S>(*this, detail::ApplyInit<Controller, Action, S>(*Tab_()),
                                                         nullptr);
     }
 
@@ -427,7 +427,7 @@ public:
     TransitionBuilder<Controller, Action, S> From() {
         static_assert(detail::CheckState<S, Controller, Action>());
         CheckConfigurable_([] { return fmt::format("From<{}>()", detail::StateName<S>()); });
-        if (block_->node) {
+        if (Blk_()->node) {
             Record_ step;
             step.key = detail::TypeKey<detail::FromStep<S>>();
             step.replay = &detail::ReplayFrom<Controller, Action, S>;
@@ -436,7 +436,7 @@ public:
             return TransitionBuilder<Controller, Action, S>(*this, node->chain_index, node);
         }
         AddStatePrivately_<S>();
-        return TransitionBuilder<Controller, Action, S>(*this, detail::ApplyNewChain<Controller, Action, S>(*block_->table),
+        return TransitionBuilder<Controller, Action, S>(*this, detail::ApplyNewChain<Controller, Action, S>(*Tab_()),
                                                         nullptr);
     }
 
@@ -476,15 +476,15 @@ public:
     /// then take the general path.
     void KeepPreviousState() {
         CheckConfigurable_([] { return std::string("KeepPreviousState()"); });
-        if (block_->node) {
+        if (Blk_()->node) {
             Record_ step;
             step.key = detail::TypeKey<detail::KeepPreviousStep>();
             step.replay = &detail::ReplayKeepPrevious<Controller, Action>;
             Step_(step);
             return;
         }
-        block_->table->keep_previous = true;
-        block_->table->finalized = false;
+        Tab_()->keep_previous = true;
+        Tab_()->finalized = false;
     }
 
     /// The state the last change came from (not Valid() before the second state).
@@ -493,7 +493,8 @@ public:
         const Table_& table = Resolved_();
         if (!table.keep_previous)
             Table_::Fail("PreviousState() needs KeepPreviousState() in the machine's configuration");
-        return table.Ref(block_->previous);
+        const Block_* block = BlockIf_();
+        return table.Ref(block ? block->previous : detail::kNoState);
     }
 
     /// Goes back to PreviousState() through the gates (TrySetState), or past
@@ -522,7 +523,11 @@ public:
     /// Exits the global state, if any; ticks go back to the fast path.
     void ClearGlobalState() { ChangeGlobal_(detail::kNoState); }
     /// The global state's name, or empty.
-    std::string_view GlobalStateName() const { return Resolved_().NameOf(block_->global); }
+    std::string_view GlobalStateName() const {
+        const Table_& table = Resolved_();
+        const Block_* block = BlockIf_();
+        return table.NameOf(block ? block->global : detail::kNoState);
+    }
 
     /// Initializes the machine now rather than on the first Perform: closes the
     /// configuration, runs every state's OnStateInit in order and tells the
@@ -548,7 +553,7 @@ public:
                                     "(state {}); take a tickfsm::Machine<Controller, Action>& as the hook's last "
                                     "parameter and call SendEvent on it",
                                     event.name, CurrentStateName()));
-        if (!block_->table) Resolved_(); // not started: only the observer hears of it
+        if (!Tab_()) Resolved_(); // not started: only the observer hears of it
         BusyScope_ busy(rt_);
         auto ctx = Context_(&action);
         return detail::DeliverEvent(ctx, event);
@@ -566,8 +571,8 @@ public:
     /// does). A machine without an observer pays nothing for the feature; with
     /// one, every tick takes the general path.
     void SetObserver(Observer* observer, std::string_view name = {}) {
-        block_->observer = observer;
-        block_->name = name.empty() ? std::string_view("StateManager") : name;
+        Blk_()->observer = observer;
+        Blk_()->name = name.empty() ? std::string_view("StateManager") : name;
         rt_.flags = static_cast<std::uint16_t>(observer ? rt_.flags | detail::kObserved
                                                         : rt_.flags & ~detail::kObserved);
     }
@@ -583,14 +588,16 @@ public:
         rt_.ticks = 0;
         rt_.flags =
             static_cast<std::uint16_t>(rt_.flags & (kFrozen_ | detail::kObserved | detail::kInitialized | detail::kGlobal));
-        block_->next = detail::kNoState;
-        block_->previous = detail::kNoState;
+        if (Block_* block = BlockIf_()) {
+            block->next = detail::kNoState;
+            block->previous = detail::kNoState;
+        }
     }
 
     /// True when S is the current state (false before the first Perform).
     template <class S>
     bool IsIn() const noexcept {
-        return rt_.state != detail::kNoState && block_->table->keys[rt_.state] == detail::TypeKey<S>();
+        return rt_.state != detail::kNoState && Tab_()->keys[rt_.state] == detail::TypeKey<S>();
     }
 
     /// This machine's one object of state S (added as a state if not configured yet).
@@ -601,7 +608,7 @@ public:
         if (id == detail::kNoState) {
             CheckConfigurable_(
                 [] { return fmt::format("State<{}>() of a state never configured", detail::StateName<S>()); });
-            if (block_->node) {
+            if (Blk_()->node) {
                 Record_ step;
                 step.key = detail::TypeKey<detail::AddStep<S>>();
                 step.replay = &detail::ReplayAdd<Controller, Action, S>;
@@ -611,7 +618,7 @@ public:
             }
             id = Resolved_().Find(detail::TypeKey<S>());
         }
-        return detail::StateObject<S>(Data_(), block_->table->meta[id].offset);
+        return detail::StateObject<S>(Data_(), Tab_()->meta[id].offset);
     }
 
     // --- keyed states (seed 003's StateMachine<TKey, TState>) -------------------
@@ -626,10 +633,10 @@ public:
         static_assert(detail::CheckState<S, Controller, Action>());
         CheckConfigurable_([&] { return fmt::format("AddState<{}>({})", detail::StateName<S>(), KeyText_(key)); });
         Detach_();
-        if (block_->table->FindKey(detail::TypeKey<K>(), static_cast<std::uint64_t>(key)) != detail::kNoState)
+        if (Tab_()->FindKey(detail::TypeKey<K>(), static_cast<std::uint64_t>(key)) != detail::kNoState)
             Table_::Fail(fmt::format("AddState<{}>({}): the key {} is already registered (state {})",
                                     detail::StateName<S>(), KeyText_(key), KeyText_(key),
-                                    block_->table->NameOf(block_->table->FindKey(detail::TypeKey<K>(), static_cast<std::uint64_t>(key)))));
+                                    Tab_()->NameOf(Tab_()->FindKey(detail::TypeKey<K>(), static_cast<std::uint64_t>(key)))));
         std::shared_ptr<const S> prototype;
         if constexpr (sizeof...(Args) > 0) prototype = std::make_shared<const S>(std::forward<Args>(args)...);
         AddKeyed_<S, (sizeof...(Args) > 0)>(key, std::move(prototype));
@@ -641,7 +648,7 @@ public:
     DelegateBuilder<Controller, Action> AddDelegateState(K key) {
         CheckConfigurable_([&] { return fmt::format("AddDelegateState({})", KeyText_(key)); });
         Detach_();
-        if (block_->table->FindKey(detail::TypeKey<K>(), static_cast<std::uint64_t>(key)) != detail::kNoState)
+        if (Tab_()->FindKey(detail::TypeKey<K>(), static_cast<std::uint64_t>(key)) != detail::kNoState)
             Table_::Fail(fmt::format("AddDelegateState({}): the key {} is already registered", KeyText_(key),
                                     KeyText_(key)));
         auto hooks = std::make_shared<detail::DelegateHooks<Controller, Action>>();
@@ -657,7 +664,7 @@ public:
     DelegateBuilder<Controller, Action> AddDelegateState() {
         CheckConfigurable_([] { return fmt::format("AddDelegateState<{}>()", detail::TypeName<Tag>()); });
         Detach_();
-        if (block_->table->Find(detail::TypeKey<Tag>()) != detail::kNoState)
+        if (Tab_()->Find(detail::TypeKey<Tag>()) != detail::kNoState)
             Table_::Fail(fmt::format("AddDelegateState<{}>(): {} is already a state of this machine",
                                     detail::TypeName<Tag>(), detail::TypeName<Tag>()));
         auto hooks = std::make_shared<detail::DelegateHooks<Controller, Action>>();
@@ -677,11 +684,11 @@ public:
         CheckConfigurable_([&] { return fmt::format("SetInitialState({})", KeyText_(key)); });
         Detach_();
         const detail::StateIndex id = KeyedId_(key, "SetInitialState");
-        if (block_->table->initial != detail::kNoState)
+        if (Tab_()->initial != detail::kNoState)
             Table_::Fail(fmt::format("SetInitialState({}): the initial state is already {}; a machine has one "
                                     "initial state",
-                                    KeyText_(key), block_->table->NameOf(block_->table->initial)));
-        block_->table->initial = id;
+                                    KeyText_(key), Tab_()->NameOf(Tab_()->initial)));
+        Tab_()->initial = id;
         return KeyedBuilder_(id);
     }
 
@@ -718,17 +725,17 @@ public:
         requires StateKey<K>
     bool IsIn(K key) const noexcept {
         if (rt_.state == detail::kNoState) return false;
-        const auto& meta = block_->table->meta[rt_.state];
+        const auto& meta = Tab_()->meta[rt_.state];
         return meta.key_type == detail::TypeKey<K>() && meta.key_value == static_cast<std::uint64_t>(key);
     }
     /// The current state's key; a ConfigError if the current state has no key of type K.
     template <class K>
         requires StateKey<K>
     K CurrentKey() const {
-        if (rt_.state == detail::kNoState || block_->table->meta[rt_.state].key_type != detail::TypeKey<K>())
+        if (rt_.state == detail::kNoState || Tab_()->meta[rt_.state].key_type != detail::TypeKey<K>())
             Table_::Fail(fmt::format("CurrentKey<{}>(): the current state ({}) has no key of that type",
                                     detail::TypeName<K>(), CurrentStateName().empty() ? "none" : CurrentStateName()));
-        return static_cast<K>(block_->table->meta[rt_.state].key_value);
+        return static_cast<K>(Tab_()->meta[rt_.state].key_value);
     }
     /// Character data of the keyed state `key` (of class S).
     template <class S, class K>
@@ -736,16 +743,16 @@ public:
     S& State(K key) {
         const detail::StateIndex id = KeyedId_(key, "State");
         Resolved_();
-        return detail::StateObject<S>(Data_(), block_->table->meta[id].offset);
+        return detail::StateObject<S>(Data_(), Tab_()->meta[id].offset);
     }
 
     /// Seconds in the current state: TicksInState() * fixed_dt, with no drift.
-    float TimeInState() const noexcept { return detail::TimeOf(rt_.ticks, block_->dt); }
+    float TimeInState() const noexcept { return detail::TimeOf(rt_.ticks, Dt_()); }
     /// Ticks counted in the current state (0 on the tick it was entered).
     std::uint32_t TicksInState() const noexcept { return rt_.ticks; }
     /// The current state's `Name`, or its class name; empty before the first Perform.
     std::string_view CurrentStateName() const noexcept {
-        return rt_.state == detail::kNoState ? std::string_view{} : block_->table->NameOf(rt_.state);
+        return rt_.state == detail::kNoState ? std::string_view{} : Tab_()->NameOf(rt_.state);
     }
     /// The current state's id (not Valid() before the first Perform).
     StateId CurrentState() const noexcept { return StateId{rt_.state}; }
@@ -759,12 +766,16 @@ public:
     /// Number of states configured.
     std::size_t StateCount() const { return Resolved_().meta.size(); }
     /// The fixed tick length in seconds.
-    float FixedDeltaTime() const noexcept { return block_->dt; }
+    float FixedDeltaTime() const noexcept { return Dt_(); }
     /// False before the first Perform and after Reset.
     bool IsStarted() const noexcept { return (rt_.flags & detail::kStarted) != 0; }
     /// True when this machine runs on a table shared with every machine configured
     /// the same way (all its conditions are captureless lambdas, functions or empty functors).
-    bool SharesTable() const { return Resolved_(), block_->node != nullptr; }
+    bool SharesTable() const {
+        Resolved_();
+        const Block_* block = BlockIf_();
+        return !block || block->node || block->shared;
+    }
 
     Controller& GetController() noexcept { return *controller_; }
     const Controller& GetController() const noexcept { return *controller_; }
@@ -823,7 +834,8 @@ private:
     }
     StateRef Ref_(detail::StateIndex id) const { return Resolved_().Ref(id); }
     void ReportBuffered_(detail::StateIndex id, BufferOutcome outcome) const {
-        if (block_->observer) block_->observer->OnBufferedRequest(block_->name, block_->table->NameOf(id), outcome);
+        if (const Block_* block = BlockIf_(); block && block->observer)
+            block->observer->OnBufferedRequest(block->name, Tab_()->NameOf(id), outcome);
     }
 
     static constexpr std::uint16_t kFrozen_ = detail::kFrozen;
@@ -832,6 +844,7 @@ private:
     // State data lives right after the block's header, so the tick finds it
     // without reading the header.
     static constexpr std::size_t kDataOffset_ = 64;
+    static constexpr std::uintptr_t kTableTag_ = 1;
 
     /// Per-machine bookkeeping, kept out of the machine object so that the object
     /// itself is the four words a tick reads.
@@ -843,6 +856,7 @@ private:
         float dt = 0;
         Table_* table = nullptr;      // the machine's table (shared or private); one reference held
         bool stale = false;           // table is for an earlier point of the configuration
+        bool shared = false;          // made again after Freeze_ let it go: the table is shared
         detail::StateIndex next = detail::kNoState;     // a NextState request
         detail::StateIndex previous = detail::kNoState; // the state the last change came from
         detail::StateIndex global = detail::kNoState;   // the global state
@@ -861,7 +875,49 @@ private:
         BusyScope_& operator=(const BusyScope_&) = delete;
     };
 
-    std::byte* Data_() const noexcept { return reinterpret_cast<std::byte*>(block_) + kDataOffset_; }
+    // A machine without a block (see Freeze_) has no state data: its data pointer is never read.
+    std::byte* Data_() const noexcept { return reinterpret_cast<std::byte*>(home_) + kDataOffset_; }
+
+    /// The machine's block, made again if Freeze_ let it go (not on the tick path).
+    Block_* Blk_() const {
+        if (reinterpret_cast<std::uintptr_t>(home_) & kTableTag_) [[unlikely]]
+            Rehome_();
+        return home_;
+    }
+    /// The block, or null if the machine runs without one.
+    Block_* BlockIf_() const noexcept {
+        return reinterpret_cast<std::uintptr_t>(home_) & kTableTag_ ? nullptr : home_;
+    }
+    Table_* Tab_() const noexcept {
+        const auto bits = reinterpret_cast<std::uintptr_t>(home_);
+        return bits & kTableTag_ ? reinterpret_cast<Table_*>(bits & ~kTableTag_) : home_->table;
+    }
+    float Dt_() const noexcept {
+        if (const Block_* block = BlockIf_()) return block->dt;
+        return Tab_()->dt;
+    }
+    [[gnu::cold, gnu::noinline]] void Rehome_() const {
+        Table_* table = Tab_();
+        Block_* block = NewBlock_(0, alignof(Block_));
+        block->table = table;
+        block->dt = table->dt;
+        block->shared = true;
+        home_ = block;
+    }
+    /// Once configured, a machine whose table is shared, holds no state data,
+    /// and ticks only on the fast path needs no block: the block goes, and
+    /// `home_` holds the table (tagged), so the machine owns no heap.
+    void ReleaseBlockIfUnused_() {
+        Block_* block = home_;
+        const Table_& table = *block->table;
+        if (!block->node || !table.items.empty() || !table.all_fast || table.uses_machine || table.keep_previous ||
+            block->observer || block->global != detail::kNoState || block->next != detail::kNoState ||
+            block->previous != detail::kNoState || block->name != std::string_view("StateManager"))
+            return;
+        Table_* held = block->table;
+        FreeBlock_(block);
+        home_ = reinterpret_cast<Block_*>(reinterpret_cast<std::uintptr_t>(held) | kTableTag_);
+    }
 
     static Block_* NewBlock_(std::size_t capacity, std::size_t align) {
         if (align < alignof(Block_)) align = alignof(Block_);
@@ -941,36 +997,36 @@ private:
     }
 
     KeyedTransitionBuilder<Controller, Action> KeyedBuilder_(detail::StateIndex id) {
-        auto& chains = block_->table->meta[id].chains;
+        auto& chains = Tab_()->meta[id].chains;
         chains.push_back(std::make_unique<detail::ErasedChain<Controller, Action>>());
-        block_->table->finalized = false;
+        Tab_()->finalized = false;
         return KeyedTransitionBuilder<Controller, Action>(*this, id, chains.size() - 1);
     }
 
     template <class K, class F>
     void AddKeyedEdge_(detail::StateIndex from, std::size_t chain, K key, F&& condition, bool forced) {
-        CheckConfigurable_([&] { return fmt::format("From({}).To({})", block_->table->NameOf(from), KeyText_(key)); });
+        CheckConfigurable_([&] { return fmt::format("From({}).To({})", Tab_()->NameOf(from), KeyText_(key)); });
         const detail::StateIndex to = KeyedId_(key, "To");
-        auto& erased = static_cast<detail::ErasedChain<Controller, Action>&>(*block_->table->meta[from].chains[chain]);
-        erased.Add(std::forward<F>(condition), detail::Target{to, 0, block_->table->meta[to].offset}, forced);
-        block_->table->finalized = false;
+        auto& erased = static_cast<detail::ErasedChain<Controller, Action>&>(*Tab_()->meta[from].chains[chain]);
+        erased.Add(std::forward<F>(condition), detail::Target{to, 0, Tab_()->meta[to].offset}, forced);
+        Tab_()->finalized = false;
     }
 
     template <class K>
     void AddKeyedEvent_(detail::StateIndex from, const Event& event, K key) {
-        CheckConfigurable_([&] { return fmt::format("From({}).On({}).To({})", block_->table->NameOf(from), event.name, KeyText_(key)); });
+        CheckConfigurable_([&] { return fmt::format("From({}).On({}).To({})", Tab_()->NameOf(from), event.name, KeyText_(key)); });
         const detail::StateIndex to = KeyedId_(key, "On");
-        if (const detail::EventEdge* existing = block_->table->FindEvent(from, event))
+        if (const detail::EventEdge* existing = Tab_()->FindEvent(from, event))
             Table_::Fail(fmt::format("From({}).On({}).To({}): state {} already has a transition on event {} (to {})",
-                                    block_->table->NameOf(from), event.name, KeyText_(key), block_->table->NameOf(from),
-                                    event.name, block_->table->NameOf(existing->to)));
-        block_->table->meta[from].events.push_back(detail::EventEdge{event, to});
-        block_->table->finalized = false;
+                                    Tab_()->NameOf(from), event.name, KeyText_(key), Tab_()->NameOf(from),
+                                    event.name, Tab_()->NameOf(existing->to)));
+        Tab_()->meta[from].events.push_back(detail::EventEdge{event, to});
+        Tab_()->finalized = false;
     }
 
     template <class X, class... Args>
     void AddKeyedAction_(detail::StateIndex from, Args&&... args) {
-        CheckConfigurable_([&] { return fmt::format("From({}).Do<{}>()", block_->table->NameOf(from), detail::TypeName<X>()); });
+        CheckConfigurable_([&] { return fmt::format("From({}).Do<{}>()", Tab_()->NameOf(from), detail::TypeName<X>()); });
         auto prototype = std::make_shared<const X>(std::forward<Args>(args)...);
         ApplyPrivately_([&](Table_& table) { detail::ApplyDoAt<Controller, Action, X>(table, from, std::move(prototype)); });
     }
@@ -980,7 +1036,7 @@ private:
     /// each transition costs little code.
     const void* StepTo_(const void* token, const void* key, void (*function)(), std::size_t chain,
                         typename Record_::Replay replay) {
-        if (!block_->node || token != block_->node) return nullptr;
+        if (!Blk_()->node || token != Blk_()->node) return nullptr;
         Record_ step;
         step.key = key;
         step.function = function;
@@ -991,22 +1047,22 @@ private:
 
     /// A shareable step: move along the registry's path.
     Node_* Step_(const Record_& step) {
-        Node_* next = detail::Registry<Controller, Action>::Get().Child(block_->node, step);
-        block_->node = next;
-        block_->stale = block_->table != nullptr;
+        Node_* next = detail::Registry<Controller, Action>::Get().Child(Blk_()->node, step);
+        Blk_()->node = next;
+        Blk_()->stale = Tab_() != nullptr;
         return next;
     }
 
     /// The table for this machine's configuration so far, built or found on first need.
     const Table_& Resolved_() const {
-        if (!block_->table || block_->stale) [[unlikely]]
+        if (const Block_* block = BlockIf_(); block && (!block->table || block->stale)) [[unlikely]]
             Resolve_();
-        return *block_->table;
+        return *Tab_();
     }
 
     [[gnu::cold, gnu::noinline]] void Resolve_() const {
         auto& registry = detail::Registry<Controller, Action>::Get();
-        Node_* node = block_->node;
+        Node_* node = Blk_()->node;
         Table_* table = registry.Published(node);
         if (!table) table = registry.Publish(node, registry.Build(node));
         Adopt_(table);
@@ -1015,10 +1071,10 @@ private:
     /// Leave the shared path: this machine gets a private table holding its
     /// configuration so far (a step that holds data is about to be added).
     void Detach_() {
-        if (!block_->node) return;
-        Table_* table = detail::Registry<Controller, Action>::Get().Build(block_->node);
+        if (!Blk_()->node) return;
+        Table_* table = detail::Registry<Controller, Action>::Get().Build(Blk_()->node);
         Adopt_(table);
-        block_->node = nullptr;
+        Blk_()->node = nullptr;
     }
 
     /// Run on `table` (one reference handed over): its layout extends this
@@ -1030,21 +1086,21 @@ private:
             ~Owner() { Table_::Release(held); }
         } owner{table};
         SyncData_(*table);
-        std::swap(owner.held, block_->table);
-        block_->stale = false;
+        std::swap(owner.held, Blk_()->table);
+        Blk_()->stale = false;
     }
 
     /// A configuration step on this machine's private table, then its data.
     template <class F>
     void ApplyPrivately_(F&& apply) {
-        apply(*block_->table);
-        SyncData_(*block_->table); // retried by the next step or tick if a constructor throws
+        apply(*Tab_());
+        SyncData_(*Tab_()); // retried by the next step or tick if a constructor throws
     }
 
     /// In a shared configuration, refuse a second transition from S on `event` now.
     template <class S, class T>
     void CheckNoEventOnPath_(const Event& event) const {
-        for (const Node_* n = block_->node; n && n->parent; n = n->parent)
+        for (const Node_* n = Blk_()->node; n && n->parent; n = n->parent)
             if (n->step.event_state == detail::TypeKey<S>() && n->step.event == event)
                 Table_::Fail(fmt::format("From<{}>().On({}).To<{}>(): state {} already has a transition on event "
                                         "{}; a state has one transition per event",
@@ -1054,16 +1110,16 @@ private:
 
     template <class S>
     [[gnu::noinline]] void AddStatePrivately_() { // one copy per state, not one per transition
-        const std::size_t before = block_->table->meta.size();
-        block_->table->template Register<S>();
-        if (block_->table->meta.size() == before) return;
+        const std::size_t before = Tab_()->meta.size();
+        Tab_()->template Register<S>();
+        if (Tab_()->meta.size() == before) return;
         struct Undo { // a state constructor that throws leaves the table as it was
             Table_* table;
             ~Undo() {
                 if (table) table->PopLast();
             }
-        } undo{block_->table};
-        SyncData_(*block_->table);
+        } undo{Tab_()};
+        SyncData_(*Tab_());
         undo.table = nullptr;
     }
 
@@ -1072,17 +1128,17 @@ private:
     void SyncData_(const Table_& table) const {
         const auto& items = table.items;
         const std::size_t count = items.size();
-        if (count == block_->data_count) return;
+        if (count == Blk_()->data_count) return;
         Block_* grown = NewBlock_(table.data_size, table.data_align);
-        grown->table = block_->table;
-        grown->node = block_->node;
-        grown->dt = block_->dt;
-        grown->stale = block_->stale;
-        grown->next = block_->next;
-        grown->previous = block_->previous;
-        grown->global = block_->global;
-        grown->observer = block_->observer;
-        grown->name = block_->name;
+        grown->table = home_->table;
+        grown->node = Blk_()->node;
+        grown->dt = Blk_()->dt;
+        grown->stale = Blk_()->stale;
+        grown->next = Blk_()->next;
+        grown->previous = Blk_()->previous;
+        grown->global = Blk_()->global;
+        grown->observer = Blk_()->observer;
+        grown->name = Blk_()->name;
         std::byte* to = reinterpret_cast<std::byte*>(grown) + kDataOffset_;
         struct Undo { // destroy what was built if a constructor throws
             const Table_& table;
@@ -1094,36 +1150,43 @@ private:
                 for (std::size_t i = first; i < built; ++i) table.items[i].destroy(data + table.items[i].offset);
                 FreeBlock_(block);
             }
-        } undo{table, grown, to, block_->data_count, block_->data_count};
-        for (std::size_t i = block_->data_count; i < count; ++i, ++undo.built)
+        } undo{table, grown, to, Blk_()->data_count, Blk_()->data_count};
+        for (std::size_t i = Blk_()->data_count; i < count; ++i, ++undo.built)
             items[i].construct(to + items[i].offset, items[i].prototype.get());
-        for (std::size_t i = 0; i < block_->data_count; ++i)
+        for (std::size_t i = 0; i < Blk_()->data_count; ++i)
             items[i].relocate(to + items[i].offset, Data_() + items[i].offset);
         undo.block = nullptr;
-        FreeBlock_(block_);
-        block_ = grown;
-        block_->data_count = static_cast<std::uint32_t>(count);
+        FreeBlock_(home_);
+        home_ = grown;
+        Blk_()->data_count = static_cast<std::uint32_t>(count);
     }
 
     void ReleaseData_() noexcept {
-        if (!block_->table) return;
-        for (std::size_t i = 0; i < block_->data_count; ++i)
-            block_->table->items[i].destroy(Data_() + block_->table->items[i].offset);
-        block_->data_count = 0;
+        Block_* block = BlockIf_();
+        if (!block || !block->table) return;
+        for (std::size_t i = 0; i < block->data_count; ++i)
+            block->table->items[i].destroy(Data_() + block->table->items[i].offset);
+        block->data_count = 0;
     }
 
     detail::TickContext<Controller, Action> Context_(const Action* action) {
         detail::TickContext<Controller, Action> ctx;
-        ctx.table = block_->table;
+        ctx.table = Tab_();
         ctx.rt = &rt_;
         ctx.controller = controller_;
         ctx.action = action;
         ctx.data = Data_();
-        ctx.next = &block_->next;
-        ctx.previous = block_->table->keep_previous ? &block_->previous : nullptr;
-        ctx.global = block_->global;
-        ctx.observer = block_->observer;
-        ctx.name = block_->name;
+        // A machine without a block never needs one here (see ReleaseBlockIfUnused_):
+        // no NextState, no previous state, no global state, no observer.
+        if (Block_* block = BlockIf_()) {
+            ctx.next = &block->next;
+            ctx.previous = Tab_()->keep_previous ? &block->previous : nullptr;
+            ctx.global = block->global;
+            ctx.observer = block->observer;
+            ctx.name = block->name;
+        } else {
+            ctx.name = "StateManager";
+        }
         return ctx;
     }
 
@@ -1169,7 +1232,7 @@ private:
             Table_::Fail(fmt::format("{}({}) called on the machine from inside one of its hooks or conditions "
                                     "(state {}); take a tickfsm::Machine<Controller, Action>& as the hook's last "
                                     "parameter and call it there",
-                                    api, block_->table->NameOf(id), CurrentStateName()));
+                                    api, Tab_()->NameOf(id), CurrentStateName()));
         if (!(rt_.flags & detail::kStarted)) Freeze_();
         const Action action{};
         BusyScope_ busy(rt_);
@@ -1187,15 +1250,15 @@ private:
         const Action action{};
         BusyScope_ busy(rt_);
         auto ctx = Context_(&action);
-        if (block_->global != detail::kNoState) {
-            const auto& old = block_->table->meta[block_->global];
+        if (Blk_()->global != detail::kNoState) {
+            const auto& old = Tab_()->meta[Blk_()->global];
             old.exit(ctx, old.offset);
         }
-        block_->global = id;
+        Blk_()->global = id;
         rt_.flags = static_cast<std::uint16_t>(id == detail::kNoState ? rt_.flags & ~detail::kGlobal
                                                                       : rt_.flags | detail::kGlobal);
         if (id != detail::kNoState) {
-            const auto& entered = block_->table->meta[id];
+            const auto& entered = Tab_()->meta[id];
             ctx.global = id;
             entered.enter(ctx, entered.offset);
             if (ctx.pending != detail::kNoState && (rt_.flags & detail::kStarted))
@@ -1209,16 +1272,18 @@ private:
         if (table.initial == detail::kNoState)
             Table_::Fail("Perform() called before SetInitialState<S>(): give the machine an initial state while "
                         "configuring");
-        if (!table.finalized) block_->table->Finalize(); // a private table: it changes no more
+        if (!table.finalized) Tab_()->Finalize(); // a private table: it changes no more
         slots_ = table.slots.data();
         rt_.flags = static_cast<std::uint16_t>(rt_.flags | kFrozen_);
+        if (BlockIf_()) ReleaseBlockIfUnused_();
     }
 
     Controller* controller_;
     // The current table's slots, set when the configuration closes: the fast
     // path reads them without going through the table.
     const detail::Slot<Controller, Action>* slots_ = nullptr;
-    mutable Block_* block_ = nullptr;
+    // The machine's block, or once it runs without one, its table tagged with kTableTag_.
+    mutable Block_* home_ = nullptr;
     detail::Runtime rt_{};
 };
 

@@ -12,6 +12,11 @@
 
 namespace {
 std::atomic<long> g_allocations{0};
+std::atomic<long> g_deallocations{0};
+void CountedFree(void* p) noexcept {
+    if (p) g_deallocations.fetch_add(1, std::memory_order_relaxed);
+    std::free(p);
+}
 }
 
 [[gnu::noinline]] void* operator new(std::size_t size) {
@@ -35,12 +40,12 @@ std::atomic<long> g_allocations{0};
     return std::aligned_alloc(a, (size + a - 1) / a * a);
 }
 // noinline: g++ 12 misreads an inlined free() after our new as a mismatched pair.
-[[gnu::noinline]] void operator delete(void* p) noexcept { std::free(p); }
-[[gnu::noinline]] void operator delete(void* p, std::size_t) noexcept { std::free(p); }
-[[gnu::noinline]] void operator delete(void* p, std::align_val_t) noexcept { std::free(p); }
-[[gnu::noinline]] void operator delete(void* p, std::size_t, std::align_val_t) noexcept { std::free(p); }
-[[gnu::noinline]] void operator delete(void* p, const std::nothrow_t&) noexcept { std::free(p); }
-[[gnu::noinline]] void operator delete(void* p, std::align_val_t, const std::nothrow_t&) noexcept { std::free(p); }
+[[gnu::noinline]] void operator delete(void* p) noexcept { CountedFree(p); }
+[[gnu::noinline]] void operator delete(void* p, std::size_t) noexcept { CountedFree(p); }
+[[gnu::noinline]] void operator delete(void* p, std::align_val_t) noexcept { CountedFree(p); }
+[[gnu::noinline]] void operator delete(void* p, std::size_t, std::align_val_t) noexcept { CountedFree(p); }
+[[gnu::noinline]] void operator delete(void* p, const std::nothrow_t&) noexcept { CountedFree(p); }
+[[gnu::noinline]] void operator delete(void* p, std::align_val_t, const std::nothrow_t&) noexcept { CountedFree(p); }
 
 namespace {
 
@@ -129,6 +134,47 @@ TEST_CASE("A second machine configured the same way allocates only its own small
     }
     // One block at construction, regrown once when Walk's data is placed in it.
     CHECK(g_allocations.load() - before <= 2);
+}
+
+namespace {
+// States without data, conditions without captures: once running, a machine
+// of this kind needs nothing but its object and the shared table.
+struct Calm {};
+struct Alert {
+    void Perform(Walker& w, const Step&) { ++w.tick; }
+};
+class GuardStateManager : public tickfsm::StateManager<Walker, Step> {
+public:
+    explicit GuardStateManager(Walker& w) : StateManager(w) {
+        SetInitialState<Calm>().To<Alert>([](const Walker& wk) { return wk.x > 0; });
+        From<Alert>().To<Calm>([](const Walker&, const Step&, float t) { return t >= 0.05f; });
+    }
+};
+} // namespace
+
+TEST_CASE("A running machine whose states hold no data owns no heap", "[alloc][shared]") {
+    Walker w1, w2;
+    GuardStateManager first(w1);
+    first.Initialize(); // builds and publishes the shared table
+    const long allocated = g_allocations.load();
+    const long freed = g_deallocations.load();
+    {
+        GuardStateManager second(w2);
+        second.Initialize(); // closes the configuration: the block it used goes
+        CHECK(g_allocations.load() - allocated == g_deallocations.load() - freed);
+        CHECK(second.SharesTable());
+        const long before = g_allocations.load();
+        for (int i = 0; i < 1000; ++i) {
+            w2.x = static_cast<float>(i % 7 == 0);
+            second.Perform({});
+            (void)second.TimeInState();
+            (void)second.CurrentStateName();
+            (void)second.GlobalStateName();
+        }
+        CHECK(g_allocations.load() - before == 0);
+        CHECK(w2.tick > 0);
+    }
+    CHECK(g_allocations.load() - allocated == g_deallocations.load() - freed);
 }
 
 TEST_CASE("A machine object is four words", "[alloc]") {

@@ -4,6 +4,8 @@
 
 #include <catch2/catch.hpp>
 
+#include <string>
+
 #include <tickfsm/tickfsm.hpp>
 
 namespace {
@@ -118,4 +120,65 @@ TEST_CASE("Builders used out of order still configure the machine they came from
     CHECK(m.IsIn<Alert>());
     m.Perform({0});
     CHECK(m.IsIn<Calm>());
+}
+
+namespace {
+struct Patrol {};
+struct Chase {};
+struct Radio { // a global state
+    void Perform(Npc& n, const Sense&) { ++n.alarm; }
+};
+class LightGuardStateManager : public tickfsm::StateManager<Npc, Sense> {
+public:
+    explicit LightGuardStateManager(Npc& npc) : StateManager(npc) {
+        SetInitialState<Patrol>().To<Chase>([](const Npc&, const Sense& s) { return s.noise > 5; });
+        From<Chase>().To<Patrol>([](const Npc&, const Sense&, float t) { return t >= 0.05f; });
+        From<Radio>(); // may be the global state
+    }
+};
+} // namespace
+
+TEST_CASE("A running machine without state data still takes an observer and a global state and resets",
+          "[shared][regression]") {
+    // Such a machine lets its per-machine block go when it starts (it owns no
+    // heap); everything that needs the block must get it back.
+    Npc a, b;
+    LightGuardStateManager m(a), twin(b);
+    m.Perform({0});
+    twin.Perform({0});
+    CHECK(m.SharesTable());
+    CHECK(m.TicksInState() == 1);
+    CHECK(m.TimeInState() == Approx(1.0f / 60.0f));
+    CHECK(m.FixedDeltaTime() == 1.0f / 60.0f);
+    CHECK(m.GlobalStateName().empty());
+
+    std::string trace;
+    tickfsm::TracePrinter printer(trace);
+    m.SetObserver(&printer, "guard");
+    m.Perform({9});
+    CHECK(m.IsIn<Chase>());
+    CHECK(trace.find("Chase") != std::string::npos);
+    CHECK(m.SharesTable());
+
+    m.SetGlobalState<Radio>();
+    m.Perform({0});
+    CHECK(a.alarm == 1);
+    CHECK(m.GlobalStateName() == "Radio");
+    m.ClearGlobalState();
+    m.SetObserver(nullptr);
+
+    m.Reset();
+    CHECK_FALSE(m.IsStarted());
+    m.Perform({0});
+    CHECK(m.IsIn<Patrol>());
+    CHECK(m.TrySetState<Chase>());
+    CHECK(m.IsIn<Chase>());
+    for (int i = 0; i < 3; ++i) m.Perform({0});
+    CHECK(m.IsIn<Patrol>()); // 0.05 s at 60 Hz: back on the third tick
+    CHECK(a.alarm == 1);
+
+    // The twin, which never needed its block back, is untouched by all this.
+    twin.Perform({9});
+    CHECK(twin.IsIn<Chase>());
+    CHECK(b.alarm == 0);
 }
