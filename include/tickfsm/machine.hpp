@@ -188,10 +188,15 @@ private:
     bool AskIndex(detail::StateIndex id, detail::Direct how) {
         CheckNotLeaving("TrySetState/TryResetState/ForceSetState");
         if (!detail::DirectAllowed(ctx_, id, how)) return false;
+        Pend(id);
+        return true;
+    }
+
+    /// The change to `id` happens when the running hook returns.
+    void Pend(detail::StateIndex id) noexcept {
         ctx_.pending = id;
         ctx_.pending_cause = Cause::Direct;
         ctx_.pending_event = nullptr;
-        return true;
     }
 
     template <class T, class... Args>
@@ -209,9 +214,7 @@ private:
                                              detail::StateName<T>()));
             detail::RebuildState<T>(ctx_.data + ctx_.table->meta[id].offset, std::forward<Args>(args)...);
         }
-        ctx_.pending = id;
-        ctx_.pending_cause = Cause::Direct;
-        ctx_.pending_event = nullptr;
+        Pend(id);
         return true;
     }
 

@@ -26,6 +26,18 @@ void PrintTickLine(std::string& console, int tick, fmt::format_string<Args...> f
     PrintLine(console, format, std::forward<Args>(args)...);
 }
 
+/// The part of a sample's controller that prints: the game loop's clock and
+/// everything the run prints, in order.
+struct TickConsole {
+    int tick = 0;        // the game loop's clock, for the printed lines
+    std::string console; // everything the run prints, in order
+
+    template <class... Args>
+    void Print(fmt::format_string<Args...> format, Args&&... args) {
+        PrintTickLine(console, tick, format, std::forward<Args>(args)...);
+    }
+};
+
 /// Checks that lines appear in `output` in the order asked (other lines may
 /// come between); the first that does not is reported on stderr.
 class InOrder {

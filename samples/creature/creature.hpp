@@ -55,18 +55,11 @@ inline constexpr std::uint32_t kFlinchTicks = 6;
 inline constexpr float kComboBufferSeconds = 0.1f; // how long a press waits for the swing to end: 6 ticks at 60 Hz
 
 /// The controller: the seed's Creature without the Animancer component.
-struct Creature {
+struct Creature : samples::TickConsole {
     int health = kMaxHealth;
     float x = 0;
     int damage_dealt = 0; // by the swings that were not cut short
     int last_hit = 0;     // the damage of the last hit taken, for Flinch to print
-    int tick = 0;         // the game loop's clock, for the printed lines
-    std::string console;  // everything the run prints, in order
-
-    template <class... Args>
-    void Print(fmt::format_string<Args...> format, Args&&... args) {
-        samples::PrintTickLine(console, tick, format, std::forward<Args>(args)...);
-    }
 };
 
 /// What happens this tick: the stick, the attack button, a hit taken.

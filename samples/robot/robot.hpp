@@ -125,16 +125,9 @@ inline constexpr int kStartBattery = 75;
 inline constexpr int kLowBattery = 25;
 
 /// The controller: the seed's Actor without the sprite.
-struct Robot {
+struct Robot : samples::TickConsole {
     Tile position{};
     int battery = kStartBattery;
-    int tick = 0;        // the game loop's clock, for the printed lines
-    std::string console; // everything the run prints, in order
-
-    template <class... Args>
-    void Print(fmt::format_string<Args...> format, Args&&... args) {
-        samples::PrintTickLine(console, tick, format, std::forward<Args>(args)...);
-    }
 };
 
 /// What happens this tick: a tap on a tile, someone saying hello.

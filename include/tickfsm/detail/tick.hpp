@@ -147,16 +147,23 @@ void Initialize(TickContext<C, A>& ctx) {
     if (ctx.observer) ctx.observer->OnInitialized(ctx.name, table.names, table.initial);
 }
 
-/// First start: initialize if not done yet, then enter the initial state with 0 ticks.
+/// Marks a machine started, in no state yet with 0 ticks (initializing it if
+/// not done yet): what precedes its first change, to the initial state or to a
+/// state asked for directly.
 template <class C, class A>
-void Start(TickContext<C, A>& ctx) {
-    const Table<C, A>& table = *ctx.table;
+void MarkStarted(TickContext<C, A>& ctx) {
     Runtime& rt = *ctx.rt;
     Initialize(ctx);
     rt.state = kNoState;
     rt.ticks = 0;
     rt.flags = static_cast<std::uint16_t>(rt.flags | kStarted);
-    ChangeTo(ctx, table.initial, Cause::Initial, 0, nullptr);
+}
+
+/// First start: initialize if not done yet, then enter the initial state with 0 ticks.
+template <class C, class A>
+void Start(TickContext<C, A>& ctx) {
+    MarkStarted(ctx);
+    ChangeTo(ctx, ctx.table->initial, Cause::Initial, 0, nullptr);
 }
 
 /// One Perform on the general path, by the tick rules.
@@ -213,13 +220,7 @@ void GeneralTick(TickContext<C, A>& ctx) {
 template <class C, class A>
 bool SetState(TickContext<C, A>& ctx, StateIndex to, Direct how, Prepare prepare) {
     if (!DirectAllowed(ctx, to, how)) return false;
-    Runtime& rt = *ctx.rt;
-    if (!(rt.flags & kStarted)) {
-        Initialize(ctx);
-        rt.state = kNoState;
-        rt.ticks = 0;
-        rt.flags = static_cast<std::uint16_t>(rt.flags | kStarted);
-    }
+    if (!(ctx.rt->flags & kStarted)) MarkStarted(ctx);
     ChangeTo(ctx, to, Cause::Direct, 0, nullptr, prepare);
     return true;
 }
