@@ -79,6 +79,7 @@ public:
         slots_ = table_->slots.data(); // the shared table is final: it never changes
         const std::size_t align = table.data_align;
         stride_ = (table.data_size + align - 1) / align * align;
+        checks_ = table.all_fast ? 0 : 1;
         Grow(count);
     }
 
@@ -98,8 +99,8 @@ public:
         if (rt.flags != kRunning || ticking_all_) [[unlikely]]
             return SlowTick(i, controller, action);
         Busy busy(rt);
-        const detail::Slot<Controller, Action>& slot = slots_[rt.state];
-        slot.step(slot.context, controller, action, rt, data_ + i * stride_);
+        const detail::Slot<Controller, Action> slot = slots_[rt.state];
+        slot->step(slot, controller, action, rt, data_ + i * stride_);
     }
 
     /// One tick of every character: controllers[i] with actions[i].
@@ -118,24 +119,18 @@ public:
     template <class MakeAction>
         requires std::is_invocable_r_v<Action, MakeAction&, std::size_t, Controller&>
     void TickAll(std::span<Controller> controllers, MakeAction&& make_action) {
-        if (controllers.size() != runtime_.size())
-            Table::Fail(fmt::format("Crowd::TickAll: {} controllers for {} characters", controllers.size(),
-                                    runtime_.size()));
-        if (ticking_all_) Table::Fail("Crowd::TickAll called from inside a hook or condition of the same crowd");
-        ticking_all_ = true;
-        struct Leave {
-            Crowd& crowd;
-            ~Leave() { crowd.ticking_all_ = false; }
-        } leave{*this};
-        // Once every character has started on a table whose states all tick on
-        // the fast path, no character can leave it: the loop checks none.
-        if (unstarted_ == 0 && table_->all_fast) {
+        // The common case, kept small so that a call for few characters costs
+        // little: every character has started on a table whose states all
+        // tick on the fast path, so no character can leave it and the loop
+        // checks none.
+        if (controllers.size() == runtime_.size() && checks_ == 0 && !ticking_all_) [[likely]] {
+            ticking_all_ = true;
+            Leave leave{*this};
             if (stride_ == 0) TickLoop<false, false>(controllers, make_action);
             else TickLoop<true, false>(controllers, make_action);
-        } else {
-            if (stride_ == 0) TickLoop<false, true>(controllers, make_action);
-            else TickLoop<true, true>(controllers, make_action);
+            return;
         }
+        TickAllChecked(controllers, make_action);
     }
 
     /// Sends `event` to character i from outside a tick (see StateManager::SendEvent).
@@ -152,6 +147,7 @@ public:
 
     /// Adds one character (not started) and returns its index. Allocates: not for the tick.
     std::size_t Add() {
+        if (ticking_all_) Table::Fail("Crowd::Add called from inside a hook or condition during TickAll");
         Grow(runtime_.size() + 1);
         return runtime_.size() - 1;
     }
@@ -160,7 +156,7 @@ public:
     void Reset(std::size_t i) {
         if (ticking_all_ || (runtime_[i].flags & detail::kBusy))
             Table::Fail(fmt::format("Crowd::Reset({}) called from inside a hook or condition", i));
-        if (runtime_[i].flags & detail::kStarted) ++unstarted_;
+        if (runtime_[i].flags & detail::kStarted) ++checks_;
         runtime_[i] = detail::Runtime{detail::kNoState, static_cast<std::uint16_t>(runtime_[i].flags & detail::kInitialized), 0};
         if (!next_.empty()) next_[i] = detail::kNoState;
     }
@@ -203,6 +199,24 @@ private:
     // The flags of a character whose next tick can take the fast path.
     static constexpr std::uint16_t kRunning = detail::kStarted | detail::kInitialized;
 
+    struct Leave { // TickAll is over, even if a hook threw
+        Crowd& crowd;
+        ~Leave() { crowd.ticking_all_ = false; }
+    };
+
+    /// TickAll when some character may need the general path, or when the call is wrong.
+    template <class MakeAction>
+    [[gnu::noinline]] void TickAllChecked(std::span<Controller> controllers, MakeAction& make_action) {
+        if (controllers.size() != runtime_.size())
+            Table::Fail(fmt::format("Crowd::TickAll: {} controllers for {} characters", controllers.size(),
+                                    runtime_.size()));
+        if (ticking_all_) Table::Fail("Crowd::TickAll called from inside a hook or condition of the same crowd");
+        ticking_all_ = true;
+        Leave leave{*this};
+        if (stride_ == 0) TickLoop<false, true>(controllers, make_action);
+        else TickLoop<true, true>(controllers, make_action);
+    }
+
     template <bool kHasData, bool kChecked, class MakeAction>
     void TickLoop(std::span<Controller> controllers, MakeAction& make_action) {
         const detail::Slot<Controller, Action>* const slots = slots_;
@@ -220,8 +234,8 @@ private:
                     continue;
                 }
             }
-            const detail::Slot<Controller, Action>& slot = slots[rt.state];
-            slot.step(slot.context, controller[i], action, rt, kHasData ? data + i * stride : nullptr);
+            const detail::Slot<Controller, Action> slot = slots[rt.state];
+            slot->step(slot, controller[i], action, rt, kHasData ? data + i * stride : nullptr);
         }
     }
 
@@ -252,7 +266,7 @@ private:
             std::size_t i;
             bool was_started;
             ~CountStart() {
-                if (!was_started && (crowd.runtime_[i].flags & detail::kStarted)) --crowd.unstarted_;
+                if (!was_started && (crowd.runtime_[i].flags & detail::kStarted)) --crowd.checks_;
             }
         } count{*this, i, (runtime_[i].flags & detail::kStarted) != 0};
         Busy busy(runtime_[i]);
@@ -299,7 +313,7 @@ private:
             data_ = grown;
         }
         runtime_.resize(count);
-        unstarted_ += count - old;
+        checks_ += count - old;
         if (table_->uses_machine) next_.resize(count, detail::kNoState);
     }
 
@@ -311,7 +325,9 @@ private:
     std::vector<detail::StateIndex> next_; // NextState requests, when a hook can make them
     detail::StateIndex unused_next_ = detail::kNoState;
     bool ticking_all_ = false;
-    std::size_t unstarted_ = 0; // characters not started yet: TickAll checks every character while there are some
+    // Why TickAll must check each character's flags: one per character not
+    // started yet, plus one if some state of the table ticks on the general path.
+    std::size_t checks_ = 0;
 };
 
 } // namespace tickfsm

@@ -179,3 +179,29 @@ TEST_CASE("TickAll starts characters added or reset after every character had st
     for (int tick = 50; tick < 120; ++tick) tick_both(tick);
     CHECK(crowd.IsStarted(1));
 }
+
+TEST_CASE("A crowd refuses to be grown reset or ticked again while its TickAll runs", "[crowd][error]") {
+    // Add would move the arrays TickAll is walking; Reset and a nested TickAll
+    // would tick characters twice. Each is refused, and the crowd stays usable.
+    std::vector<Ant> ants(3);
+    Ant prototype;
+    tickfsm::Crowd<AntStateManager> crowd(3, prototype);
+    const World dry{};
+    crowd.TickAll(ants, [&](std::size_t, Ant&) { return dry; }); // every character started: the fast path
+
+    using Catch::Matchers::Contains;
+    CHECK_THROWS_WITH(crowd.TickAll(ants, [&](std::size_t, Ant&) { crowd.Add(); return dry; }),
+                      Contains("Crowd::Add called from inside"));
+    CHECK_THROWS_WITH(crowd.TickAll(ants, [&](std::size_t i, Ant&) { crowd.Reset(i); return dry; }),
+                      Contains("Crowd::Reset(0) called from inside"));
+    CHECK_THROWS_WITH(crowd.TickAll(ants,
+                                    [&](std::size_t, Ant&) {
+                                        crowd.TickAll(ants, [&](std::size_t, Ant&) { return dry; });
+                                        return dry;
+                                    }),
+                      Contains("Crowd::TickAll called from inside"));
+    CHECK(crowd.Size() == 3);
+
+    crowd.TickAll(ants, [&](std::size_t, Ant&) { return dry; }); // TickAll is over after each refusal
+    CHECK(crowd.Add() == 3);
+}

@@ -90,11 +90,27 @@ struct Table;
 template <class C, class A>
 struct TickContext;
 
-/// A state's whole tick on the fast path. `context` is what that step needs and
-/// nothing more (its chain, or its StateMeta), so a tick reads one slot and
-/// makes one call.
 template <class C, class A>
-using StepFn = void (*)(const void* context, C&, const A&, Runtime&, std::byte*);
+struct Stepper;
+
+/// A state's whole tick on the fast path. It receives the Stepper it was read
+/// from, which is the start of what that step needs (its chain, or its state's
+/// facts), so a tick reads one table entry and makes one call.
+template <class C, class A>
+using StepFn = void (*)(const Stepper<C, A>* self, C&, const A&, Runtime&, std::byte*);
+
+/// What the table holds per state for the fast path: one pointer to this, whose
+/// first member is the step to call, so a tick costs a load and a call.
+template <class C, class A>
+struct Stepper {
+    StepFn<C, A> step = nullptr;
+};
+
+/// The Stepper of a state without transitions: where its object lives.
+template <class C, class A>
+struct NoneStepper : Stepper<C, A> {
+    std::uint32_t offset = 0;
+};
 
 /// A state's or an action's hook on the general path.
 template <class C, class A>
@@ -102,12 +118,13 @@ using HookFn = void (*)(TickContext<C, A>&, std::uint32_t offset);
 
 /// One `From<S>()` chain: its conditions in order. Owned by the table.
 template <class C, class A>
-struct ChainBase {
+struct ChainBase : Stepper<C, A> {
     using ProbeFn = int (*)(const ChainBase&, const C&, const A&, float, int start);
     using PrepareFn = void (*)(const ChainBase&, int index, const C&, const A&, std::byte* data);
     ProbeFn probe = nullptr;         // index of the first condition from `start` that holds, or -1
     PrepareFn prepare = nullptr;     // builds the target of transition `index` if it takes arguments
-    StepFn<C, A> step = nullptr;     // the state's whole tick when this is its only chain
+    // Stepper::step: the state's whole tick when this is its only chain (null if
+    // the chain's conditions are only known at run time).
     Target* targets = nullptr;       // one per condition
     const std::uint8_t* forced = nullptr; // one per condition: 1 if the transition skips the gates
     std::size_t count = 0;
@@ -118,12 +135,10 @@ struct ChainBase {
     virtual ~ChainBase() = default;
 };
 
-/// The hot part of a state, read on every fast tick.
+/// The hot part of a state, read on every fast tick: its Stepper, or null for a
+/// state that ticks on the general path.
 template <class C, class A>
-struct Slot {
-    StepFn<C, A> step;
-    const void* context;
-};
+using Slot = const Stepper<C, A>*;
 
 /// A transition taken when an event is sent.
 struct EventEdge {
@@ -188,7 +203,7 @@ struct StateMeta {
     HookFn<C, A> enter = nullptr;
     HookFn<C, A> perform = nullptr;
     HookFn<C, A> exit = nullptr;
-    StepFn<C, A> step_none = nullptr;
+    NoneStepper<C, A> step_none; // the fast step when the state has no transitions
     std::vector<std::unique_ptr<ChainBase<C, A>>> chains;
     std::vector<EventEdge> events;
     std::vector<ActionSlot<C, A>> actions;
@@ -225,10 +240,9 @@ void RebuildState(std::byte* at, Args&&... args) {
 
 /// A state with no transitions: count the tick and perform.
 template <class C, class A, class S>
-void StepNone(const void* context, C& c, const A& a, Runtime& rt, std::byte* data) {
-    const auto& meta = *static_cast<const StateMeta<C, A>*>(context);
+void StepNone(const Stepper<C, A>* self, C& c, const A& a, Runtime& rt, std::byte* data) {
     ++rt.ticks;
-    CallPerform(StateObject<S>(data, meta.offset), c, a);
+    CallPerform(StateObject<S>(data, static_cast<const NoneStepper<C, A>*>(self)->offset), c, a);
 }
 
 /// Leave S for T: S's exit, the switch (T rebuilt by the maker, if any), T's
@@ -330,8 +344,8 @@ struct Chain final : ChainBase<C, A> {
     }
 
     /// The whole tick of S, its conditions and every reachable hook inlined.
-    static void Step(const void* context, C& c, const A& a, Runtime& rt, std::byte* data) {
-        const Chain& self = *static_cast<const Chain*>(context);
+    static void Step(const Stepper<C, A>* stepper, C& c, const A& a, Runtime& rt, std::byte* data) {
+        const Chain& self = static_cast<const Chain&>(static_cast<const ChainBase<C, A>&>(*stepper));
         const std::uint32_t ticks = ++rt.ticks;
         if (!self.FireFirst(c, a, TimeOf(ticks, self.dt), rt, data, self.offset, std::index_sequence_for<Edges...>{}))
             CallPerform(StateObject<S>(data, self.offset), c, a);
@@ -491,10 +505,11 @@ struct Table {
         m.enter = &EnterHook<S>;
         m.perform = &PerformHook<S>;
         m.exit = &ExitHook<S>;
-        m.step_none = &StepNone<C, A, S>;
+        m.step_none.step = &StepNone<C, A, S>;
+        m.step_none.offset = m.offset;
         meta.push_back(std::move(m));
         keys.push_back(key);
-        slots.push_back(Slot<C, A>{&StepNone<C, A, S>, nullptr});
+        slots.push_back(nullptr); // set by Finalize
         finalized = false;
         return static_cast<StateIndex>(meta.size() - 1);
     }
@@ -563,10 +578,10 @@ struct Table {
                     only = chain.get();
                 }
             }
-            Slot<C, A>& slot = slots[s];
-            if (m.slow) slot = {nullptr, nullptr}; // never called: kSlow sends the tick to the general path
-            else if (non_empty == 0) slot = {m.step_none, &m};
-            else slot = {only->step, only};
+            // A slow state's entry is never read: kSlow sends its ticks to the general path.
+            if (m.slow) slots[s] = nullptr;
+            else if (non_empty == 0) slots[s] = &m.step_none;
+            else slots[s] = only;
         }
         finalized = true;
     }
