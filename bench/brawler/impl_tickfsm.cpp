@@ -1,4 +1,5 @@
 // `tickfsm`: one BrawlerStateManager per agent, as a user would write it.
+#include <cstdint>
 #include <memory>
 #include <new>
 #include <vector>
@@ -40,11 +41,16 @@ class TickfsmImpl final : public ImplBase<TickfsmImpl> {
   TickfsmImpl& operator=(const TickfsmImpl&) = delete;
 
   void Tick() override {
+    // The arrays' addresses in locals, as in the crowd's loop: Perform is an
+    // opaque call, after which the vectors' members would be read again.
     const std::size_t n = fighters_.size();
+    Fighter* const fighters = fighters_.data();
+    std::uint32_t* const rng = rng_.data();
+    BrawlerStateManager* const machines = machines_;
     for (std::size_t i = 0; i < n; ++i) {
-      const Input in = DrawInput(rng_[i]);
-      Physics(fighters_[i]);
-      machines_[i].Perform(in);
+      const Input in = DrawInput(rng[i]);
+      Physics(fighters[i]);
+      machines[i].Perform(in);
     }
   }
 
