@@ -99,8 +99,8 @@ public:
         if (rt.flags != kRunning || ticking_all_) [[unlikely]]
             return SlowTick(i, controller, action);
         Busy busy(rt);
-        const detail::Slot<Controller, Action> slot = slots_[rt.state];
-        slot->step(slot, controller, action, rt, data_ + i * stride_);
+        const detail::Slot<Controller, Action>& slot = slots_[rt.state];
+        slot.step(slot.self, controller, action, rt, data_ + i * stride_);
     }
 
     /// One tick of every character: controllers[i] with actions[i].
@@ -234,8 +234,8 @@ private:
                     continue;
                 }
             }
-            const detail::Slot<Controller, Action> slot = slots[rt.state];
-            slot->step(slot, controller[i], action, rt, kHasData ? data + i * stride : nullptr);
+            const detail::Slot<Controller, Action>& slot = slots[rt.state];
+            slot.step(slot.self, controller[i], action, rt, kHasData ? data + i * stride : nullptr);
         }
     }
 

@@ -447,8 +447,8 @@ public:
         if (rt_.flags != kRunning_) [[unlikely]]
             return SlowTick_(action);
         BusyScope_ busy(rt_);
-        const detail::Slot<Controller, Action> slot = slots_[rt_.state];
-        slot->step(slot, *controller_, action, rt_, Data_());
+        const detail::Slot<Controller, Action>& slot = slots_[rt_.state];
+        slot.step(slot.self, *controller_, action, rt_, Data_());
     }
 
     /// Changes to T now if the gates agree (the current state's CanExitState

@@ -135,10 +135,15 @@ struct ChainBase : Stepper<C, A> {
     virtual ~ChainBase() = default;
 };
 
-/// The hot part of a state, read on every fast tick: its Stepper, or null for a
-/// state that ticks on the general path.
+/// The hot part of a state, read on every fast tick: its Stepper, and a copy of
+/// that Stepper's step so that the call's target is one load away, not two
+/// (measured: the second load made the crowd's tick slower, though shorter).
+/// Both null for a state that ticks on the general path.
 template <class C, class A>
-using Slot = const Stepper<C, A>*;
+struct Slot {
+    StepFn<C, A> step = nullptr;
+    const Stepper<C, A>* self = nullptr;
+};
 
 /// A transition taken when an event is sent.
 struct EventEdge {
@@ -509,7 +514,7 @@ struct Table {
         m.step_none.offset = m.offset;
         meta.push_back(std::move(m));
         keys.push_back(key);
-        slots.push_back(nullptr); // set by Finalize
+        slots.push_back({}); // set by Finalize
         finalized = false;
         return static_cast<StateIndex>(meta.size() - 1);
     }
@@ -579,9 +584,10 @@ struct Table {
                 }
             }
             // A slow state's entry is never read: kSlow sends its ticks to the general path.
-            if (m.slow) slots[s] = nullptr;
-            else if (non_empty == 0) slots[s] = &m.step_none;
-            else slots[s] = only;
+            const Stepper<C, A>* stepper = nullptr;
+            if (!m.slow && non_empty == 0) stepper = &m.step_none;
+            else if (!m.slow) stepper = only;
+            slots[s] = {stepper ? stepper->step : nullptr, stepper};
         }
         finalized = true;
     }
