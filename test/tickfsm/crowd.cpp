@@ -3,6 +3,7 @@
 #include <catch2/catch.hpp>
 
 #include <cstdint>
+#include <memory>
 #include <vector>
 
 #include <tickfsm/tickfsm.hpp>
@@ -62,6 +63,19 @@ class CapturingAntStateManager : public tickfsm::StateManager<Ant, World> {
 public:
     explicit CapturingAntStateManager(Ant& ant, int limit = 3) : StateManager(ant) {
         SetInitialState<Wander>().To<Carry>([limit](const Ant& a) { return a.carried < limit; });
+    }
+};
+
+struct Haul { // gated: a state the fast path cannot enter, so it ticks on the general path
+    bool CanEnterState(const Ant& a, const tickfsm::StateRef&) const { return a.carried < 4; }
+    void OnStateEnter(Ant& a, const World&) { ++a.carried; }
+};
+
+class HaulingAntStateManager : public tickfsm::StateManager<Ant, World> {
+public:
+    explicit HaulingAntStateManager(Ant& ant) : StateManager(ant) {
+        SetInitialState<Wander>().To<Haul>([](const Ant& a) { return a.seed % 3 == 0; });
+        From<Haul>().To<Wander>([](const Ant&, const World&, float t) { return t >= 0.05f; });
     }
 };
 
@@ -204,4 +218,32 @@ TEST_CASE("A crowd refuses to be grown reset or ticked again while its TickAll r
 
     crowd.TickAll(ants, [&](std::size_t, Ant&) { return dry; }); // TickAll is over after each refusal
     CHECK(crowd.Add() == 3);
+}
+
+TEST_CASE("TickAll keeps checking every character when a state of the table ticks on the general path",
+          "[crowd][regression]") {
+    // Haul's gate sends its ticks to the general path: TickAll may never take
+    // the unchecked loop on this table, even once every character has started.
+    constexpr std::size_t kCount = 20;
+    std::vector<Ant> solo(kCount), herd(kCount);
+    for (std::size_t i = 0; i < kCount; ++i) solo[i].seed = herd[i].seed = static_cast<std::uint32_t>(i * 131 + 5);
+    std::vector<std::unique_ptr<HaulingAntStateManager>> machines;
+    for (auto& ant : solo) machines.push_back(std::make_unique<HaulingAntStateManager>(ant));
+    Ant prototype;
+    tickfsm::Crowd<HaulingAntStateManager> crowd(kCount, prototype);
+
+    int hauls = 0;
+    for (int tick = 0; tick < 200; ++tick) {
+        const World w = WeatherAt(tick);
+        crowd.TickAll(herd, [w](std::size_t, Ant&) { return w; });
+        for (std::size_t i = 0; i < kCount; ++i) {
+            machines[i]->Perform(w);
+            REQUIRE(crowd.CurrentState(i) == machines[i]->CurrentState());
+            REQUIRE(crowd.TicksInState(i) == machines[i]->TicksInState());
+            REQUIRE(herd[i].carried == solo[i].carried);
+            hauls += crowd.IsIn<Haul>(i) && crowd.TicksInState(i) == 0;
+        }
+    }
+    CHECK(hauls > 20);
+    for (std::size_t i = 0; i < kCount; ++i) CHECK(herd[i].carried <= 4); // the gate held
 }

@@ -93,14 +93,14 @@ struct TickContext;
 template <class C, class A>
 struct Stepper;
 
-/// A state's whole tick on the fast path. It receives the Stepper it was read
-/// from, which is the start of what that step needs (its chain, or its state's
-/// facts), so a tick reads one table entry and makes one call.
+/// A state's whole tick on the fast path. It receives its Stepper, the start of
+/// what it needs (its chain, or its state's facts), so a tick reads one table
+/// entry and makes one call.
 template <class C, class A>
 using StepFn = void (*)(const Stepper<C, A>* self, C&, const A&, Runtime&, std::byte*);
 
-/// What the table holds per state for the fast path: one pointer to this, whose
-/// first member is the step to call, so a tick costs a load and a call.
+/// The start of what a state's fast step reads: the step itself (copied into
+/// the table's Slot), then, in a derived type, its chain or its state's facts.
 template <class C, class A>
 struct Stepper {
     StepFn<C, A> step = nullptr;
@@ -585,8 +585,10 @@ struct Table {
             }
             // A slow state's entry is never read: kSlow sends its ticks to the general path.
             const Stepper<C, A>* stepper = nullptr;
-            if (!m.slow && non_empty == 0) stepper = &m.step_none;
-            else if (!m.slow) stepper = only;
+            if (!m.slow) {
+                if (non_empty == 0) stepper = &m.step_none;
+                else stepper = only;
+            }
             slots[s] = {stepper ? stepper->step : nullptr, stepper};
         }
         finalized = true;
