@@ -5,6 +5,9 @@
 #   ${CXX:-g++} -std=c++20 -O2 -c machine.cpp -I include
 # of each, printing
 #   COMPILE states=S transitions=T seconds=X
+# and then times bench/compile_time/user.cpp, a file that only uses a machine,
+# without and with TICKFSM_EXTERN_MACHINE, printing
+#   COMPILE file=user extern=0|1 seconds=X
 # (wall-clock seconds; on a busy machine run it again before drawing conclusions).
 #
 #   bench/compile_time.sh
@@ -32,7 +35,8 @@ trap 'rm -rf "$tmp"' EXIT
 # time_compile <source> <object>: prints the wall-clock seconds of one compile.
 time_compile() {
   local src="$1" obj="$2" log="$tmp/compile.log"
-  local cmd=("$cxx" -std=c++20 -O2 -c "$src" -I "$root/include" -o "$obj")
+  shift 2
+  local cmd=("$cxx" -std=c++20 -O2 -c "$src" -I "$root/include" -o "$obj" "$@")
   local seconds
   if [ -x /usr/bin/time ]; then
     if ! /usr/bin/time -f %e -o "$tmp/seconds" "${cmd[@]}" >"$log" 2>&1; then
@@ -60,4 +64,16 @@ for size in "50 200" "10 40"; do
   echo "compile_time.sh: $cxx -std=c++20 -O2 -c machine_${states}x${transitions}.cpp ($states states, $transitions transitions)" >&2
   seconds="$(time_compile "$src" "$tmp/machine_${states}x${transitions}.o")"
   echo "COMPILE states=$states transitions=$transitions seconds=$seconds"
+done
+
+# A file that only uses a machine (bench/compile_time/user.cpp), without and
+# with TICKFSM_EXTERN_MACHINE: what each of a game's files saves when one file
+# says TICKFSM_INSTANTIATE_MACHINE.
+user="$root/bench/compile_time/user.cpp"
+for extern in 0 1; do
+  flags=()
+  [ "$extern" -eq 1 ] && flags=(-DTICKFSM_BENCH_EXTERN)
+  echo "compile_time.sh: $cxx -std=c++20 -O2 -c bench/compile_time/user.cpp ${flags[*]:-}" >&2
+  seconds="$(time_compile "$user" "$tmp/user_$extern.o" "${flags[@]}")"
+  echo "COMPILE file=user extern=$extern seconds=$seconds"
 done

@@ -500,11 +500,12 @@ public:
     /// Goes back to PreviousState() through the gates (TrySetState), or past
     /// them with `force`. Returns whether the state changed; with no previous
     /// state it does nothing and returns false.
+    template <class A = Action> // a template so that explicit instantiation does not require Action{}
     bool RevertToPreviousState(bool force = false) {
         const detail::StateIndex previous = PreviousState().Id().value;
         if (previous == detail::kNoState) return false;
-        return SetStateIndex_(previous, force ? detail::Direct::Force : detail::Direct::Try, "RevertToPreviousState",
-                              detail::Prepare{});
+        return SetStateIndex_<A>(previous, force ? detail::Direct::Force : detail::Direct::Try,
+                                 "RevertToPreviousState", detail::Prepare{});
     }
 
     /// Sets the global state (seed 004): its Perform runs every tick, before the
@@ -521,7 +522,10 @@ public:
         ChangeGlobal_(id);
     }
     /// Exits the global state, if any; ticks go back to the fast path.
-    void ClearGlobalState() { ChangeGlobal_(detail::kNoState); }
+    template <class A = Action> // a template so that explicit instantiation does not require Action{}
+    void ClearGlobalState() {
+        ChangeGlobal_<A>(detail::kNoState);
+    }
     /// The global state's name, or empty.
     std::string_view GlobalStateName() const {
         const Table_& table = Resolved_();
@@ -829,8 +833,9 @@ private:
         const detail::StateIndex id = KeyedId_(key, "InputBuffer::Buffer");
         return Request_(Resolved_().keys[id], timeout_seconds, id);
     }
+    template <class A = Action>
     bool TryRequest_(detail::StateIndex id) {
-        return SetStateIndex_(id, detail::Direct::Try, "InputBuffer", detail::Prepare{});
+        return SetStateIndex_<A>(id, detail::Direct::Try, "InputBuffer", detail::Prepare{});
     }
     StateRef Ref_(detail::StateIndex id) const { return Resolved_().Ref(id); }
     void ReportBuffered_(detail::StateIndex id, BufferOutcome outcome) const {
@@ -1223,8 +1228,11 @@ private:
         }
     }
 
+    // Templates (A is always Action) so that TICKFSM_INSTANTIATE_MACHINE works
+    // for an Action without a default constructor: only a use instantiates them.
+    template <class A = Action>
     bool SetStateIndex_(detail::StateIndex id, detail::Direct how, std::string_view api, detail::Prepare prepare) {
-        static_assert(std::is_default_constructible_v<Action>,
+        static_assert(std::is_default_constructible_v<A>,
                       "tickfsm: TrySetState/TryResetState/ForceSetState/RevertToPreviousState from outside a tick "
                       "hand Action{} to the hooks; give the Action a default constructor, or change state from a "
                       "hook's Machine handle");
@@ -1234,20 +1242,21 @@ private:
                                     "parameter and call it there",
                                     api, Tab_()->NameOf(id), CurrentStateName()));
         if (!(rt_.flags & detail::kStarted)) Freeze_();
-        const Action action{};
+        const A action{};
         BusyScope_ busy(rt_);
         auto ctx = Context_(&action);
         return detail::SetState(ctx, id, how, prepare);
     }
 
+    template <class A = Action>
     void ChangeGlobal_(detail::StateIndex id) {
-        static_assert(std::is_default_constructible_v<Action>,
+        static_assert(std::is_default_constructible_v<A>,
                       "tickfsm: SetGlobalState/ClearGlobalState hand Action{} to the global state's hooks; give the "
                       "Action a default constructor");
         if (rt_.flags & detail::kBusy)
             Table_::Fail("SetGlobalState/ClearGlobalState called from inside a hook or condition of this machine");
         Freeze_();
-        const Action action{};
+        const A action{};
         BusyScope_ busy(rt_);
         auto ctx = Context_(&action);
         if (Blk_()->global != detail::kNoState) {

@@ -7,6 +7,7 @@
 #include "crowd.hpp"
 #include "event.hpp"
 #include "input_buffer.hpp"
+#include "instantiate.hpp"
 #include "machine.hpp"
 #include "observer.hpp"
 #include "state_manager.hpp"

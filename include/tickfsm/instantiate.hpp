@@ -1,0 +1,43 @@
+#pragma once
+// Compile a Controller/Action pair's shared machine code once instead of in
+// every source file that uses it.
+
+#include <cstddef>
+
+#include "detail/config.hpp"
+#include "detail/table.hpp"
+#include "detail/tick.hpp"
+#include "event.hpp"
+#include "machine.hpp"
+#include "observer.hpp"
+#include "state_manager.hpp"
+
+/// In the header that declares your StateManager subclass, at global scope and
+/// after Controller and Action are complete: the code every machine of this
+/// Controller/Action pair shares (configuration, the general path, errors) is
+/// compiled elsewhere, so source files that include the header skip it.
+/// Exactly one source file must then say TICKFSM_INSTANTIATE_MACHINE with the
+/// same types. A type whose name has a comma needs an alias first.
+#define TICKFSM_EXTERN_MACHINE(Controller, Action) TICKFSM_DETAIL_MACHINE_TEMPLATES(extern template, Controller, Action)
+
+/// In exactly one source file, at global scope: compiles what
+/// TICKFSM_EXTERN_MACHINE(Controller, Action) left out of the others.
+#define TICKFSM_INSTANTIATE_MACHINE(Controller, Action) TICKFSM_DETAIL_MACHINE_TEMPLATES(template, Controller, Action)
+
+// Every template whose code depends only on the Controller/Action pair.
+#define TICKFSM_DETAIL_MACHINE_TEMPLATES(Kind, Controller, Action)                                              \
+    Kind class ::tickfsm::StateManager<Controller, Action>;                                                    \
+    Kind class ::tickfsm::Machine<Controller, Action>;                                                         \
+    Kind struct ::tickfsm::detail::Table<Controller, Action>;                                                  \
+    Kind class ::tickfsm::detail::Registry<Controller, Action>;                                                \
+    Kind void ::tickfsm::detail::GeneralTick<Controller, Action>(::tickfsm::detail::TickContext<Controller, Action>&); \
+    Kind void ::tickfsm::detail::Initialize<Controller, Action>(::tickfsm::detail::TickContext<Controller, Action>&);  \
+    Kind void ::tickfsm::detail::ChangeTo<Controller, Action>(                                                 \
+        ::tickfsm::detail::TickContext<Controller, Action>&, ::tickfsm::detail::StateIndex, ::tickfsm::Cause,  \
+        ::std::size_t, const ::tickfsm::Event*, ::tickfsm::detail::Prepare);                                  \
+    Kind bool ::tickfsm::detail::SetState<Controller, Action>(::tickfsm::detail::TickContext<Controller, Action>&, \
+                                                              ::tickfsm::detail::StateIndex,                  \
+                                                              ::tickfsm::detail::Direct,                      \
+                                                              ::tickfsm::detail::Prepare);                    \
+    Kind bool ::tickfsm::detail::DeliverEvent<Controller, Action>(                                             \
+        ::tickfsm::detail::TickContext<Controller, Action>&, const ::tickfsm::Event&)
