@@ -81,16 +81,34 @@ public:
 
 World WeatherAt(int tick) { return World{(tick / 40) % 3 == 1}; }
 
+/// `count` ants seeded alike twice: `solo`, each driven by its own Manager, and
+/// `herd`, driven by one crowd, so that a test can tick both and compare.
+template <class Manager>
+struct Twins {
+    Twins(std::size_t count, std::uint32_t seed_step, std::uint32_t seed_base)
+        : solo(count), herd(count), crowd(count, prototype) {
+        for (std::size_t i = 0; i < count; ++i)
+            solo[i].seed = herd[i].seed = static_cast<std::uint32_t>(i) * seed_step + seed_base;
+        for (auto& ant : solo) machines.push_back(std::make_unique<Manager>(ant)); // solo never reallocates
+    }
+    /// Character i is where its own machine is, for as long.
+    void RequireInStep(std::size_t i) const {
+        REQUIRE(crowd.CurrentState(i) == machines[i]->CurrentState());
+        REQUIRE(crowd.TicksInState(i) == machines[i]->TicksInState());
+    }
+
+    std::vector<Ant> solo, herd;
+    std::vector<std::unique_ptr<Manager>> machines;
+    Ant prototype;
+    tickfsm::Crowd<Manager> crowd;
+};
+
 } // namespace
 
 TEST_CASE("A crowd ticks each character exactly as its own StateManager would", "[crowd]") {
     constexpr std::size_t kCount = 50;
-    std::vector<Ant> solo(kCount), herd(kCount);
-    for (std::size_t i = 0; i < kCount; ++i) solo[i].seed = herd[i].seed = static_cast<std::uint32_t>(i * 7919 + 1);
-    std::vector<std::unique_ptr<AntStateManager>> machines;
-    for (auto& ant : solo) machines.push_back(std::make_unique<AntStateManager>(ant));
-    Ant prototype;
-    tickfsm::Crowd<AntStateManager> crowd(kCount, prototype);
+    Twins<AntStateManager> twins(kCount, 7919, 1);
+    auto& [solo, herd, machines, prototype, crowd] = twins;
 
     int changes = 0;
     for (int tick = 0; tick < 300; ++tick) {
@@ -98,8 +116,7 @@ TEST_CASE("A crowd ticks each character exactly as its own StateManager would", 
         for (std::size_t i = 0; i < kCount; ++i) {
             machines[i]->Perform(w);
             crowd.Perform(i, herd[i], w);
-            REQUIRE(crowd.CurrentState(i) == machines[i]->CurrentState());
-            REQUIRE(crowd.TicksInState(i) == machines[i]->TicksInState());
+            twins.RequireInStep(i);
             changes += crowd.TicksInState(i) == 0;
         }
     }
@@ -225,12 +242,8 @@ TEST_CASE("TickAll keeps checking every character when a state of the table tick
     // Haul's gate sends its ticks to the general path: TickAll may never take
     // the unchecked loop on this table, even once every character has started.
     constexpr std::size_t kCount = 20;
-    std::vector<Ant> solo(kCount), herd(kCount);
-    for (std::size_t i = 0; i < kCount; ++i) solo[i].seed = herd[i].seed = static_cast<std::uint32_t>(i * 131 + 5);
-    std::vector<std::unique_ptr<HaulingAntStateManager>> machines;
-    for (auto& ant : solo) machines.push_back(std::make_unique<HaulingAntStateManager>(ant));
-    Ant prototype;
-    tickfsm::Crowd<HaulingAntStateManager> crowd(kCount, prototype);
+    Twins<HaulingAntStateManager> twins(kCount, 131, 5);
+    auto& [solo, herd, machines, prototype, crowd] = twins;
 
     int hauls = 0;
     for (int tick = 0; tick < 200; ++tick) {
@@ -238,8 +251,7 @@ TEST_CASE("TickAll keeps checking every character when a state of the table tick
         crowd.TickAll(herd, [w](std::size_t, Ant&) { return w; });
         for (std::size_t i = 0; i < kCount; ++i) {
             machines[i]->Perform(w);
-            REQUIRE(crowd.CurrentState(i) == machines[i]->CurrentState());
-            REQUIRE(crowd.TicksInState(i) == machines[i]->TicksInState());
+            twins.RequireInStep(i);
             REQUIRE(herd[i].carried == solo[i].carried);
             hauls += crowd.IsIn<Haul>(i) && crowd.TicksInState(i) == 0;
         }
