@@ -123,13 +123,8 @@ public:
         // little: every character has started on a table whose states all
         // tick on the fast path, so no character can leave it and the loop
         // checks none.
-        if (controllers.size() == runtime_.size() && checks_ == 0 && !ticking_all_) [[likely]] {
-            ticking_all_ = true;
-            Leave leave{*this};
-            if (stride_ == 0) TickLoop<false, false>(controllers, make_action);
-            else TickLoop<true, false>(controllers, make_action);
-            return;
-        }
+        if (controllers.size() == runtime_.size() && checks_ == 0 && !ticking_all_) [[likely]]
+            return TickEvery<false>(controllers, make_action);
         TickAllChecked(controllers, make_action);
     }
 
@@ -199,10 +194,17 @@ private:
     // The flags of a character whose next tick can take the fast path.
     static constexpr std::uint16_t kRunning = detail::kStarted | detail::kInitialized;
 
-    struct Leave { // TickAll is over, even if a hook threw
-        Crowd& crowd;
-        ~Leave() { crowd.ticking_all_ = false; }
-    };
+    /// TickAll's loop over every character, `kChecked` if some may need the general path.
+    template <bool kChecked, class MakeAction>
+    [[gnu::always_inline]] void TickEvery(std::span<Controller> controllers, MakeAction& make_action) {
+        struct Leave { // TickAll is over, even if a hook threw
+            Crowd& crowd;
+            ~Leave() { crowd.ticking_all_ = false; }
+        } leave{*this};
+        ticking_all_ = true;
+        if (stride_ == 0) TickLoop<false, kChecked>(controllers, make_action);
+        else TickLoop<true, kChecked>(controllers, make_action);
+    }
 
     /// TickAll when some character may need the general path, or when the call is wrong.
     template <class MakeAction>
@@ -211,10 +213,7 @@ private:
             Table::Fail(fmt::format("Crowd::TickAll: {} controllers for {} characters", controllers.size(),
                                     runtime_.size()));
         if (ticking_all_) Table::Fail("Crowd::TickAll called from inside a hook or condition of the same crowd");
-        ticking_all_ = true;
-        Leave leave{*this};
-        if (stride_ == 0) TickLoop<false, true>(controllers, make_action);
-        else TickLoop<true, true>(controllers, make_action);
+        TickEvery<true>(controllers, make_action);
     }
 
     template <bool kHasData, bool kChecked, class MakeAction>
