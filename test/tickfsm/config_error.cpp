@@ -130,6 +130,54 @@ TEST_CASE("Perform from inside a condition of the same manager is an error", "[e
     CHECK(m.IsIn<Patrol>());
 }
 
+// Regression: a fast tick marks its machine busy by taking the slots away
+// (FastTickScope_), not through kBusy; every call back in must still be refused,
+// and the slots must come back after the refusal unwinds the tick.
+TEST_CASE("Every call into the machine from one of its fast-path hooks is refused, and it ticks on after",
+          "[error][regression]") {
+    struct Meddler;
+    struct Rogue {
+        tickfsm::StateManager<Rogue, int>* machine = nullptr;
+        int call = 0;
+    };
+    struct Calm {};
+    struct Meddler {
+        void Perform(Rogue& r, const int&) {
+            auto& m = *r.machine;
+            switch (r.call) {
+            case 1: m.Perform(0); break;
+            case 2: m.Reset(); break;
+            case 3: m.Initialize(); break;
+            case 4: m.SendEvent(tickfsm::Event{"poke"}, 0); break;
+            case 5: m.TrySetState<Calm>(); break;
+            case 6: m.SetGlobalState<Calm>(); break;
+            default: break;
+            }
+        }
+    };
+    Rogue r;
+    tickfsm::StateManager<Rogue, int> m(r);
+    r.machine = &m;
+    m.SetInitialState<Meddler>().To<Calm>([](const Rogue&, const int& a) { return a == 7; });
+    m.From<Calm>();
+    m.Perform(0); // the first tick starts the machine on the general path; the next ones are fast
+    const char* refused[] = {"Perform() called from inside", "Reset() called from inside",
+                             "Initialize() called from inside", "SendEvent(poke) called on the machine from inside",
+                             "TrySetState(Calm) called on the machine from inside",
+                             "SetGlobalState/ClearGlobalState called from inside"};
+    for (int call = 1; call <= 6; ++call) {
+        INFO("call " << call);
+        r.call = call;
+        REQUIRE_THROWS_WITH(m.Perform(0), Contains(refused[call - 1]));
+    }
+    r.call = 0;
+    m.Perform(0);
+    CHECK(m.IsIn<Meddler>());
+    CHECK(m.TicksInState() == 8);
+    m.Perform(7); // the transition still fires: the slots came back
+    CHECK(m.IsIn<Calm>());
+}
+
 // --- user code that throws: the exception propagates; the machine's state is documented ---
 
 namespace {

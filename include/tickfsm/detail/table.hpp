@@ -259,7 +259,7 @@ template <class C, class A, class S, class T, class Maker>
     if constexpr (!std::is_same_v<Maker, NoMaker>) RebuildState<T>(data + to.offset, make(std::as_const(c), a));
     rt.state = to.id;
     rt.ticks = 0;
-    rt.flags = static_cast<std::uint16_t>(rt.flags | to.flags);
+    if (to.flags) [[unlikely]] rt.flags = static_cast<std::uint16_t>(rt.flags | to.flags);
     T& next = StateObject<T>(data, to.offset);
     CallEnter(next, c, a);
     CallPerform(next, c, a);
