@@ -4,7 +4,8 @@
 // Ratios are taken against the implementation named "switch".
 #include "impl.hpp"
 
-#define BRAWLER_IMPLS(X) X(kSwitchImpl) X(kNaiveImpl) X(kTickfsmImpl) X(kTickfsmCrowdImpl)
+#define BRAWLER_IMPLS(X) X(kSwitchImpl) X(kNaiveImpl) X(kTickfsmImpl) X(kTickfsmCrowdImpl) \
+  X(kTickfsmCrowdPerformImpl)
 
 #define BRAWLER_DECLARE(impl) extern const brawler::ImplInfo impl;
 #define BRAWLER_ADDRESS(impl) &::impl,

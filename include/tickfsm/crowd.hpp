@@ -96,9 +96,11 @@ public:
     /// (the same rules as StateManager::Perform).
     void Perform(std::size_t i, Controller& controller, const Action& action) {
         detail::Runtime& rt = runtime_[i];
-        if (rt.flags != kRunning || ticking_all_) [[unlikely]]
+        if (rt.flags != kRunning || running_ != kNothing) [[unlikely]]
             return SlowTick(i, controller, action);
-        Busy busy(rt);
+        // Plain stores on both sides: a read-modify-write of rt.flags, which the
+        // step writes too, measured slower (see StateManager::FastTickScope_).
+        Running running(*this, i + 1);
         const detail::Slot<Controller, Action>& slot = slots_[rt.state];
         slot.step(slot.self, controller, action, rt, data_ + i * stride_);
     }
@@ -123,7 +125,7 @@ public:
         // little: every character has started on a table whose states all
         // tick on the fast path, so no character can leave it and the loop
         // checks none.
-        if (controllers.size() == runtime_.size() && checks_ == 0 && !ticking_all_) [[likely]]
+        if (controllers.size() == runtime_.size() && checks_ == 0 && running_ == kNothing) [[likely]]
             return TickEvery<false>(controllers, make_action);
         TickAllChecked(controllers, make_action);
     }
@@ -131,25 +133,28 @@ public:
     /// Sends `event` to character i from outside a tick (see StateManager::SendEvent).
     bool SendEvent(std::size_t i, Controller& controller, const Event& event, const Action& action) {
         detail::Runtime& rt = runtime_[i];
-        if (ticking_all_ || (rt.flags & detail::kBusy))
+        if (running_ == kTickingAll || Busy(i))
             Table::Fail(fmt::format("Crowd::SendEvent({}, {}) called from inside a hook or condition; take a "
                                     "tickfsm::Machine<Controller, Action>& as the hook's last parameter instead",
                                     i, event.name));
-        Busy busy(rt);
+        Running running(*this, Outermost(i));
+        BusyScope busy(rt);
         auto ctx = Context(i, controller, action);
         return detail::DeliverEvent(ctx, event);
     }
 
     /// Adds one character (not started) and returns its index. Allocates: not for the tick.
     std::size_t Add() {
-        if (ticking_all_) Table::Fail("Crowd::Add called from inside a hook or condition during TickAll");
+        if (running_ != kNothing)
+            Table::Fail("Crowd::Add called from inside a hook or condition (it would move the characters that are "
+                        "ticking); add between ticks");
         Grow(runtime_.size() + 1);
         return runtime_.size() - 1;
     }
 
     /// Character i back to the initial state, entered on its next Perform.
     void Reset(std::size_t i) {
-        if (ticking_all_ || (runtime_[i].flags & detail::kBusy))
+        if (running_ == kTickingAll || Busy(i))
             Table::Fail(fmt::format("Crowd::Reset({}) called from inside a hook or condition", i));
         if (runtime_[i].flags & detail::kStarted) ++checks_;
         runtime_[i] = detail::Runtime{detail::kNoState, static_cast<std::uint16_t>(runtime_[i].flags & detail::kInitialized), 0};
@@ -190,18 +195,31 @@ public:
 
 private:
     using Table = detail::Table<Controller, Action>;
-    using Busy = typename StateManager<Controller, Action>::BusyScope_;
+    using BusyScope = typename StateManager<Controller, Action>::BusyScope_;
+    // What runs in the crowd: nothing, TickAll, or i + 1 while character i ticks
+    // (Perform) or takes an event (SendEvent), outermost first.
+    static constexpr std::size_t kNothing = 0;
+    static constexpr std::size_t kTickingAll = static_cast<std::size_t>(-1);
+    /// Sets running_ for a scope and puts back what it was, even if a hook throws.
+    struct Running {
+        Crowd& crowd;
+        std::size_t previous;
+        Running(Crowd& c, std::size_t now) noexcept : crowd(c), previous(c.running_) { crowd.running_ = now; }
+        ~Running() { crowd.running_ = previous; }
+        Running(const Running&) = delete;
+        Running& operator=(const Running&) = delete;
+    };
+    /// What running_ becomes while character i ticks: i + 1, unless something runs already.
+    std::size_t Outermost(std::size_t i) const noexcept { return running_ == kNothing ? i + 1 : running_; }
+    /// Inside a hook or condition of character i: its fast tick, or its general path (kBusy).
+    bool Busy(std::size_t i) const noexcept { return running_ == i + 1 || (runtime_[i].flags & detail::kBusy); }
     // The flags of a character whose next tick can take the fast path.
     static constexpr std::uint16_t kRunning = detail::kStarted | detail::kInitialized;
 
     /// TickAll's loop over every character, `kChecked` if some may need the general path.
     template <bool kChecked, class MakeAction>
     [[gnu::always_inline]] void TickEvery(std::span<Controller> controllers, MakeAction& make_action) {
-        struct Leave { // TickAll is over, even if a hook threw
-            Crowd& crowd;
-            ~Leave() { crowd.ticking_all_ = false; }
-        } leave{*this};
-        ticking_all_ = true;
+        Running running(*this, kTickingAll);
         if (stride_ == 0) TickLoop<false, kChecked>(controllers, make_action);
         else TickLoop<true, kChecked>(controllers, make_action);
     }
@@ -212,7 +230,12 @@ private:
         if (controllers.size() != runtime_.size())
             Table::Fail(fmt::format("Crowd::TickAll: {} controllers for {} characters", controllers.size(),
                                     runtime_.size()));
-        if (ticking_all_) Table::Fail("Crowd::TickAll called from inside a hook or condition of the same crowd");
+        if (running_ == kTickingAll)
+            Table::Fail("Crowd::TickAll called from inside a hook or condition of the same crowd");
+        if (running_ != kNothing)
+            Table::Fail(fmt::format("Crowd::TickAll called from inside a hook or condition of character {} of the "
+                                    "same crowd",
+                                    running_ - 1));
         TickEvery<true>(controllers, make_action);
     }
 
@@ -250,12 +273,13 @@ private:
     }
 
     [[gnu::cold, gnu::noinline]] void SlowTick(std::size_t i, Controller& controller, const Action& action) {
-        if (ticking_all_)
+        if (running_ == kTickingAll)
             Table::Fail(fmt::format("Crowd::Perform({}) called from inside a hook or condition during TickAll of "
                                     "the same crowd",
                                     i));
-        if (runtime_[i].flags & detail::kBusy)
+        if (Busy(i))
             Table::Fail(fmt::format("Crowd::Perform({}) called from inside a hook or condition of that character", i));
+        Running running(*this, Outermost(i));
         GeneralTick(i, controller, action);
     }
 
@@ -268,7 +292,7 @@ private:
                 if (!was_started && (crowd.runtime_[i].flags & detail::kStarted)) --crowd.checks_;
             }
         } count{*this, i, (runtime_[i].flags & detail::kStarted) != 0};
-        Busy busy(runtime_[i]);
+        BusyScope busy(runtime_[i]);
         auto ctx = Context(i, controller, action);
         detail::GeneralTick(ctx);
     }
@@ -323,7 +347,7 @@ private:
     std::vector<detail::Runtime> runtime_;
     std::vector<detail::StateIndex> next_; // NextState requests, when a hook can make them
     detail::StateIndex unused_next_ = detail::kNoState;
-    bool ticking_all_ = false;
+    std::size_t running_ = kNothing; // see Running
     // Why TickAll must check each character's flags: one per character not
     // started yet, plus one if some state of the table ticks on the general path.
     std::size_t checks_ = 0;

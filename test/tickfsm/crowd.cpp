@@ -3,6 +3,7 @@
 #include <catch2/catch.hpp>
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <vector>
 
@@ -77,6 +78,20 @@ public:
         SetInitialState<Wander>().To<Haul>([](const Ant& a) { return a.seed % 3 == 0; });
         From<Haul>().To<Wander>([](const Ant&, const World&, float t) { return t >= 0.05f; });
     }
+};
+
+/// A character whose state calls back into its crowd from a hook.
+struct Pest {
+    std::function<void()> poke;
+};
+struct Pester {
+    void Perform(Pest& p, const World&) {
+        if (p.poke) p.poke();
+    }
+};
+class PestStateManager : public tickfsm::StateManager<Pest, World> {
+public:
+    explicit PestStateManager(Pest& pest) : StateManager(pest) { SetInitialState<Pester>(); }
 };
 
 World WeatherAt(int tick) { return World{(tick / 40) % 3 == 1}; }
@@ -258,4 +273,43 @@ TEST_CASE("TickAll keeps checking every character when a state of the table tick
     }
     CHECK(hauls > 20);
     for (std::size_t i = 0; i < kCount; ++i) CHECK(herd[i].carried <= 4); // the gate held
+}
+
+TEST_CASE("A crowd refuses calls back into a character that Perform is ticking, and lets others tick",
+          "[crowd][error][regression]") {
+    // Crowd::Perform marks the character it ticks in the crowd (plain stores),
+    // not in its flags. TickAll and Add from such a hook used to go through:
+    // TickAll ticked the character again inside its own tick, and Add could
+    // move the runtime the tick was writing.
+    std::vector<Pest> pests(3);
+    Pest prototype;
+    tickfsm::Crowd<PestStateManager> crowd(3, prototype);
+    const World dry{};
+    for (std::size_t i = 0; i < 3; ++i) crowd.Perform(i, pests[i], dry); // started: the next ticks are fast
+
+    using Catch::Matchers::Contains;
+    const auto refused = [&](std::function<void()> poke, const char* message) {
+        pests[0].poke = std::move(poke);
+        CHECK_THROWS_WITH(crowd.Perform(0, pests[0], dry), Contains(message));
+    };
+    refused([&] { crowd.Perform(0, pests[0], dry); },
+            "Crowd::Perform(0) called from inside a hook or condition of that character");
+    refused([&] { crowd.TickAll(pests, [&](std::size_t, Pest&) { return dry; }); },
+            "Crowd::TickAll called from inside a hook or condition of character 0");
+    refused([&] { crowd.Add(); }, "Crowd::Add called from inside");
+    refused([&] { crowd.Reset(0); }, "Crowd::Reset(0) called from inside");
+    refused([&] { crowd.SendEvent(0, pests[0], tickfsm::Event{"poke"}, dry); }, "Crowd::SendEvent(0, poke)");
+    CHECK(crowd.Size() == 3);
+    CHECK(crowd.TicksInState(0) == 6); // each refused call came from a tick that counted
+
+    pests[0].poke = [&] { crowd.Perform(1, pests[1], dry); }; // another character: allowed
+    crowd.Perform(0, pests[0], dry);
+    CHECK(crowd.TicksInState(0) == 7);
+    CHECK(crowd.TicksInState(1) == 2);
+
+    pests[0].poke = nullptr; // the crowd is idle again after every refusal
+    crowd.TickAll(pests, [&](std::size_t, Pest&) { return dry; });
+    CHECK(crowd.TicksInState(0) == 8);
+    CHECK(crowd.TicksInState(2) == 2);
+    CHECK(crowd.Add() == 3);
 }
