@@ -1,5 +1,9 @@
 // `tickfsm-crowd`: the same BrawlerStateManager configuration, one shared table,
-// 8 bytes per agent.
+// 8 bytes per agent, ticked by TickAll.
+// `tickfsm-crowd-perform`: that crowd ticked one character at a time by
+// Crowd::Perform in the harness's own loop (as a game that interleaves other
+// per-character work would). Not one of the spec's four implementations: it
+// shows what the per-character entry costs.
 #include <memory>
 #include <optional>
 #include <span>
@@ -14,7 +18,8 @@ namespace {
 
 using Crowd = tickfsm::Crowd<tickfsm_impl::BrawlerStateManager>;
 
-class TickfsmCrowdImpl final : public ImplBase<TickfsmCrowdImpl> {
+template <bool kPerformEach>
+class TickfsmCrowdImpl final : public ImplBase<TickfsmCrowdImpl<kPerformEach>> {
  public:
   explicit TickfsmCrowdImpl(std::size_t n) : fighters_(n), rng_(n) {
     for (std::size_t i = 0; i < n; ++i) rng_[i] = Seed(i);
@@ -25,11 +30,22 @@ class TickfsmCrowdImpl final : public ImplBase<TickfsmCrowdImpl> {
 
   void Tick() override {
     std::uint32_t* const rng = rng_.data();
-    crowd_->TickAll(std::span<Fighter>(fighters_), [rng](std::size_t i, Fighter& f) {
-      const Input in = DrawInput(rng[i]);
-      Physics(f);
-      return in;
-    });
+    if constexpr (kPerformEach) {
+      const std::size_t n = fighters_.size();
+      Fighter* const fighters = fighters_.data();
+      Crowd& crowd = *crowd_;
+      for (std::size_t i = 0; i < n; ++i) {
+        const Input in = DrawInput(rng[i]);
+        Physics(fighters[i]);
+        crowd.Perform(i, fighters[i], in);
+      }
+    } else {
+      crowd_->TickAll(std::span<Fighter>(fighters_), [rng](std::size_t i, Fighter& f) {
+        const Input in = DrawInput(rng[i]);
+        Physics(f);
+        return in;
+      });
+    }
   }
 
   Checksum Sum() const override {
@@ -49,9 +65,13 @@ class TickfsmCrowdImpl final : public ImplBase<TickfsmCrowdImpl> {
   std::size_t bytes_ = 0;
 };
 
-std::unique_ptr<Impl> Make(std::size_t n) { return std::make_unique<TickfsmCrowdImpl>(n); }
+template <bool kPerformEach>
+std::unique_ptr<Impl> Make(std::size_t n) {
+  return std::make_unique<TickfsmCrowdImpl<kPerformEach>>(n);
+}
 
 }  // namespace
 }  // namespace brawler
 
-extern const brawler::ImplInfo kTickfsmCrowdImpl{"tickfsm-crowd", &brawler::Make, true};
+extern const brawler::ImplInfo kTickfsmCrowdImpl{"tickfsm-crowd", &brawler::Make<false>, true};
+extern const brawler::ImplInfo kTickfsmCrowdPerformImpl{"tickfsm-crowd-perform", &brawler::Make<true>, true};
