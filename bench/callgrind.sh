@@ -92,10 +92,10 @@ done
 base="${ir_of[switch]}"
 echo
 echo "callgrind: $(basename "$bin"), n=$n, ticks=$ticks, collecting '$toggle' (checksums agree: ${checksum_of[switch]})"
-printf '%-14s %16s %16s %7s\n' impl "Ir in Run()" "Ir/agent-tick" ratio
+printf '%-22s %16s %16s %7s\n' impl "Ir in Run()" "Ir/agent-tick" ratio
 for impl in "${impls[@]}"; do
   ratio="$(awk -v a="${ir_of[$impl]}" -v b="$base" 'BEGIN { printf "%.2f", a / b }')"
-  printf '%-14s %16s %16s %7s\n' "$impl" "${ir_of[$impl]}" "${per_tick_of[$impl]}" "$ratio"
+  printf '%-22s %16s %16s %7s\n' "$impl" "${ir_of[$impl]}" "${per_tick_of[$impl]}" "$ratio"
 done
 echo
 for impl in "${impls[@]}"; do
