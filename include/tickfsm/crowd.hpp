@@ -98,9 +98,7 @@ public:
         detail::Runtime& rt = runtime_[i];
         if (rt.flags != kRunning || running_ != kNothing) [[unlikely]]
             return SlowTick(i, controller, action);
-        // Plain stores on both sides: a read-modify-write of rt.flags, which the
-        // step writes too, measured slower (see StateManager::FastTickScope_).
-        Running running(*this, i + 1);
+        Running running(running_, i + 1); // not kBusy in rt.flags: see detail::ScopedValue
         const detail::Slot<Controller, Action>& slot = slots_[rt.state];
         slot.step(slot.self, controller, action, rt, data_ + i * stride_);
     }
@@ -137,7 +135,7 @@ public:
             Table::Fail(fmt::format("Crowd::SendEvent({}, {}) called from inside a hook or condition; take a "
                                     "tickfsm::Machine<Controller, Action>& as the hook's last parameter instead",
                                     i, event.name));
-        Running running(*this, Outermost(i));
+        Running running(running_, Outermost(i));
         BusyScope busy(rt);
         auto ctx = Context(i, controller, action);
         return detail::DeliverEvent(ctx, event);
@@ -201,14 +199,7 @@ private:
     static constexpr std::size_t kNothing = 0;
     static constexpr std::size_t kTickingAll = static_cast<std::size_t>(-1);
     /// Sets running_ for a scope and puts back what it was, even if a hook throws.
-    struct Running {
-        Crowd& crowd;
-        std::size_t previous;
-        Running(Crowd& c, std::size_t now) noexcept : crowd(c), previous(c.running_) { crowd.running_ = now; }
-        ~Running() { crowd.running_ = previous; }
-        Running(const Running&) = delete;
-        Running& operator=(const Running&) = delete;
-    };
+    using Running = detail::ScopedValue<std::size_t>;
     /// What running_ becomes while character i ticks: i + 1, unless something runs already.
     std::size_t Outermost(std::size_t i) const noexcept { return running_ == kNothing ? i + 1 : running_; }
     /// Inside a hook or condition of character i: its fast tick, or its general path (kBusy).
@@ -219,7 +210,7 @@ private:
     /// TickAll's loop over every character, `kChecked` if some may need the general path.
     template <bool kChecked, class MakeAction>
     [[gnu::always_inline]] void TickEvery(std::span<Controller> controllers, MakeAction& make_action) {
-        Running running(*this, kTickingAll);
+        Running running(running_, kTickingAll);
         if (stride_ == 0) TickLoop<false, kChecked>(controllers, make_action);
         else TickLoop<true, kChecked>(controllers, make_action);
     }
@@ -279,7 +270,7 @@ private:
                                     i));
         if (Busy(i))
             Table::Fail(fmt::format("Crowd::Perform({}) called from inside a hook or condition of that character", i));
-        Running running(*this, Outermost(i));
+        Running running(running_, Outermost(i));
         GeneralTick(i, controller, action);
     }
 

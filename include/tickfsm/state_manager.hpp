@@ -447,7 +447,7 @@ public:
         const detail::Slot<Controller, Action>* const slots = slots_;
         if (rt_.flags != kRunning_ || !slots) [[unlikely]]
             return SlowTick_(action);
-        FastTickScope_ busy(*this, slots);
+        detail::ScopedValue<const detail::Slot<Controller, Action>*> busy(slots_, nullptr); // see Busy_()
         const detail::Slot<Controller, Action>& slot = slots[rt_.state];
         slot.step(slot.self, *controller_, action, rt_, Data_());
     }
@@ -881,25 +881,14 @@ private:
         BusyScope_& operator=(const BusyScope_&) = delete;
     };
 
-    /// Marks a fast tick by taking the slots away for its duration (a plain store
-    /// on each side, where setting and clearing kBusy is a read-modify-write of
-    /// rt_.flags that the step also writes: measured 1.24x the switch against
-    /// 1.01-1.06x at N = 1,000 in the brawler). A call back into the machine from
-    /// a hook or condition finds no slots and takes the general path, which
-    /// refuses it through Busy_().
-    struct FastTickScope_ {
-        StateManager& manager;
-        const detail::Slot<Controller, Action>* slots;
-        FastTickScope_(StateManager& m, const detail::Slot<Controller, Action>* s) noexcept : manager(m), slots(s) {
-            manager.slots_ = nullptr;
-        }
-        ~FastTickScope_() { manager.slots_ = slots; }
-        FastTickScope_(const FastTickScope_&) = delete;
-        FastTickScope_& operator=(const FastTickScope_&) = delete;
-    };
-
     /// Inside one of this machine's hooks or conditions: on the general path
     /// (kBusy), or on the fast path (configuration closed, slots taken away).
+    /// Perform marks a fast tick by taking the slots away for its duration, a
+    /// plain store on each side: setting and clearing kBusy, a read-modify-write
+    /// of rt_.flags that the step also writes, measured 1.24x the switch against
+    /// 1.01-1.06x at N = 1,000 in the brawler. A call back into the machine from
+    /// a hook or condition finds no slots and takes the general path, which
+    /// refuses it here.
     bool Busy_() const noexcept {
         return (rt_.flags & detail::kBusy) || ((rt_.flags & kFrozen_) && !slots_);
     }
@@ -1314,7 +1303,7 @@ private:
     Controller* controller_;
     // The current table's slots, set when the configuration closes: the fast
     // path reads them without going through the table. Null during a fast tick
-    // (FastTickScope_), which is how Busy_() knows one is running.
+    // (see Busy_()), which is how Busy_() knows one is running.
     const detail::Slot<Controller, Action>* slots_ = nullptr;
     // The machine's block, or once it runs without one, its table tagged with kTableTag_.
     mutable Block_* home_ = nullptr;

@@ -131,11 +131,10 @@ TEST_CASE("Perform from inside a condition of the same manager is an error", "[e
 }
 
 // Regression: a fast tick marks its machine busy by taking the slots away
-// (FastTickScope_), not through kBusy; every call back in must still be refused,
+// (detail::ScopedValue on its slots), not through kBusy; every call back in must still be refused,
 // and the slots must come back after the refusal unwinds the tick.
 TEST_CASE("Every call into the machine from one of its fast-path hooks is refused, and it ticks on after",
           "[error][regression]") {
-    struct Meddler;
     struct Rogue {
         tickfsm::StateManager<Rogue, int>* machine = nullptr;
         int call = 0;

@@ -54,6 +54,20 @@ inline constexpr std::uint16_t kObserved = 32;    // an observer is attached
 inline constexpr std::uint16_t kInitialized = 64; // OnStateInit ran (kept across Reset)
 inline constexpr std::uint16_t kGlobal = 128;     // a global state performs every tick
 
+/// Gives `place` a value for a scope and puts back the one it had, even if a
+/// hook throws: how a fast tick marks what runs (StateManager's slots, a
+/// crowd's running_) with a plain store on each side, where a read-modify-write
+/// of the flags the step also writes measured slower.
+template <class T>
+struct ScopedValue {
+    T& place;
+    T previous;
+    ScopedValue(T& p, T now) noexcept : place(p), previous(p) { place = now; }
+    ~ScopedValue() { place = previous; }
+    ScopedValue(const ScopedValue&) = delete;
+    ScopedValue& operator=(const ScopedValue&) = delete;
+};
+
 /// A transition's destination: its id, where its data lives in a character's
 /// block, and the flags to raise on entering it (kSlow for a state whose own
 /// step is on the general path).
