@@ -4,6 +4,7 @@
 
 #include <string_view>
 
+#include <tickfsm/static_machine.hpp>
 #include <tickfsm/tickfsm.hpp>
 
 #include "brawler.hpp"
@@ -78,6 +79,39 @@ class BrawlerStateManager : public tickfsm::StateManager<Fighter, Input> {
         .To<Idle>([](const Fighter& f, const Input& in, float t) { return DeadDone(f, in, t); });
   }
 };
+
+// The same machine as a compile-time table (tickfsm/static_machine.hpp): the
+// same words, written once as a constant whose type is the whole table.
+inline constexpr auto kBrawlerTransitions =
+    tickfsm::Transitions<Fighter, Input>()
+        .SetInitialState<Idle>()
+        .To<Hurt>([](const Fighter& f, const Input& in, float t) { return Hit(f, in, t); })
+        .To<Jump>([](const Fighter& f, const Input& in, float t) { return CanJump(f, in, t); })
+        .To<Attack>([](const Fighter& f, const Input& in, float t) { return CanAttack(f, in, t); })
+        .To<Run>([](const Fighter& f, const Input& in, float t) { return Moving(f, in, t); })
+        .To<Fall>([](const Fighter& f, const Input& in, float t) { return Airborne(f, in, t); })
+        .From<Run>()
+        .To<Hurt>([](const Fighter& f, const Input& in, float t) { return Hit(f, in, t); })
+        .To<Jump>([](const Fighter& f, const Input& in, float t) { return CanJump(f, in, t); })
+        .To<Attack>([](const Fighter& f, const Input& in, float t) { return CanAttack(f, in, t); })
+        .To<Idle>([](const Fighter& f, const Input& in, float t) { return Still(f, in, t); })
+        .To<Fall>([](const Fighter& f, const Input& in, float t) { return Airborne(f, in, t); })
+        .From<Jump>()
+        .To<Hurt>([](const Fighter& f, const Input& in, float t) { return Hit(f, in, t); })
+        .To<Fall>([](const Fighter& f, const Input& in, float t) { return Descending(f, in, t); })
+        .From<Fall>()
+        .To<Hurt>([](const Fighter& f, const Input& in, float t) { return Hit(f, in, t); })
+        .To<Land>([](const Fighter& f, const Input& in, float t) { return Grounded(f, in, t); })
+        .From<Land>()
+        .To<Idle>([](const Fighter& f, const Input& in, float t) { return LandDone(f, in, t); })
+        .From<Attack>()
+        .To<Hurt>([](const Fighter& f, const Input& in, float t) { return Hit(f, in, t); })
+        .To<Idle>([](const Fighter& f, const Input& in, float t) { return AttackDone(f, in, t); })
+        .From<Hurt>()
+        .To<Dead>([](const Fighter& f, const Input& in, float t) { return NoHp(f, in, t); })
+        .To<Idle>([](const Fighter& f, const Input& in, float t) { return HurtDone(f, in, t); })
+        .From<Dead>()
+        .To<Idle>([](const Fighter& f, const Input& in, float t) { return DeadDone(f, in, t); });
 
 // The spec's state index of whatever state `is_in` reports current.
 template <class IsIn>

@@ -12,4 +12,5 @@
 #include "observer.hpp"
 #include "state_manager.hpp"
 #include "state_ref.hpp"
+#include "static_machine.hpp"
 #include "trace.hpp"

@@ -278,3 +278,36 @@ TEST_CASE("Entering a state with arguments allocates nothing", "[alloc][args]") 
     CHECK(g_allocations.load() - before == 0);
     CHECK(m.State<Goal>().target > 0);
 }
+
+namespace {
+inline constexpr auto kWalkerTransitions =
+    tickfsm::Transitions<Walker, Step>()
+        .SetInitialState<Idle>()
+        .To<Walk>([](const Walker& wk, const Step& s) { return wk.tick % s.period == 0; })
+        .From<Walk>()
+        .To<Rest>([](const Walker&, const Step&, float t) { return t > 0.03f; })
+        .To<Idle>([](const Walker& wk) { return wk.x > 1000.0f; })
+        .From<Rest>()
+        .To<Idle>();
+} // namespace
+
+TEST_CASE("Compile-time machines and crowds allocate nothing per tick", "[alloc][static]") {
+    Walker w;
+    tickfsm::StaticStateManager<kWalkerTransitions> m(w);
+    std::vector<Walker> walkers(64);
+    tickfsm::StaticCrowd<kWalkerTransitions> crowd(walkers.size()); // a state with data: per-character objects
+    const long before = g_allocations.load();
+    for (int t = 0; t < 1000; ++t) {
+        ++w.tick;
+        m.Perform(Step{});
+        for (Walker& one : walkers) ++one.tick;
+        if (t % 2 == 0) {
+            crowd.TickAll(walkers, [](std::size_t, Walker&) { return Step{}; });
+        } else {
+            for (std::size_t i = 0; i < walkers.size(); ++i) crowd.Perform(i, walkers[i], Step{});
+        }
+    }
+    CHECK(g_allocations.load() - before == 0);
+    CHECK(crowd.State<Walk>(0).speed == 2.0f);
+    CHECK(w.x != 0.0f); // it did walk
+}

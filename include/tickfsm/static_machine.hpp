@@ -1,0 +1,602 @@
+#pragma once
+// Compile-time machines: the whole transition table is the type of one
+// constant, built with the same fluent words as a StateManager's constructor,
+// so a tick compiles to one switch over state ids with every condition and
+// hook inlined, as the switch one would write by hand. For the machines whose
+// last percent matters; StateManager keeps everything that needs a table at
+// run time (events, actions, gates, observers, keyed states, listing tools).
+
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <span>
+#include <string>
+#include <string_view>
+#include <type_traits>
+#include <utility>
+#include <vector>
+
+#include <fmt/format.h>
+
+#include "config_error.hpp"
+#include "detail/table.hpp"
+#include "detail/traits.hpp"
+#include "detail/type_name.hpp"
+#include "state_ref.hpp"
+
+namespace tickfsm {
+
+namespace detail {
+
+template <class... Ts>
+struct TypeList {};
+
+/// Transition to T when a default-constructed F holds.
+template <class T, class F>
+struct StaticEdge {
+    using Target = T;
+    using Condition = F;
+};
+
+/// The transitions of state S, in the order they are tried.
+template <class S, class... Edges>
+struct StaticChain {
+    using From = S;
+};
+
+template <class Chain, class Edge>
+struct AppendEdge;
+template <class S, class... Edges, class Edge>
+struct AppendEdge<StaticChain<S, Edges...>, Edge> {
+    using type = StaticChain<S, Edges..., Edge>;
+};
+
+template <class List, class T>
+struct AppendUnique;
+template <class... Ts, class T>
+struct AppendUnique<TypeList<Ts...>, T> {
+    using type = std::conditional_t<(std::is_same_v<T, Ts> || ...), TypeList<Ts...>, TypeList<Ts..., T>>;
+};
+
+template <class List, class... Ts>
+struct AppendAllUnique {
+    using type = List;
+};
+template <class List, class T, class... Rest>
+struct AppendAllUnique<List, T, Rest...> {
+    using type = typename AppendAllUnique<typename AppendUnique<List, T>::type, Rest...>::type;
+};
+
+/// The states a list of chains names, in order of first appearance.
+template <class List, class... Chains>
+struct CollectStates {
+    using type = List;
+};
+template <class List, class S, class... Edges, class... Rest>
+struct CollectStates<List, StaticChain<S, Edges...>, Rest...> {
+    using type = typename CollectStates<typename AppendAllUnique<List, S, typename Edges::Target...>::type,
+                                        Rest...>::type;
+};
+
+template <class T, class... Ts>
+consteval std::size_t IndexIn(TypeList<Ts...>) {
+    constexpr std::array<bool, sizeof...(Ts)> same{std::is_same_v<T, Ts>...};
+    for (std::size_t i = 0; i < same.size(); ++i)
+        if (same[i]) return i;
+    return sizeof...(Ts);
+}
+
+template <std::size_t I, class List>
+struct TypeAt;
+template <std::size_t I, class T, class... Ts>
+struct TypeAt<I, TypeList<T, Ts...>> : TypeAt<I - 1, TypeList<Ts...>> {};
+template <class T, class... Ts>
+struct TypeAt<0, TypeList<T, Ts...>> {
+    using type = T;
+};
+
+/// The chain whose source is S, or an empty one.
+template <class S, class... Chains>
+struct ChainFrom {
+    using type = StaticChain<S>;
+};
+template <class S, class Chain, class... Rest>
+struct ChainFrom<S, Chain, Rest...> {
+    using type = std::conditional_t<std::is_same_v<typename Chain::From, S>, Chain,
+                                    typename ChainFrom<S, Rest...>::type>;
+};
+
+template <class S>
+struct StaticStateMayNotTakeTheMachine {
+    static_assert(kAlwaysFalse<S>,
+                  "tickfsm: a state of a compile-time machine (the type in StaticStateMayNotTakeTheMachine<...> "
+                  "above) has a hook taking tickfsm::Machine<Controller, Action>&; a compile-time machine has no "
+                  "events or NextState to reach: drop that parameter, or run the state in a StateManager");
+};
+template <class S>
+struct StaticStateMayNotHaveGates {
+    static_assert(kAlwaysFalse<S>,
+                  "tickfsm: a state of a compile-time machine (the type in StaticStateMayNotHaveGates<...> above) "
+                  "declares CanEnterState or CanExitState; compile-time machines do not ask gates, so they would be "
+                  "ignored: fold the gate into the transitions' conditions, or run the state in a StateManager");
+};
+
+/// Every check of a state of a compile-time machine.
+template <class S, class C, class A>
+consteval bool CheckStaticState() {
+    if constexpr (!CheckState<S, C, A>()) {
+        return false;
+    } else if constexpr (kTakesMachine<S, C, A>) {
+        (void)sizeof(StaticStateMayNotTakeTheMachine<S>);
+        return false;
+    } else if constexpr (DeclaresCanEnterState<S>() || DeclaresCanExitState<S>()) {
+        (void)sizeof(StaticStateMayNotHaveGates<S>);
+        return false;
+    }
+    return true;
+}
+
+template <class F>
+struct StaticConditionMustBeEmpty {
+    static_assert(kAlwaysFalse<F>,
+                  "tickfsm: a condition of a compile-time machine (the type in StaticConditionMustBeEmpty<...> "
+                  "above) must be a captureless lambda or an empty, default-constructible function object: the "
+                  "machine rebuilds it from its type. Wrap a function in a lambda "
+                  "([](const Controller& c, const Action& a, float t) { return Fn(c, a, t); }) and reach "
+                  "per-character data through the controller");
+};
+
+template <class F, class C, class A>
+consteval bool CheckStaticCondition() {
+    if constexpr (!CheckCondition<F, C, A>()) {
+        return false;
+    } else if constexpr (!std::is_empty_v<F> || !std::is_default_constructible_v<F>) {
+        (void)sizeof(StaticConditionMustBeEmpty<F>);
+        return false;
+    }
+    return true;
+}
+
+template <class S>
+struct FromAppearsTwice {
+    static_assert(kAlwaysFalse<S>,
+                  "tickfsm: Transitions: From<S>() appears twice for the state in FromAppearsTwice<...> above; a "
+                  "compile-time machine takes each state's transitions in one chain (tried in the order written): "
+                  "merge the two chains");
+};
+
+/// One state's object per state, per character; states without data take no room.
+template <std::size_t I, class S>
+struct StaticStateSlot {
+    [[no_unique_address]] S state{};
+};
+template <class Indices, class States>
+struct StaticStorageOf;
+template <std::size_t... I, class... S>
+struct StaticStorageOf<std::index_sequence<I...>, TypeList<S...>> {
+    struct type : StaticStateSlot<I, S>... {};
+};
+
+template <class Table>
+struct StaticCore;
+
+} // namespace detail
+
+template <auto kTransitions>
+class StaticStateManager;
+template <auto kTransitions>
+class StaticCrowd;
+
+/// The transitions of a compile-time machine, written as a StateManager's
+/// constructor writes them: `SetInitialState<S>()`, then `To<T>(condition)`
+/// for each of S's transitions in the order they are tried, then
+/// `From<S2>()` for the next state. Each call returns a new type; a constant
+/// of the last one is the machine (see StaticStateManager and StaticCrowd).
+/// Start from `tickfsm::Transitions<Controller, Action>()`.
+template <class Controller, class Action, class Initial, class Done, class Current>
+class StaticTransitions;
+
+template <class Controller, class Action, class Initial, class... Done, class Current>
+class StaticTransitions<Controller, Action, Initial, detail::TypeList<Done...>, Current> {
+public:
+    /// The state every character starts in; its transitions follow.
+    template <class S>
+    constexpr auto SetInitialState() const {
+        static_assert(std::is_void_v<Initial>, "tickfsm: Transitions: SetInitialState<S>() is called once, first; "
+                                               "use From<S>() for the transitions of the other states");
+        static_assert(detail::CheckStaticState<S, Controller, Action>());
+        return StaticTransitions<Controller, Action, S, detail::TypeList<>, detail::StaticChain<S>>{};
+    }
+
+    /// The transitions of S follow (each state has at most one From).
+    template <class S>
+    constexpr auto From() const {
+        static_assert(!std::is_void_v<Initial>,
+                      "tickfsm: Transitions: call SetInitialState<S>() first, then From<S2>() for the other states");
+        static_assert(detail::CheckStaticState<S, Controller, Action>());
+        if constexpr ((std::is_same_v<typename Done::From, S> || ...) || std::is_same_v<typename Current::From, S>) {
+            (void)sizeof(detail::FromAppearsTwice<S>);
+            return *this;
+        } else {
+            return StaticTransitions<Controller, Action, Initial, detail::TypeList<Done..., Current>,
+                                     detail::StaticChain<S>>{};
+        }
+    }
+
+    /// A transition to T, tried after the ones before it: taken when
+    /// `condition(controller, action, timeInState)` holds (or one of the
+    /// shorter forms StateManager takes). The condition's type is what counts:
+    /// a captureless lambda or an empty function object. Without one, always.
+    template <class T, class F = detail::Always>
+    constexpr auto To(F = {}) const {
+        static_assert(!std::is_void_v<Initial>,
+                      "tickfsm: Transitions: call SetInitialState<S>() (or From<S>()) before To<T>()");
+        static_assert(detail::CheckStaticState<T, Controller, Action>());
+        static_assert(detail::CheckStaticCondition<F, Controller, Action>());
+        return StaticTransitions<Controller, Action, Initial, detail::TypeList<Done...>,
+                                 typename detail::AppendEdge<Current, detail::StaticEdge<T, F>>::type>{};
+    }
+
+private:
+    template <class Table>
+    friend struct detail::StaticCore;
+    using Controller_ = Controller;
+    using Action_ = Action;
+    using Initial_ = Initial;
+    using Chains_ = detail::TypeList<Done..., Current>;
+};
+
+/// The start of a compile-time machine's transitions (see StaticTransitions).
+template <class Controller, class Action>
+constexpr StaticTransitions<Controller, Action, void, detail::TypeList<>, void> Transitions() noexcept {
+    return {};
+}
+
+namespace detail {
+
+template <class Table, class Chains>
+struct StaticTableFacts;
+template <class Table, class... Chains>
+struct StaticTableFacts<Table, TypeList<Chains...>> {
+    using States = typename CollectStates<TypeList<>, Chains...>::type;
+    template <class S>
+    using ChainOf = typename ChainFrom<S, Chains...>::type;
+};
+
+template <class States>
+struct StaticNames;
+template <class... S>
+struct StaticNames<TypeList<S...>> {
+    static constexpr std::array<std::string_view, sizeof...(S)> kNames{StateName<S>()...};
+};
+
+/// What StaticStateManager and StaticCrowd share: the states, their ids, and
+/// the tick, all known at compile time.
+template <class Table>
+struct StaticCore {
+    using C = typename Table::Controller_;
+    using A = typename Table::Action_;
+    static_assert(!std::is_void_v<typename Table::Initial_>,
+                  "tickfsm: a compile-time machine needs an initial state: start its transitions with "
+                  "tickfsm::Transitions<Controller, Action>().SetInitialState<S>()");
+    using Facts = StaticTableFacts<Table, typename Table::Chains_>;
+    using States = typename Facts::States;
+    template <class S>
+    using ChainOf = typename Facts::template ChainOf<S>;
+
+    static constexpr std::size_t kStateCount = [] {
+        return []<class... S>(TypeList<S...>) { return sizeof...(S); }(States{});
+    }();
+    static_assert(kStateCount < kNoState, "tickfsm: a compile-time machine holds at most 65534 states");
+    using Indices = std::make_index_sequence<kStateCount>;
+    using Storage = typename StaticStorageOf<Indices, States>::type;
+    static constexpr bool kHasData = []<class... S>(TypeList<S...>) {
+        return (!std::is_empty_v<S> || ...);
+    }(States{});
+
+    template <class S>
+    static constexpr std::size_t kIndexOf = IndexIn<S>(States{});
+    template <class S>
+    static constexpr bool kIsState = kIndexOf<S> < kStateCount;
+    template <std::size_t I>
+    using StateAt = typename TypeAt<I, States>::type;
+
+    static constexpr const std::array<std::string_view, kStateCount>& Names() noexcept {
+        return StaticNames<States>::kNames;
+    }
+    static std::string_view NameOf(StateIndex id) noexcept { return id < kStateCount ? Names()[id] : ""; }
+    static std::string Machine() { return fmt::format("<{}, {}>", TypeName<C>(), TypeName<A>()); }
+
+    template <class S>
+    [[gnu::always_inline]] static S& Get(Storage& d) noexcept {
+        return static_cast<StaticStateSlot<kIndexOf<S>, S>&>(d).state;
+    }
+
+    /// Leave S for T: S's exit, the switch, T's enter, then T performs this tick.
+    template <class S, class T>
+    [[gnu::always_inline]] static void Fire(C& c, const A& a, Runtime& rt, Storage& d) {
+        CallExit(Get<S>(d), c, a);
+        rt.state = static_cast<StateIndex>(kIndexOf<T>);
+        rt.ticks = 0;
+        T& next = Get<T>(d);
+        CallEnter(next, c, a);
+        CallPerform(next, c, a);
+    }
+
+    template <class S, class... Edges>
+    [[gnu::always_inline]] static bool FireFirst(StaticChain<S, Edges...>, [[maybe_unused]] C& c,
+                                                 [[maybe_unused]] const A& a, [[maybe_unused]] float t,
+                                                 [[maybe_unused]] Runtime& rt, [[maybe_unused]] Storage& d) {
+        return ((CallCondition(typename Edges::Condition{}, c, a, t) &&
+                 (Fire<S, typename Edges::Target>(c, a, rt, d), true)) ||
+                ...);
+    }
+
+    /// The tick of state I: count it, fire the first transition that holds, else perform.
+    template <std::size_t I>
+    [[gnu::always_inline]] static void StepAt(C& c, const A& a, Runtime& rt, Storage& d, float dt) {
+        using S = StateAt<I>;
+        const std::uint32_t ticks = ++rt.ticks;
+        if (!FireFirst(ChainOf<S>{}, c, a, TimeOf(ticks, dt), rt, d)) CallPerform(Get<S>(d), c, a);
+    }
+
+    template <std::size_t... I>
+    [[gnu::always_inline]] static bool Dispatch(C& c, const A& a, Runtime& rt, Storage& d, float dt,
+                                                std::index_sequence<I...>) {
+        const StateIndex s = rt.state;
+        return ((s == I && (StepAt<I>(c, a, rt, d, dt), true)) || ...);
+    }
+
+    /// OnStateInit of every state once per character, then the initial state is entered.
+    [[gnu::noinline]] static void Start(C& c, const A& a, Runtime& rt, Storage& d) {
+        if (!(rt.flags & kInitialized)) {
+            [&]<std::size_t... I>(std::index_sequence<I...>) {
+                (..., [&] {
+                    using S = StateAt<I>;
+                    if constexpr (HasOnStateInit<S, C>) Get<S>(d).OnStateInit(c);
+                }());
+            }(Indices{});
+            rt.flags = static_cast<std::uint16_t>(rt.flags | kInitialized);
+        }
+        using Initial = typename Table::Initial_;
+        rt.state = static_cast<StateIndex>(kIndexOf<Initial>);
+        rt.ticks = 0;
+        rt.flags = static_cast<std::uint16_t>(rt.flags | kStarted);
+        CallEnter(Get<Initial>(d), c, a);
+    }
+
+    /// One fixed tick by the tick rules (StateManager's): a character not
+    /// started yet first enters the initial state.
+    [[gnu::always_inline]] static void Tick(C& c, const A& a, Runtime& rt, Storage& d, float dt) {
+        if (!Dispatch(c, a, rt, d, dt, Indices{})) [[unlikely]] {
+            Start(c, a, rt, d);
+            StepAt<kIndexOf<typename Table::Initial_>>(c, a, rt, d, dt);
+        }
+    }
+
+    template <class S>
+    static constexpr void CheckQueried() {
+        static_assert(kIsState<S>, "tickfsm: the state asked for is not one of this compile-time machine's: it "
+                                   "appears in none of its transitions");
+    }
+};
+
+} // namespace detail
+
+/// One character's compile-time machine: `kTransitions` (built with
+/// tickfsm::Transitions) is its whole table. Ticks like a StateManager
+/// (Perform: the first enters the initial state; count the tick; the first
+/// transition whose condition holds fires; the current state performs) with
+/// every condition and hook inlined into one switch. Holds its controller, the
+/// current state and its ticks, and the objects of states that have data; a
+/// copy is a snapshot of all of it.
+template <auto kTransitions>
+class StaticStateManager {
+    using Core = detail::StaticCore<std::remove_cvref_t<decltype(kTransitions)>>;
+
+public:
+    using Controller = typename Core::C;
+    using Action = typename Core::A;
+
+    /// A machine driving `controller`, one tick lasting `fixed_dt` seconds.
+    explicit StaticStateManager(Controller& controller, float fixed_dt = 1.0f / 60.0f) noexcept
+        : controller_(&controller), dt_(fixed_dt) {}
+
+    StaticStateManager(const StaticStateManager& other)
+        : controller_(other.controller_), rt_(other.rt_), dt_(other.dt_), states_(other.states_) {}
+    StaticStateManager& operator=(const StaticStateManager& other) {
+        controller_ = other.controller_;
+        rt_ = other.rt_;
+        dt_ = other.dt_;
+        states_ = other.states_;
+        return *this; // busy_ stays this machine's own
+    }
+
+    /// One fixed tick (see the class comment).
+    [[gnu::always_inline]] void Perform(const Action& action) {
+        if (busy_) [[unlikely]]
+            Refuse("Perform()");
+        detail::ScopedValue<bool> busy(busy_, true);
+        Core::Tick(*controller_, action, rt_, states_, dt_);
+    }
+
+    /// Back to the initial state, entered on the next Perform. No hook runs now;
+    /// state objects keep their data and OnStateInit does not run again.
+    void Reset() {
+        if (busy_) [[unlikely]]
+            Refuse("Reset()");
+        rt_ = detail::Runtime{detail::kNoState, static_cast<std::uint16_t>(rt_.flags & detail::kInitialized), 0};
+    }
+
+    template <class S>
+    bool IsIn() const noexcept {
+        Core::template CheckQueried<S>();
+        return rt_.state == Core::template kIndexOf<S>;
+    }
+    /// The current state's id (not valid before the first Perform).
+    StateId CurrentState() const noexcept { return StateId{rt_.state}; }
+    std::string_view CurrentStateName() const noexcept { return Core::NameOf(rt_.state); }
+    /// S's id: its position in the transitions, the initial state first.
+    template <class S>
+    static constexpr StateId IdOf() noexcept {
+        Core::template CheckQueried<S>();
+        return StateId{static_cast<std::uint16_t>(Core::template kIndexOf<S>)};
+    }
+    static std::string_view StateName(StateId id) noexcept { return Core::NameOf(id.value); }
+    /// Every state's name, by id.
+    static constexpr std::span<const std::string_view> StateNames() noexcept { return Core::Names(); }
+    static constexpr std::size_t StateCount() noexcept { return Core::kStateCount; }
+    /// This machine's object of state S.
+    template <class S>
+    S& State() noexcept {
+        Core::template CheckQueried<S>();
+        return Core::template Get<S>(states_);
+    }
+    std::uint32_t TicksInState() const noexcept { return rt_.ticks; }
+    float TimeInState() const noexcept { return detail::TimeOf(rt_.ticks, dt_); }
+    bool IsStarted() const noexcept { return (rt_.flags & detail::kStarted) != 0; }
+    float FixedDeltaTime() const noexcept { return dt_; }
+
+private:
+    [[noreturn, gnu::cold, gnu::noinline]] void Refuse(std::string_view what) const {
+        detail::ReportConfigError(fmt::format("tickfsm: StaticStateManager{}: {} called from inside a hook or "
+                                              "condition of this machine (state {}); call it from outside the tick",
+                                              Core::Machine(), what, CurrentStateName()));
+    }
+
+    Controller* controller_;
+    detail::Runtime rt_{};
+    float dt_;
+    bool busy_ = false; // a byte of its own: see detail::ScopedValue
+    [[no_unique_address]] typename Core::Storage states_{};
+};
+
+/// Many characters on one compile-time machine: per character the current
+/// state id and its ticks (8 bytes) plus the objects of states that have data.
+/// The controllers stay yours.
+template <auto kTransitions>
+class StaticCrowd {
+    using Core = detail::StaticCore<std::remove_cvref_t<decltype(kTransitions)>>;
+    using Storage = typename Core::Storage;
+
+public:
+    using Controller = typename Core::C;
+    using Action = typename Core::A;
+
+    /// `count` characters, none started; one tick lasts `fixed_dt` seconds.
+    explicit StaticCrowd(std::size_t count, float fixed_dt = 1.0f / 60.0f) : runtime_(count), dt_(fixed_dt) {
+        if constexpr (Core::kHasData) states_.resize(count);
+    }
+
+    /// One fixed tick of character i (StaticStateManager::Perform's rules).
+    void Perform(std::size_t i, Controller& controller, const Action& action) {
+        if (running_ != kNothing) [[unlikely]]
+            Refuse(fmt::format("Perform({})", i));
+        detail::ScopedValue<std::size_t> running(running_, i + 1);
+        Core::Tick(controller, action, runtime_[i], StatesOf(i), dt_);
+    }
+
+    /// One tick of every character: controllers[i] with actions[i].
+    void TickAll(std::span<Controller> controllers, std::span<const Action> actions) {
+        if (actions.size() != runtime_.size()) [[unlikely]]
+            Refuse(fmt::format("TickAll with {} actions", actions.size()));
+        TickAll(controllers, [actions](std::size_t i, Controller&) -> const Action& { return actions[i]; });
+    }
+
+    /// One tick of every character in index order: `make_action(i, controllers[i])`
+    /// returns character i's action (read its input, run its physics), then
+    /// character i ticks.
+    template <class MakeAction>
+        requires std::is_invocable_v<MakeAction&, std::size_t, Controller&>
+    void TickAll(std::span<Controller> controllers, MakeAction&& make_action) {
+        if (running_ != kNothing || controllers.size() != runtime_.size()) [[unlikely]]
+            Refuse(fmt::format("TickAll with {} controllers", controllers.size()));
+        detail::ScopedValue<std::size_t> running(running_, kTickingAll);
+        detail::Runtime* const runtime = runtime_.data();
+        Controller* const controller = controllers.data();
+        const std::size_t count = controllers.size();
+        const float dt = dt_;
+        for (std::size_t i = 0; i < count; ++i) {
+            const Action& action = make_action(i, controller[i]);
+            Core::Tick(controller[i], action, runtime[i], StatesOf(i), dt);
+        }
+    }
+
+    /// Character i back to the initial state, entered on its next Perform.
+    void Reset(std::size_t i) {
+        if (running_ != kNothing) [[unlikely]]
+            Refuse(fmt::format("Reset({})", i));
+        runtime_[i] = detail::Runtime{detail::kNoState,
+                                      static_cast<std::uint16_t>(runtime_[i].flags & detail::kInitialized), 0};
+    }
+
+    /// Adds one character (not started) and returns its index. Allocates: not for the tick.
+    std::size_t Add() {
+        if (running_ != kNothing) [[unlikely]]
+            Refuse("Add()");
+        runtime_.emplace_back();
+        if constexpr (Core::kHasData) states_.emplace_back();
+        return runtime_.size() - 1;
+    }
+
+    template <class S>
+    bool IsIn(std::size_t i) const noexcept {
+        Core::template CheckQueried<S>();
+        return runtime_[i].state == Core::template kIndexOf<S>;
+    }
+    StateId CurrentState(std::size_t i) const noexcept { return StateId{runtime_[i].state}; }
+    std::string_view CurrentStateName(std::size_t i) const noexcept { return Core::NameOf(runtime_[i].state); }
+    template <class S>
+    static constexpr StateId IdOf() noexcept {
+        Core::template CheckQueried<S>();
+        return StateId{static_cast<std::uint16_t>(Core::template kIndexOf<S>)};
+    }
+    static std::string_view StateName(StateId id) noexcept { return Core::NameOf(id.value); }
+    /// Character i's object of state S.
+    template <class S>
+    S& State(std::size_t i) noexcept {
+        Core::template CheckQueried<S>();
+        return Core::template Get<S>(StatesOf(i));
+    }
+    std::uint32_t TicksInState(std::size_t i) const noexcept { return runtime_[i].ticks; }
+    float TimeInState(std::size_t i) const noexcept { return detail::TimeOf(runtime_[i].ticks, dt_); }
+    bool IsStarted(std::size_t i) const noexcept { return (runtime_[i].flags & detail::kStarted) != 0; }
+    std::size_t Size() const noexcept { return runtime_.size(); }
+    float FixedDeltaTime() const noexcept { return dt_; }
+    /// Bytes the crowd holds per character: state id, flags and ticks, plus state data.
+    static constexpr std::size_t BytesPerCharacter() noexcept {
+        return sizeof(detail::Runtime) + (Core::kHasData ? sizeof(Storage) : 0);
+    }
+
+private:
+    static constexpr std::size_t kNothing = 0;
+    static constexpr std::size_t kTickingAll = static_cast<std::size_t>(-1);
+
+    [[gnu::always_inline]] Storage& StatesOf(std::size_t i) noexcept {
+        if constexpr (Core::kHasData) return states_[i];
+        else return empty_;
+    }
+
+    /// `what` was called while the crowd runs, or (TickAll) for the wrong number of characters.
+    [[noreturn, gnu::cold, gnu::noinline]] void Refuse(const std::string& what) const {
+        std::string why;
+        if (running_ == kTickingAll)
+            why = "called from inside a hook, condition or make_action of this crowd's TickAll; call it between ticks";
+        else if (running_ != kNothing)
+            why = fmt::format("called from inside a hook or condition of character {}; call it between ticks",
+                              running_ - 1);
+        else
+            why = fmt::format("for a crowd of {} characters", runtime_.size());
+        detail::ReportConfigError(fmt::format("tickfsm: StaticCrowd{}: {} {}", Core::Machine(), what, why));
+    }
+
+    std::vector<detail::Runtime> runtime_;
+    std::vector<Storage> states_; // empty unless some state has data
+    float dt_;
+    // Nothing, TickAll, or i + 1 while character i ticks: a hook may not tick,
+    // reset or grow the crowd that runs it.
+    std::size_t running_ = kNothing;
+    [[no_unique_address]] Storage empty_{}; // what stateless states are handed
+};
+
+} // namespace tickfsm

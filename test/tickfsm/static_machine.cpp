@@ -1,0 +1,353 @@
+// StaticStateManager and StaticCrowd: compile-time machines that tick by the
+// same rules as StateManager.
+
+#include <catch2/catch.hpp>
+
+#include <cstdint>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+#include <tickfsm/tickfsm.hpp>
+
+namespace {
+
+struct Hero {
+    std::uint32_t seed = 7;
+    float x = 0;
+    int stamina = 10;
+    int jumps = 0;
+    int landings = 0;
+    std::string log; // hooks in the order they ran
+};
+struct Pad {
+    float stick = 0;
+    bool jump = false;
+};
+
+struct Idle {
+    void Perform(Hero& h, const Pad&) {
+        h.log += "I";
+        if (h.stamina < 10) ++h.stamina;
+    }
+};
+struct Walk {
+    void OnStateEnter(Hero& h, const Pad&) { h.log += "<W"; }
+    void Perform(Hero& h, const Pad& p) {
+        h.log += "W";
+        h.x += p.stick;
+    }
+    void OnStateExit(Hero& h, const Pad&) { h.log += "W>"; }
+};
+struct Jump {
+    int airborne_ticks = 0; // a state with data
+    void OnStateEnter(Hero& h, const Pad&) {
+        h.log += "<J";
+        ++h.jumps;
+        h.stamina -= 3;
+        airborne_ticks = 0;
+    }
+    void Perform(Hero& h, const Pad&) {
+        h.log += "J";
+        ++airborne_ticks;
+    }
+};
+struct Land {
+    void OnStateEnter(Hero& h, const Pad&) {
+        h.log += "<L";
+        ++h.landings;
+    }
+};
+
+bool Moving(const Hero&, const Pad& p) { return p.stick > 0.5f || p.stick < -0.5f; }
+
+// The machine, once as a constant (compile-time) ...
+inline constexpr auto kHeroTransitions =
+    tickfsm::Transitions<Hero, Pad>()
+        .SetInitialState<Idle>()
+        .To<Jump>([](const Hero& h, const Pad& p) { return p.jump && h.stamina >= 3; })
+        .To<Walk>([](const Hero& h, const Pad& p) { return Moving(h, p); })
+        .From<Walk>()
+        .To<Jump>([](const Hero& h, const Pad& p) { return p.jump && h.stamina >= 3; })
+        .To<Idle>([](const Hero& h, const Pad& p) { return !Moving(h, p); })
+        .From<Jump>()
+        .To<Land>([](const Hero&, const Pad&, float t) { return t >= 0.25f; })
+        .From<Land>()
+        .To<Idle>([](const Hero&, const Pad&, float t) { return t >= 0.05f; });
+
+// ... and once as a StateManager configured in its constructor.
+class HeroStateManager : public tickfsm::StateManager<Hero, Pad> {
+public:
+    explicit HeroStateManager(Hero& h) : StateManager(h) {
+        SetInitialState<Idle>()
+            .To<Jump>([](const Hero& hero, const Pad& p) { return p.jump && hero.stamina >= 3; })
+            .To<Walk>([](const Hero& hero, const Pad& p) { return Moving(hero, p); });
+        From<Walk>()
+            .To<Jump>([](const Hero& hero, const Pad& p) { return p.jump && hero.stamina >= 3; })
+            .To<Idle>([](const Hero& hero, const Pad& p) { return !Moving(hero, p); });
+        From<Jump>().To<Land>([](const Hero&, const Pad&, float t) { return t >= 0.25f; });
+        From<Land>().To<Idle>([](const Hero&, const Pad&, float t) { return t >= 0.05f; });
+    }
+};
+
+using HeroMachine = tickfsm::StaticStateManager<kHeroTransitions>;
+using HeroCrowd = tickfsm::StaticCrowd<kHeroTransitions>;
+
+Pad NextPad(std::uint32_t& s) {
+    s ^= s << 13;
+    s ^= s >> 17;
+    s ^= s << 5;
+    return Pad{static_cast<float>(s & 0xFF) / 127.5f - 1.0f, ((s >> 8) & 0x7) == 0};
+}
+
+void RequireSame(const Hero& a, const Hero& b) {
+    REQUIRE(a.log == b.log);
+    REQUIRE(a.x == b.x);
+    REQUIRE(a.stamina == b.stamina);
+    REQUIRE(a.jumps == b.jumps);
+    REQUIRE(a.landings == b.landings);
+}
+
+} // namespace
+
+TEST_CASE("A compile-time machine ticks exactly like the StateManager configured with the same words",
+          "[static]") {
+    Hero dynamic_hero, static_hero;
+    HeroStateManager dynamic_machine(dynamic_hero);
+    HeroMachine static_machine(static_hero);
+    std::uint32_t seed = 12345;
+    for (int tick = 0; tick < 5000; ++tick) {
+        const Pad pad = NextPad(seed);
+        dynamic_machine.Perform(pad);
+        static_machine.Perform(pad);
+        REQUIRE(static_machine.CurrentStateName() == dynamic_machine.CurrentStateName());
+        REQUIRE(static_machine.TicksInState() == dynamic_machine.TicksInState());
+        REQUIRE(static_machine.TimeInState() == dynamic_machine.TimeInState());
+    }
+    RequireSame(static_hero, dynamic_hero);
+    CHECK(static_hero.jumps > 10);
+    CHECK(static_hero.landings > 10);
+}
+
+TEST_CASE("A StaticCrowd's TickAll and Perform tick each character as its own machine would", "[static][crowd]") {
+    constexpr std::size_t kCount = 17;
+    std::vector<Hero> crowd_heroes(kCount), single_heroes(kCount);
+    std::vector<HeroMachine> machines;
+    for (std::size_t i = 0; i < kCount; ++i) {
+        crowd_heroes[i].seed = single_heroes[i].seed = static_cast<std::uint32_t>(i * 2654435761u + 1u);
+        machines.emplace_back(single_heroes[i]);
+    }
+    HeroCrowd crowd(kCount);
+    std::vector<Pad> pads(kCount);
+    for (int tick = 0; tick < 600; ++tick) {
+        for (std::size_t i = 0; i < kCount; ++i) {
+            pads[i] = NextPad(single_heroes[i].seed);
+            machines[i].Perform(pads[i]);
+        }
+        if (tick % 3 == 0) {
+            crowd.TickAll(crowd_heroes, [](std::size_t, Hero& h) { return NextPad(h.seed); });
+        } else if (tick % 3 == 1) {
+            for (std::size_t i = 0; i < kCount; ++i) (void)NextPad(crowd_heroes[i].seed);
+            crowd.TickAll(crowd_heroes, pads);
+        } else {
+            for (std::size_t i = 0; i < kCount; ++i) crowd.Perform(i, crowd_heroes[i], NextPad(crowd_heroes[i].seed));
+        }
+        for (std::size_t i = 0; i < kCount; ++i) {
+            REQUIRE(crowd.CurrentState(i) == machines[i].CurrentState());
+            REQUIRE(crowd.TicksInState(i) == machines[i].TicksInState());
+        }
+    }
+    for (std::size_t i = 0; i < kCount; ++i) {
+        RequireSame(crowd_heroes[i], single_heroes[i]);
+        CHECK(crowd.State<Jump>(i).airborne_ticks == machines[i].State<Jump>().airborne_ticks);
+    }
+}
+
+TEST_CASE("The first Perform enters the initial state, counts the tick, then tries the conditions", "[static]") {
+    Hero hero;
+    HeroMachine m(hero);
+    CHECK_FALSE(m.IsStarted());
+    m.Perform(Pad{0, true}); // Idle entered, then Idle -> Jump on the same tick
+    CHECK(m.IsStarted());
+    CHECK(m.IsIn<Jump>());
+    CHECK(m.TicksInState() == 0);
+    CHECK(hero.log == "<JJ"); // Jump's enter, then Jump performs this tick; Idle never performed
+    m.Perform(Pad{});
+    CHECK(m.TicksInState() == 1);
+    CHECK(m.TimeInState() == Approx(1.0f / 60.0f));
+}
+
+TEST_CASE("The first condition in order that holds fires; the time it sees includes this tick", "[static]") {
+    Hero hero;
+    HeroMachine m(hero);
+    m.Perform(Pad{1.0f, true}); // both Jump and Walk hold: Jump is first
+    CHECK(m.IsIn<Jump>());
+    hero.log.clear();
+    // Jump -> Land once t >= 0.25 s, i.e. on the 15th tick counted in Jump.
+    for (int tick = 1; tick < 15; ++tick) m.Perform(Pad{});
+    CHECK(m.IsIn<Jump>());
+    CHECK(m.TicksInState() == 14);
+    m.Perform(Pad{});
+    CHECK(m.IsIn<Land>());
+    CHECK(m.TicksInState() == 0);
+    CHECK(hero.log == std::string(14, 'J') + "<L");
+}
+
+TEST_CASE("A state's exit runs before the next state's enter, which runs before it performs", "[static]") {
+    Hero hero;
+    HeroMachine m(hero);
+    m.Perform(Pad{1.0f, false}); // Idle -> Walk
+    m.Perform(Pad{1.0f, false}); // stays
+    m.Perform(Pad{0.0f, false}); // Walk -> Idle
+    CHECK(hero.log == "<WWWW>I");
+    CHECK(hero.x == 2.0f);
+}
+
+namespace {
+struct Counter {
+    int inits = 0;
+    int n = 0;
+    void OnStateInit(Hero&) { ++inits; }
+    void Perform(Hero&, const Pad&) { ++n; }
+};
+struct Other {};
+inline constexpr auto kCounterTransitions =
+    tickfsm::Transitions<Hero, Pad>()
+        .SetInitialState<Counter>()
+        .To<Other>([](const Hero& h) { return h.x > 0; })
+        .From<Other>()
+        .To<Counter>(); // no condition: always
+} // namespace
+
+TEST_CASE("OnStateInit runs once per machine; Reset re-enters the initial state without it", "[static]") {
+    Hero hero;
+    tickfsm::StaticStateManager<kCounterTransitions> m(hero);
+    m.Perform(Pad{});
+    m.Perform(Pad{});
+    CHECK(m.State<Counter>().inits == 1);
+    CHECK(m.State<Counter>().n == 2);
+    hero.x = 1;
+    m.Perform(Pad{});
+    CHECK(m.IsIn<Other>());
+    m.Reset();
+    CHECK_FALSE(m.IsStarted());
+    hero.x = 0;
+    m.Perform(Pad{});
+    CHECK(m.IsIn<Counter>());
+    CHECK(m.TicksInState() == 1);
+    CHECK(m.State<Counter>().inits == 1);
+}
+
+TEST_CASE("A copy of a compile-time machine is a snapshot: restoring it replays the same ticks", "[static]") {
+    Hero hero;
+    HeroMachine m(hero);
+    std::uint32_t seed = 99;
+    for (int tick = 0; tick < 200; ++tick) m.Perform(NextPad(seed));
+    const HeroMachine saved = m;
+    const Hero saved_hero = hero;
+    const std::uint32_t saved_seed = seed;
+    for (int tick = 0; tick < 300; ++tick) m.Perform(NextPad(seed));
+    const Hero first_run = hero;
+    const std::string first_state(m.CurrentStateName());
+
+    m = saved;
+    hero = saved_hero;
+    seed = saved_seed;
+    for (int tick = 0; tick < 300; ++tick) m.Perform(NextPad(seed));
+    RequireSame(hero, first_run);
+    CHECK(m.CurrentStateName() == first_state);
+}
+
+TEST_CASE("Compile-time machines answer the same queries as StateManager", "[static]") {
+    Hero hero;
+    HeroMachine m(hero, 0.1f);
+    STATIC_REQUIRE(HeroMachine::StateCount() == 4);
+    STATIC_REQUIRE(HeroMachine::IdOf<Idle>().value == 0); // the initial state first
+    STATIC_REQUIRE(HeroMachine::IdOf<Land>().value == 3);
+    CHECK(HeroMachine::StateName(HeroMachine::IdOf<Walk>()) == "Walk");
+    CHECK(HeroMachine::StateNames()[2] == "Walk");
+    CHECK(m.CurrentStateName().empty());
+    CHECK_FALSE(m.CurrentState().Valid());
+    m.Perform(Pad{});
+    m.Perform(Pad{});
+    CHECK(m.CurrentStateName() == "Idle");
+    CHECK(m.TimeInState() == Approx(0.2f));
+    CHECK(m.FixedDeltaTime() == 0.1f);
+}
+
+TEST_CASE("A StaticCrowd holds 8 bytes per character, plus the data of states that have data", "[static][crowd]") {
+    STATIC_REQUIRE(tickfsm::StaticCrowd<kHeroTransitions>::BytesPerCharacter() == 8 + sizeof(Jump));
+    struct Still {};
+    static constexpr auto kStill = tickfsm::Transitions<Hero, Pad>().SetInitialState<Still>();
+    STATIC_REQUIRE(tickfsm::StaticCrowd<kStill>::BytesPerCharacter() == 8);
+    tickfsm::StaticCrowd<kStill> crowd(3);
+    std::vector<Hero> heroes(3);
+    crowd.TickAll(heroes, [](std::size_t, Hero&) { return Pad{}; });
+    CHECK(crowd.IsIn<Still>(2));
+    CHECK(crowd.Add() == 3);
+    CHECK(crowd.Size() == 4);
+    CHECK_FALSE(crowd.IsStarted(3));
+}
+
+#if defined(__cpp_exceptions) || defined(__EXCEPTIONS)
+namespace {
+struct Meddler;
+struct Meddle {
+    void Perform(Meddler& m, const Pad&);
+};
+inline constexpr auto kMeddlerTransitions = tickfsm::Transitions<Meddler, Pad>().SetInitialState<Meddle>();
+// A controller that can reach its own machine or crowd, as a careless hook might.
+struct Meddler {
+    tickfsm::StaticStateManager<kMeddlerTransitions>* machine = nullptr;
+    tickfsm::StaticCrowd<kMeddlerTransitions>* crowd = nullptr;
+    std::vector<Meddler>* all = nullptr;
+    int what = 0;
+};
+void Meddle::Perform(Meddler& m, const Pad&) {
+    if (m.machine && m.what == 0) m.machine->Perform(Pad{});
+    if (m.machine && m.what == 1) m.machine->Reset();
+    if (m.crowd && m.what == 2) m.crowd->Perform(0, m, Pad{});
+    if (m.crowd && m.what == 3) m.crowd->TickAll(*m.all, [](std::size_t, Meddler&) { return Pad{}; });
+    if (m.crowd && m.what == 4) m.crowd->Add();
+    if (m.crowd && m.what == 5) m.crowd->Reset(0);
+}
+} // namespace
+
+TEST_CASE("Calling back into a running compile-time machine or crowd is a ConfigError", "[static][error]") {
+    Meddler meddler;
+    tickfsm::StaticStateManager<kMeddlerTransitions> m(meddler);
+    meddler.machine = &m;
+    CHECK_THROWS_WITH(m.Perform(Pad{}), Catch::Contains("StaticStateManager<Meddler, Pad>: Perform() called from "
+                                                        "inside a hook or condition of this machine"));
+    meddler.what = 1;
+    CHECK_THROWS_WITH(m.Perform(Pad{}), Catch::Contains("Reset() called from inside a hook"));
+    meddler.machine = nullptr;
+    m.Perform(Pad{}); // the guard was lifted when the hook threw
+    CHECK(m.TicksInState() == 3);
+
+    std::vector<Meddler> all(2);
+    tickfsm::StaticCrowd<kMeddlerTransitions> crowd(2);
+    for (Meddler& one : all) {
+        one.crowd = &crowd;
+        one.all = &all;
+    }
+    all[1].what = 2;
+    CHECK_THROWS_WITH(crowd.Perform(1, all[1], Pad{}),
+                      Catch::Contains("Perform(0) called from inside a hook or condition of character 1"));
+    for (int what : {2, 3, 4, 5}) {
+        all[0].what = what;
+        CHECK_THROWS_WITH(crowd.TickAll(all, [](std::size_t, Meddler&) { return Pad{}; }),
+                          Catch::Contains("called from inside a hook, condition or make_action of this crowd's "
+                                          "TickAll"));
+    }
+    CHECK(crowd.Size() == 2);
+    std::vector<Meddler> three(3);
+    CHECK_THROWS_WITH(crowd.TickAll(three, [](std::size_t, Meddler&) { return Pad{}; }),
+                      Catch::Contains("TickAll with 3 controllers for a crowd of 2 characters"));
+    std::vector<Pad> pads(1);
+    CHECK_THROWS_WITH(crowd.TickAll(all, pads), Catch::Contains("TickAll with 1 actions for a crowd of 2"));
+    all[0].crowd = all[1].crowd = nullptr;
+    crowd.TickAll(all, [](std::size_t, Meddler&) { return Pad{}; }); // the crowd runs on
+    CHECK(crowd.IsIn<Meddle>(0));
+}
+#endif
