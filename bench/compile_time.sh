@@ -5,6 +5,8 @@
 #   ${CXX:-g++} -std=c++20 -O2 -c machine.cpp -I include
 # of each, printing
 #   COMPILE states=S transitions=T seconds=X
+# then the same 50x200 machine as a compile-time machine (STATIC=1), printing
+#   COMPILE static=1 states=50 transitions=200 seconds=X
 # and then times bench/compile_time/user.cpp, a file that only uses a machine,
 # without and with TICKFSM_EXTERN_MACHINE, printing
 #   COMPILE file=user extern=0|1 seconds=X
@@ -19,7 +21,7 @@ generator="$root/test/compile_time/generate.cmake"
 
 case "${1:-}" in
   -h|--help)
-    sed -n '2,10p' "$0" | sed 's/^# \{0,1\}//'
+    sed -n '2,12p' "$0" | sed 's/^# \{0,1\}//'
     exit 0 ;;
   "") ;;
   *) echo "compile_time.sh: takes no arguments (got '$1')" >&2; exit 2 ;;
@@ -65,6 +67,12 @@ for size in "50 200" "10 40"; do
   seconds="$(time_compile "$src" "$tmp/machine_${states}x${transitions}.o")"
   echo "COMPILE states=$states transitions=$transitions seconds=$seconds"
 done
+
+src="$tmp/static_machine_50x200.cpp"
+cmake "-DOUT=$src" -DSTATES=50 -DTRANSITIONS=200 -DSTATIC=1 -P "$generator"
+echo "compile_time.sh: $cxx -std=c++20 -O2 -c static_machine_50x200.cpp (the same machine, compile-time)" >&2
+seconds="$(time_compile "$src" "$tmp/static_machine_50x200.o")"
+echo "COMPILE static=1 states=50 transitions=200 seconds=$seconds"
 
 # A file that only uses a machine (bench/compile_time/user.cpp), without and
 # with TICKFSM_EXTERN_MACHINE: what each of a game's files saves when one file

@@ -1,7 +1,7 @@
 # Generates a C++ program with one large tickfsm machine, to check what such a
 # machine costs to compile and that it runs:
 #
-#   cmake -DOUT=<file.cpp> [-DSTATES=50] [-DTRANSITIONS=200] -P generate.cmake
+#   cmake -DOUT=<file.cpp> [-DSTATES=50] [-DTRANSITIONS=200] [-DSTATIC=1] -P generate.cmake
 #
 # The program has STATES state structs S0..S<STATES-1> (some with Perform,
 # OnStateEnter or OnStateExit hooks that change the controller's counters) and
@@ -14,6 +14,9 @@
 # main() ticks the machine 10,000 times with a deterministic input and returns 0
 # only if it visited at least 4/5 of the states (40 of 50).
 #
+# With -DSTATIC=1 the same transitions are one tickfsm::Transitions constant
+# and the machine is a tickfsm::StaticStateManager of it (a compile-time machine).
+#
 # Used by test/CMakeLists.txt (tickfsm_compile_time_50x200) and bench/compile_time.sh.
 cmake_minimum_required(VERSION 3.25)
 
@@ -25,6 +28,9 @@ if(NOT DEFINED STATES)
 endif()
 if(NOT DEFINED TRANSITIONS)
   set(TRANSITIONS 200)
+endif()
+if(NOT DEFINED STATIC)
+  set(STATIC 0)
 endif()
 if(NOT STATES MATCHES "^[0-9]+$" OR STATES LESS 2 OR STATES GREATER 1000)
   message(FATAL_ERROR "generate.cmake: STATES must be an integer in [2, 1000], got '${STATES}'")
@@ -111,22 +117,33 @@ math(EXPR per_state "${TRANSITIONS} / ${STATES}")
 math(EXPR extra "${TRANSITIONS} % ${STATES}")
 math(EXPR other_states "${STATES} - 1")
 
-string(APPEND src [=[
+if(STATIC)
+  string(APPEND src "\ninline constexpr auto kTransitions = tickfsm::Transitions<Ctrl, In>()\n")
+  set(chain_end "\n")
+else()
+  string(APPEND src [=[
 
 class Machine : public tickfsm::StateManager<Ctrl, In> {
 public:
     explicit Machine(Ctrl& ctrl) : StateManager(ctrl) {
 ]=])
+  set(chain_end ";\n")
+endif()
 set(total 0)
 foreach(s RANGE ${last_state})
   set(count ${per_state})
   if(s LESS extra)
     math(EXPR count "${count} + 1")
   endif()
-  if(s EQUAL 0)
-    string(APPEND src "        SetInitialState<S0>()")
+  if(STATIC)
+    set(dot ".")
   else()
-    string(APPEND src "        From<S${s}>()")
+    set(dot "")
+  endif()
+  if(s EQUAL 0)
+    string(APPEND src "        ${dot}SetInitialState<S0>()")
+  else()
+    string(APPEND src "        ${dot}From<S${s}>()")
   endif()
   foreach(k RANGE 1 ${count})
     if(k EQUAL count)
@@ -159,17 +176,26 @@ foreach(s RANGE ${last_state})
     string(APPEND src "\n            .To<S${target}>([](const Ctrl& c, const In& in, float t) { ${cond} })")
     math(EXPR total "${total} + 1")
   endforeach()
-  string(APPEND src ";\n")
+  string(APPEND src "${chain_end}")
 endforeach()
 if(NOT total EQUAL TRANSITIONS)
   message(FATAL_ERROR "generate.cmake: internal error: generated ${total} transitions, not ${TRANSITIONS}")
 endif()
 
-string(APPEND src "    }
+if(STATIC)
+  string(APPEND src "    ;
+using Machine = tickfsm::StaticStateManager<kTransitions>;
+
+} // namespace gen
+")
+else()
+  string(APPEND src "    }
 };
 
 } // namespace gen
-
+")
+endif()
+string(APPEND src "
 int main() {
     constexpr std::size_t kStates = ${STATES};
     constexpr std::size_t kNeed = ${need};
