@@ -507,7 +507,7 @@ public:
     /// returns character i's action (read its input, run its physics), then
     /// character i ticks.
     template <class MakeAction>
-        requires std::is_invocable_v<MakeAction&, std::size_t, Controller&>
+        requires std::is_invocable_r_v<Action, MakeAction&, std::size_t, Controller&>
     void TickAll(std::span<Controller> controllers, MakeAction&& make_action) {
         if (running_ != kNothing || controllers.size() != runtime_.size()) [[unlikely]]
             Refuse(fmt::format("TickAll with {} controllers", controllers.size()));
