@@ -1,4 +1,8 @@
 // `tickfsm`: one BrawlerStateManager per agent, as a user would write it.
+// `tickfsm-static`: one StaticStateManager<kBrawlerTransitions> per agent, the
+// same machine as a compile-time table (not one of the spec's four
+// implementations: it shows what the machine costs when its table is known at
+// compile time).
 #include <cstdint>
 #include <memory>
 #include <new>
@@ -12,30 +16,36 @@ namespace brawler {
 namespace {
 
 using tickfsm_impl::BrawlerStateManager;
+using tickfsm_impl::BrawlerStaticStateManager;
 
-class TickfsmImpl final : public ImplBase<TickfsmImpl> {
+template <class Machine>
+class TickfsmImpl final : public ImplBase<TickfsmImpl<Machine>> {
  public:
   explicit TickfsmImpl(std::size_t n) : fighters_(n), rng_(n) {
     for (std::size_t i = 0; i < n; ++i) rng_[i] = Seed(i);
-    // Machines are neither copyable nor movable: one contiguous array, built in place.
-    machines_ = std::allocator<BrawlerStateManager>{}.allocate(n);
+    // StateManagers are neither copyable nor movable: one contiguous array, built in place.
+    machines_ = std::allocator<Machine>{}.allocate(n);
     const std::size_t heap = HeapBytesDuring([&] {
       for (std::size_t i = 0; i < n; ++i) {
-        std::construct_at(machines_ + i, fighters_[i]);
+        if constexpr (std::is_constructible_v<Machine, Fighter&, float>)
+          std::construct_at(machines_ + i, fighters_[i], DT);
+        else
+          std::construct_at(machines_ + i, fighters_[i]);
         ++built_;
       }
-      // Close each configuration now (seed 002's InitFSM: the first machine builds
-      // the shared table), so that what a running machine holds is what is counted
-      // here; Idle itself is entered by the first Perform, before that tick's
-      // conditions, as the spec has it.
-      for (std::size_t i = 0; i < n; ++i) machines_[i].Initialize();
+      // Close each StateManager's configuration now (seed 002's InitFSM: the
+      // first machine builds the shared table), so that what a running machine
+      // holds is what is counted here; Idle itself is entered by the first
+      // Perform, before that tick's conditions, as the spec has it.
+      if constexpr (requires(Machine& m) { m.Initialize(); })
+        for (std::size_t i = 0; i < n; ++i) machines_[i].Initialize();
     });
-    bytes_ = sizeof(BrawlerStateManager) + (n > 0 ? heap / n : 0);
+    bytes_ = sizeof(Machine) + (n > 0 ? heap / n : 0);
   }
 
   ~TickfsmImpl() override {
     for (std::size_t i = 0; i < built_; ++i) std::destroy_at(machines_ + i);
-    std::allocator<BrawlerStateManager>{}.deallocate(machines_, fighters_.size());
+    std::allocator<Machine>{}.deallocate(machines_, fighters_.size());
   }
   TickfsmImpl(const TickfsmImpl&) = delete;
   TickfsmImpl& operator=(const TickfsmImpl&) = delete;
@@ -46,7 +56,7 @@ class TickfsmImpl final : public ImplBase<TickfsmImpl> {
     const std::size_t n = fighters_.size();
     Fighter* const fighters = fighters_.data();
     std::uint32_t* const rng = rng_.data();
-    BrawlerStateManager* const machines = machines_;
+    Machine* const machines = machines_;
     for (std::size_t i = 0; i < n; ++i) {
       const Input in = DrawInput(rng[i]);
       Physics(fighters[i]);
@@ -57,8 +67,9 @@ class TickfsmImpl final : public ImplBase<TickfsmImpl> {
   Checksum Sum() const override {
     Checksum c;
     for (std::size_t i = 0; i < fighters_.size(); ++i) {
-      const BrawlerStateManager& m = machines_[i];
-      Accumulate(c, tickfsm_impl::StateIndexOf([&](auto s) { return m.IsIn<decltype(s)>(); }), fighters_[i]);
+      const Machine& m = machines_[i];
+      Accumulate(c, tickfsm_impl::StateIndexOf([&](auto s) { return m.template IsIn<decltype(s)>(); }),
+                 fighters_[i]);
     }
     return c;
   }
@@ -68,14 +79,19 @@ class TickfsmImpl final : public ImplBase<TickfsmImpl> {
  private:
   std::vector<Fighter> fighters_;
   std::vector<std::uint32_t> rng_;
-  BrawlerStateManager* machines_ = nullptr;
+  Machine* machines_ = nullptr;
   std::size_t built_ = 0;
   std::size_t bytes_ = 0;
 };
 
-std::unique_ptr<Impl> Make(std::size_t n) { return std::make_unique<TickfsmImpl>(n); }
+template <class Machine>
+std::unique_ptr<Impl> Make(std::size_t n) {
+  return std::make_unique<TickfsmImpl<Machine>>(n);
+}
 
 }  // namespace
 }  // namespace brawler
 
-extern const brawler::ImplInfo kTickfsmImpl{"tickfsm", &brawler::Make, true};
+extern const brawler::ImplInfo kTickfsmImpl{"tickfsm", &brawler::Make<brawler::BrawlerStateManager>, true};
+extern const brawler::ImplInfo kTickfsmStaticImpl{"tickfsm-static", &brawler::Make<brawler::BrawlerStaticStateManager>,
+                                                  true};

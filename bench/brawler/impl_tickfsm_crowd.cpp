@@ -4,9 +4,14 @@
 // Crowd::Perform in the harness's own loop (as a game that interleaves other
 // per-character work would). Not one of the spec's four implementations: it
 // shows what the per-character entry costs.
+// `tickfsm-static-crowd`: a StaticCrowd of kBrawlerTransitions (the same
+// machine as a compile-time table), ticked by TickAll. Not one of the spec's
+// four either: it shows what a crowd costs when its table is known at compile
+// time.
 #include <memory>
 #include <optional>
 #include <span>
+#include <type_traits>
 #include <vector>
 
 #include "brawler.hpp"
@@ -17,15 +22,22 @@ namespace brawler {
 namespace {
 
 using Crowd = tickfsm::Crowd<tickfsm_impl::BrawlerStateManager>;
+using StaticCrowd = tickfsm_impl::BrawlerStaticCrowd;
 
-template <bool kPerformEach>
-class TickfsmCrowdImpl final : public ImplBase<TickfsmCrowdImpl<kPerformEach>> {
+template <class CrowdType, bool kPerformEach>
+class TickfsmCrowdImpl final : public ImplBase<TickfsmCrowdImpl<CrowdType, kPerformEach>> {
  public:
   explicit TickfsmCrowdImpl(std::size_t n) : fighters_(n), rng_(n) {
     for (std::size_t i = 0; i < n; ++i) rng_[i] = Seed(i);
-    Fighter prototype;
-    const std::size_t heap = HeapBytesDuring([&] { crowd_.emplace(n, prototype); });
-    bytes_ = n > 0 ? (sizeof(Crowd) + heap) / n : 0;
+    const std::size_t heap = HeapBytesDuring([&] {
+      if constexpr (std::is_same_v<CrowdType, Crowd>) {
+        Fighter prototype;
+        crowd_.emplace(n, prototype);
+      } else {
+        crowd_.emplace(n, DT);
+      }
+    });
+    bytes_ = n > 0 ? (sizeof(CrowdType) + heap) / n : 0;
   }
 
   void Tick() override {
@@ -33,7 +45,7 @@ class TickfsmCrowdImpl final : public ImplBase<TickfsmCrowdImpl<kPerformEach>> {
     if constexpr (kPerformEach) {
       const std::size_t n = fighters_.size();
       Fighter* const fighters = fighters_.data();
-      Crowd& crowd = *crowd_;
+      CrowdType& crowd = *crowd_;
       for (std::size_t i = 0; i < n; ++i) {
         const Input in = DrawInput(rng[i]);
         Physics(fighters[i]);
@@ -50,9 +62,10 @@ class TickfsmCrowdImpl final : public ImplBase<TickfsmCrowdImpl<kPerformEach>> {
 
   Checksum Sum() const override {
     Checksum c;
-    const Crowd& crowd = *crowd_;
+    const CrowdType& crowd = *crowd_;
     for (std::size_t i = 0; i < fighters_.size(); ++i)
-      Accumulate(c, tickfsm_impl::StateIndexOf([&](auto s) { return crowd.IsIn<decltype(s)>(i); }), fighters_[i]);
+      Accumulate(c, tickfsm_impl::StateIndexOf([&](auto s) { return crowd.template IsIn<decltype(s)>(i); }),
+                 fighters_[i]);
     return c;
   }
 
@@ -61,17 +74,20 @@ class TickfsmCrowdImpl final : public ImplBase<TickfsmCrowdImpl<kPerformEach>> {
  private:
   std::vector<Fighter> fighters_;
   std::vector<std::uint32_t> rng_;
-  std::optional<Crowd> crowd_;
+  std::optional<CrowdType> crowd_;
   std::size_t bytes_ = 0;
 };
 
-template <bool kPerformEach>
+template <class CrowdType, bool kPerformEach>
 std::unique_ptr<Impl> Make(std::size_t n) {
-  return std::make_unique<TickfsmCrowdImpl<kPerformEach>>(n);
+  return std::make_unique<TickfsmCrowdImpl<CrowdType, kPerformEach>>(n);
 }
 
 }  // namespace
 }  // namespace brawler
 
-extern const brawler::ImplInfo kTickfsmCrowdImpl{"tickfsm-crowd", &brawler::Make<false>, true};
-extern const brawler::ImplInfo kTickfsmCrowdPerformImpl{"tickfsm-crowd-perform", &brawler::Make<true>, true};
+extern const brawler::ImplInfo kTickfsmCrowdImpl{"tickfsm-crowd", &brawler::Make<brawler::Crowd, false>, true};
+extern const brawler::ImplInfo kTickfsmCrowdPerformImpl{"tickfsm-crowd-perform", &brawler::Make<brawler::Crowd, true>,
+                                                        true};
+extern const brawler::ImplInfo kTickfsmStaticCrowdImpl{"tickfsm-static-crowd",
+                                                       &brawler::Make<brawler::StaticCrowd, false>, true};

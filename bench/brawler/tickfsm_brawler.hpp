@@ -113,6 +113,17 @@ inline constexpr auto kBrawlerTransitions =
         .From<Dead>()
         .To<Idle>([](const Fighter& f, const Input& in, float t) { return DeadDone(f, in, t); });
 
+// A character type and a crowd type named after the machine, as a game would
+// name them (profilers then show these names, not the table's long type).
+class BrawlerStaticStateManager : public tickfsm::StaticStateManager<kBrawlerTransitions> {
+ public:
+  using StaticStateManager::StaticStateManager;
+};
+class BrawlerStaticCrowd : public tickfsm::StaticCrowd<kBrawlerTransitions> {
+ public:
+  using StaticCrowd::StaticCrowd;
+};
+
 // The spec's state index of whatever state `is_in` reports current.
 template <class IsIn>
 int StateIndexOf(IsIn&& is_in) {

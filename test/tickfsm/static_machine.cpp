@@ -177,7 +177,7 @@ TEST_CASE("The first Perform enters the initial state, counts the tick, then tri
     CHECK(m.TimeInState() == Approx(1.0f / 60.0f));
 }
 
-TEST_CASE("The first condition in order that holds fires; the time it sees includes this tick", "[static]") {
+TEST_CASE("The first condition in order that holds fires, and the time it sees includes this tick", "[static]") {
     Hero hero;
     HeroMachine m(hero);
     m.Perform(Pad{1.0f, true}); // both Jump and Walk hold: Jump is first
@@ -219,7 +219,7 @@ inline constexpr auto kCounterTransitions =
         .To<Counter>(); // no condition: always
 } // namespace
 
-TEST_CASE("OnStateInit runs once per machine; Reset re-enters the initial state without it", "[static]") {
+TEST_CASE("OnStateInit runs once per machine, and Reset re-enters the initial state without it", "[static]") {
     Hero hero;
     tickfsm::StaticStateManager<kCounterTransitions> m(hero);
     m.Perform(Pad{});
