@@ -275,6 +275,30 @@ TEST_CASE("Compile-time machines answer the same queries as StateManager", "[sta
     CHECK(m.FixedDeltaTime() == 0.1f);
 }
 
+namespace {
+class NamedHeroMachine : public tickfsm::StaticStateManager<kHeroTransitions> {
+public:
+    using StaticStateManager::StaticStateManager;
+};
+class NamedHeroCrowd : public tickfsm::StaticCrowd<kHeroTransitions> {
+public:
+    using StaticCrowd::StaticCrowd;
+};
+} // namespace
+
+TEST_CASE("A kind of character can be named by deriving from StaticStateManager or StaticCrowd", "[static]") {
+    Hero hero;
+    NamedHeroMachine m(hero, 0.5f);
+    m.Perform(Pad{1.0f, false});
+    CHECK(m.IsIn<Walk>());
+    CHECK(m.FixedDeltaTime() == 0.5f);
+    std::vector<Hero> heroes(2);
+    NamedHeroCrowd crowd(heroes.size());
+    crowd.TickAll(heroes, [](std::size_t i, Hero&) { return Pad{i == 0 ? 1.0f : 0.0f, false}; });
+    CHECK(crowd.IsIn<Walk>(0));
+    CHECK(crowd.IsIn<Idle>(1));
+}
+
 TEST_CASE("A StaticCrowd holds 8 bytes per character, plus the data of states that have data", "[static][crowd]") {
     STATIC_REQUIRE(tickfsm::StaticCrowd<kHeroTransitions>::BytesPerCharacter() == 8 + sizeof(Jump));
     struct Still {};
