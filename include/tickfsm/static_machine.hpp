@@ -254,10 +254,10 @@ constexpr StaticTransitions<Controller, Action, void, detail::TypeList<>, void> 
 
 namespace detail {
 
-template <class Table, class Chains>
+template <class Chains>
 struct StaticTableFacts;
-template <class Table, class... Chains>
-struct StaticTableFacts<Table, TypeList<Chains...>> {
+template <class... Chains>
+struct StaticTableFacts<TypeList<Chains...>> {
     using States = typename CollectStates<TypeList<>, Chains...>::type;
     template <class S>
     using ChainOf = typename ChainFrom<S, Chains...>::type;
@@ -279,14 +279,12 @@ struct StaticCore {
     static_assert(!std::is_void_v<typename Table::Initial_>,
                   "tickfsm: a compile-time machine needs an initial state: start its transitions with "
                   "tickfsm::Transitions<Controller, Action>().SetInitialState<S>()");
-    using Facts = StaticTableFacts<Table, typename Table::Chains_>;
+    using Facts = StaticTableFacts<typename Table::Chains_>;
     using States = typename Facts::States;
     template <class S>
     using ChainOf = typename Facts::template ChainOf<S>;
 
-    static constexpr std::size_t kStateCount = [] {
-        return []<class... S>(TypeList<S...>) { return sizeof...(S); }(States{});
-    }();
+    static constexpr std::size_t kStateCount = []<class... S>(TypeList<S...>) { return sizeof...(S); }(States{});
     static_assert(kStateCount < kNoState, "tickfsm: a compile-time machine holds at most 65534 states");
     using Indices = std::make_index_sequence<kStateCount>;
     using Storage = typename StaticStorageOf<Indices, States>::type;
@@ -306,6 +304,11 @@ struct StaticCore {
     }
     static std::string_view NameOf(StateIndex id) noexcept { return id < kStateCount ? Names()[id] : ""; }
     static std::string Machine() { return fmt::format("<{}, {}>", TypeName<C>(), TypeName<A>()); }
+
+    /// Back to not started, entered on the next tick; OnStateInit stays done.
+    static void Unstart(Runtime& rt) noexcept {
+        rt = Runtime{kNoState, static_cast<std::uint16_t>(rt.flags & kInitialized), 0};
+    }
 
     template <class S>
     [[gnu::always_inline]] static S& Get(Storage& d) noexcept {
@@ -381,6 +384,24 @@ struct StaticCore {
     }
 };
 
+/// The ids and names StaticStateManager and StaticCrowd both answer.
+template <class Core>
+struct StaticStateIds {
+    /// S's id: its position in the transitions, the initial state first.
+    template <class S>
+    static constexpr StateId IdOf() noexcept {
+        Core::template CheckQueried<S>();
+        return StateId{static_cast<std::uint16_t>(Core::template kIndexOf<S>)};
+    }
+    static std::string_view StateName(StateId id) noexcept { return Core::NameOf(id.value); }
+    /// Every state's name, by id.
+    static constexpr std::span<const std::string_view> StateNames() noexcept { return Core::Names(); }
+    static constexpr std::size_t StateCount() noexcept { return Core::kStateCount; }
+};
+
+template <auto kTransitions>
+using StaticCoreOf = StaticCore<std::remove_cvref_t<decltype(kTransitions)>>;
+
 } // namespace detail
 
 /// One character's compile-time machine: `kTransitions` (built with
@@ -391,8 +412,8 @@ struct StaticCore {
 /// current state and its ticks, and the objects of states that have data; a
 /// copy is a snapshot of all of it.
 template <auto kTransitions>
-class StaticStateManager {
-    using Core = detail::StaticCore<std::remove_cvref_t<decltype(kTransitions)>>;
+class StaticStateManager : public detail::StaticStateIds<detail::StaticCoreOf<kTransitions>> {
+    using Core = detail::StaticCoreOf<kTransitions>;
 
 public:
     using Controller = typename Core::C;
@@ -425,7 +446,7 @@ public:
     void Reset() {
         if (busy_) [[unlikely]]
             Refuse("Reset()");
-        rt_ = detail::Runtime{detail::kNoState, static_cast<std::uint16_t>(rt_.flags & detail::kInitialized), 0};
+        Core::Unstart(rt_);
     }
 
     template <class S>
@@ -436,16 +457,6 @@ public:
     /// The current state's id (not valid before the first Perform).
     StateId CurrentState() const noexcept { return StateId{rt_.state}; }
     std::string_view CurrentStateName() const noexcept { return Core::NameOf(rt_.state); }
-    /// S's id: its position in the transitions, the initial state first.
-    template <class S>
-    static constexpr StateId IdOf() noexcept {
-        Core::template CheckQueried<S>();
-        return StateId{static_cast<std::uint16_t>(Core::template kIndexOf<S>)};
-    }
-    static std::string_view StateName(StateId id) noexcept { return Core::NameOf(id.value); }
-    /// Every state's name, by id.
-    static constexpr std::span<const std::string_view> StateNames() noexcept { return Core::Names(); }
-    static constexpr std::size_t StateCount() noexcept { return Core::kStateCount; }
     /// This machine's object of state S.
     template <class S>
     S& State() noexcept {
@@ -475,8 +486,8 @@ private:
 /// state id and its ticks (8 bytes) plus the objects of states that have data.
 /// The controllers stay yours.
 template <auto kTransitions>
-class StaticCrowd {
-    using Core = detail::StaticCore<std::remove_cvref_t<decltype(kTransitions)>>;
+class StaticCrowd : public detail::StaticStateIds<detail::StaticCoreOf<kTransitions>> {
+    using Core = detail::StaticCoreOf<kTransitions>;
     using Storage = typename Core::Storage;
 
 public:
@@ -526,8 +537,7 @@ public:
     void Reset(std::size_t i) {
         if (running_ != kNothing) [[unlikely]]
             Refuse(fmt::format("Reset({})", i));
-        runtime_[i] = detail::Runtime{detail::kNoState,
-                                      static_cast<std::uint16_t>(runtime_[i].flags & detail::kInitialized), 0};
+        Core::Unstart(runtime_[i]);
     }
 
     /// Adds one character (not started) and returns its index. Allocates: not for the tick.
@@ -546,12 +556,6 @@ public:
     }
     StateId CurrentState(std::size_t i) const noexcept { return StateId{runtime_[i].state}; }
     std::string_view CurrentStateName(std::size_t i) const noexcept { return Core::NameOf(runtime_[i].state); }
-    template <class S>
-    static constexpr StateId IdOf() noexcept {
-        Core::template CheckQueried<S>();
-        return StateId{static_cast<std::uint16_t>(Core::template kIndexOf<S>)};
-    }
-    static std::string_view StateName(StateId id) noexcept { return Core::NameOf(id.value); }
     /// Character i's object of state S.
     template <class S>
     S& State(std::size_t i) noexcept {

@@ -301,6 +301,9 @@ TEST_CASE("A kind of character can be named by deriving from StaticStateManager 
 
 TEST_CASE("A StaticCrowd holds 8 bytes per character, plus the data of states that have data", "[static][crowd]") {
     STATIC_REQUIRE(tickfsm::StaticCrowd<kHeroTransitions>::BytesPerCharacter() == 8 + sizeof(Jump));
+    STATIC_REQUIRE(HeroCrowd::StateCount() == HeroMachine::StateCount());
+    STATIC_REQUIRE(HeroCrowd::IdOf<Land>() == HeroMachine::IdOf<Land>());
+    CHECK(HeroCrowd::StateNames()[1] == "Jump");
     struct Still {};
     static constexpr auto kStill = tickfsm::Transitions<Hero, Pad>().SetInitialState<Still>();
     STATIC_REQUIRE(tickfsm::StaticCrowd<kStill>::BytesPerCharacter() == 8);
