@@ -162,3 +162,36 @@ TEST_CASE("States that keep sending each other on without a tick are a ConfigErr
     m.From<Pong>().On("Go").To<Ping>();
     REQUIRE_THROWS_WITH(m.Perform({}), Catch::Matchers::Contains("state changes in a row"));
 }
+
+// Regression: a fast tick marks itself with kTicking and takes the mark off
+// with an xor, so that what the tick raised on the way survives it: kSlow, on
+// entering a state whose own ticks need the general path (here Rest, because
+// leaving it asks Walk's gate). Losing kSlow would send the next tick down a
+// fast path that Rest does not have.
+TEST_CASE("A fast tick that enters a state ticking on the general path hands the next tick to it",
+          "[machine][regression]") {
+    struct Walk {
+        void Perform(Gun& g, const Trigger&) { g.log.push_back("walk"); }
+        bool CanEnterState(const Gun& g, const tickfsm::StateRef&) const { return g.ammo >= 0; }
+    };
+    struct Rest {
+        void Perform(Gun& g, const Trigger&) { g.log.push_back("rest"); }
+    };
+    Gun g;
+    tickfsm::StateManager<Gun, Trigger> m(g);
+    m.SetInitialState<Walk>().To<Rest>([](const Gun&, const Trigger& t) { return t.pull; });
+    m.From<Rest>().To<Walk>([](const Gun&, const Trigger&, float t) { return t >= 2.5f / 60.0f; });
+    const Trigger pull{.pull = true};
+    for (int round = 0; round < 2; ++round) {
+        m.Perform({}); // Walk: the fast path, from the second round on
+        m.Perform(pull); // Walk's fast step enters Rest
+        m.Perform({});   // Rest: the general path
+        m.Perform({});
+        m.Perform({});   // back to Walk through its gate
+    }
+    const std::vector<std::string> expected{"walk", "rest", "rest", "rest", "walk",
+                                            "walk", "rest", "rest", "rest", "walk"};
+    CHECK(g.log == expected);
+    CHECK(m.IsIn<Walk>());
+    CHECK(m.TicksInState() == 0);
+}
