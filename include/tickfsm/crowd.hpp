@@ -98,7 +98,7 @@ public:
         detail::Runtime& rt = runtime_[i];
         if (rt.flags != kRunning || running_ != kNothing) [[unlikely]]
             return SlowTick(i, controller, action);
-        Running running(running_, i + 1); // a plain store: no read-modify-write of rt.flags
+        Running running(running_, i + 1); // not kBusy in rt.flags: see detail::ScopedValue
         const detail::Slot<Controller, Action>& slot = slots_[rt.state];
         slot.step(slot.self, controller, action, rt, data_ + i * stride_);
     }

@@ -130,9 +130,9 @@ TEST_CASE("Perform from inside a condition of the same manager is an error", "[e
     CHECK(m.IsIn<Patrol>());
 }
 
-// Regression: a fast tick marks its machine busy with its own flag (kTicking,
-// a plain store, not kBusy); every call back in must still be refused, and the
-// mark must come off after the refusal unwinds the tick.
+// Regression: a fast tick marks its machine busy by taking the slots away
+// (detail::ScopedValue on its slots), not through kBusy; every call back in must still be refused,
+// and the slots must come back after the refusal unwinds the tick.
 TEST_CASE("Every call into the machine from one of its fast-path hooks is refused, and it ticks on after",
           "[error][regression]") {
     struct Rogue {

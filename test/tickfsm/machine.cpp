@@ -163,11 +163,11 @@ TEST_CASE("States that keep sending each other on without a tick are a ConfigErr
     REQUIRE_THROWS_WITH(m.Perform({}), Catch::Matchers::Contains("state changes in a row"));
 }
 
-// Regression: a fast tick marks itself with kTicking and takes the mark off
-// with an xor, so that what the tick raised on the way survives it: kSlow, on
-// entering a state whose own ticks need the general path (here Rest, because
-// leaving it asks Walk's gate). Losing kSlow would send the next tick down a
-// fast path that Rest does not have.
+// Regression: a fast tick that enters a state whose own ticks need the general
+// path (here Rest, because leaving it asks Walk's gate) raises kSlow on the way,
+// and whatever marks the tick as running must leave it raised. Losing kSlow
+// would send the next tick down a fast path that Rest does not have (a variant
+// of the running mark that cleared the flags as a constant did exactly that).
 TEST_CASE("A fast tick that enters a state ticking on the general path hands the next tick to it",
           "[machine][regression]") {
     struct Walk {

@@ -53,11 +53,11 @@ inline constexpr std::uint16_t kNextPending = 16; // a NextState request waits f
 inline constexpr std::uint16_t kObserved = 32;    // an observer is attached
 inline constexpr std::uint16_t kInitialized = 64; // OnStateInit ran (kept across Reset)
 inline constexpr std::uint16_t kGlobal = 128;     // a global state performs every tick
-inline constexpr std::uint16_t kTicking = 256;    // inside a StateManager's fast tick
 
 /// Gives `place` a value for a scope and puts back the one it had, even if a
-/// hook throws: how a crowd marks what runs (its running_) with a plain store
-/// on each side.
+/// hook throws: how a fast tick marks what runs (StateManager's slots, a
+/// crowd's running_) with a plain store on each side, where a read-modify-write
+/// of the flags the step also writes measured slower.
 template <class T>
 struct ScopedValue {
     T& place;
