@@ -123,7 +123,7 @@ public:
         // little: every character has started on a table whose states all
         // tick on the fast path, so no character can leave it and the loop
         // checks none.
-        if (controllers.size() == runtime_.size() && (checks_ | running_) == kNothing) [[likely]]
+        if (controllers.size() == runtime_.size() && checks_ == 0 && running_ == kNothing) [[likely]]
             return TickEvery<false>(controllers, make_action);
         TickAllChecked(controllers, make_action);
     }

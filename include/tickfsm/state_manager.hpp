@@ -379,7 +379,7 @@ public:
     explicit StateManager(Controller& controller, float fixed_dt = 1.0f / 60.0f) : controller_(&controller) {
         if (!(std::isfinite(fixed_dt) && fixed_dt > 0.0f))
             Table_::Fail(fmt::format("fixed_dt must be finite and positive, got {}", fixed_dt));
-        home_ = HomeOf_(NewBlock_(0, alignof(Block_)));
+        home_ = NewBlock_(0, alignof(Block_));
         Blk_()->node = detail::Registry<Controller, Action>::Get().Root(fixed_dt);
         Blk_()->dt = fixed_dt;
     }
@@ -884,41 +884,31 @@ private:
     /// Inside one of this machine's hooks or conditions: on the general path
     /// (kBusy), or on the fast path (configuration closed, slots taken away).
     /// Perform marks a fast tick by taking the slots away for its duration, a
-    /// plain store on each side. Measured against it in the brawler (ratio to
-    /// the switch at N = 1 / 1,000, alternating runs of each build): kBusy set
-    /// and cleared, a read-modify-write of rt_.flags that the step also writes,
-    /// 1.24 at N = 1,000; a kTicking flag stored as a constant and cleared with
-    /// an xor, 1.15-1.21 / 1.08-1.10 against 1.21-1.27 / 1.00-1.04 for this one
-    /// (three instructions fewer, but a read-modify-write again). A call back
-    /// into the machine from a hook or condition finds no slots and takes the
-    /// general path, which refuses it here.
+    /// plain store on each side: setting and clearing kBusy, a read-modify-write
+    /// of rt_.flags that the step also writes, measured 1.24x the switch against
+    /// 1.01-1.06x at N = 1,000 in the brawler. A call back into the machine from
+    /// a hook or condition finds no slots and takes the general path, which
+    /// refuses it here.
     bool Busy_() const noexcept {
         return (rt_.flags & detail::kBusy) || ((rt_.flags & kFrozen_) && !slots_);
     }
 
     // A machine without a block (see Freeze_) has no state data: its data pointer is never read.
-    std::byte* Data_() const noexcept { return home_; }
-
-    /// What `home_` holds for `block`: where its state data starts.
-    static std::byte* HomeOf_(Block_* block) noexcept { return reinterpret_cast<std::byte*>(block) + kDataOffset_; }
-    /// The block whose state data starts at `home`.
-    static Block_* BlockOf_(std::byte* home) noexcept {
-        return std::launder(reinterpret_cast<Block_*>(home - kDataOffset_));
-    }
+    std::byte* Data_() const noexcept { return reinterpret_cast<std::byte*>(home_) + kDataOffset_; }
 
     /// The machine's block, made again if Freeze_ let it go (not on the tick path).
     Block_* Blk_() const {
         if (reinterpret_cast<std::uintptr_t>(home_) & kTableTag_) [[unlikely]]
             Rehome_();
-        return BlockOf_(home_);
+        return home_;
     }
     /// The block, or null if the machine runs without one.
     Block_* BlockIf_() const noexcept {
-        return reinterpret_cast<std::uintptr_t>(home_) & kTableTag_ ? nullptr : BlockOf_(home_);
+        return reinterpret_cast<std::uintptr_t>(home_) & kTableTag_ ? nullptr : home_;
     }
     Table_* Tab_() const noexcept {
         const auto bits = reinterpret_cast<std::uintptr_t>(home_);
-        return bits & kTableTag_ ? reinterpret_cast<Table_*>(bits & ~kTableTag_) : BlockOf_(home_)->table;
+        return bits & kTableTag_ ? reinterpret_cast<Table_*>(bits & ~kTableTag_) : home_->table;
     }
     float Dt_() const noexcept {
         if (const Block_* block = BlockIf_()) return block->dt;
@@ -930,13 +920,13 @@ private:
         block->table = table;
         block->dt = table->dt;
         block->shared = true;
-        home_ = HomeOf_(block);
+        home_ = block;
     }
     /// Once configured, a machine whose table is shared, holds no state data,
     /// and ticks only on the fast path needs no block: the block goes, and
     /// `home_` holds the table (tagged), so the machine owns no heap.
     void ReleaseBlockIfUnused_() {
-        Block_* block = BlockOf_(home_);
+        Block_* block = home_;
         const Table_& table = *block->table;
         if (!block->node || !table.items.empty() || !table.all_fast || table.uses_machine || table.keep_previous ||
             block->observer || block->global != detail::kNoState || block->next != detail::kNoState ||
@@ -944,7 +934,7 @@ private:
             return;
         Table_* held = block->table;
         FreeBlock_(block);
-        home_ = reinterpret_cast<std::byte*>(reinterpret_cast<std::uintptr_t>(held) | kTableTag_);
+        home_ = reinterpret_cast<Block_*>(reinterpret_cast<std::uintptr_t>(held) | kTableTag_);
     }
 
     static Block_* NewBlock_(std::size_t capacity, std::size_t align) {
@@ -1158,7 +1148,7 @@ private:
         const std::size_t count = items.size();
         if (count == Blk_()->data_count) return;
         Block_* grown = NewBlock_(table.data_size, table.data_align);
-        grown->table = Blk_()->table;
+        grown->table = home_->table;
         grown->node = Blk_()->node;
         grown->dt = Blk_()->dt;
         grown->stale = Blk_()->stale;
@@ -1167,7 +1157,7 @@ private:
         grown->global = Blk_()->global;
         grown->observer = Blk_()->observer;
         grown->name = Blk_()->name;
-        std::byte* to = HomeOf_(grown);
+        std::byte* to = reinterpret_cast<std::byte*>(grown) + kDataOffset_;
         struct Undo { // destroy what was built if a constructor throws
             const Table_& table;
             Block_* block;
@@ -1184,8 +1174,8 @@ private:
         for (std::size_t i = 0; i < Blk_()->data_count; ++i)
             items[i].relocate(to + items[i].offset, Data_() + items[i].offset);
         undo.block = nullptr;
-        FreeBlock_(Blk_());
-        home_ = HomeOf_(grown);
+        FreeBlock_(home_);
+        home_ = grown;
         Blk_()->data_count = static_cast<std::uint32_t>(count);
     }
 
@@ -1315,9 +1305,8 @@ private:
     // path reads them without going through the table. Null during a fast tick
     // (see Busy_()), which is how Busy_() knows one is running.
     const detail::Slot<Controller, Action>* slots_ = nullptr;
-    // Where the machine's block keeps state data (the block's header is kDataOffset_
-    // bytes before), or once it runs without a block, its table tagged with kTableTag_.
-    mutable std::byte* home_ = nullptr;
+    // The machine's block, or once it runs without one, its table tagged with kTableTag_.
+    mutable Block_* home_ = nullptr;
     detail::Runtime rt_{};
 };
 

@@ -183,7 +183,7 @@ TEST_CASE("A fast tick that enters a state ticking on the general path hands the
     m.From<Rest>().To<Walk>([](const Gun&, const Trigger&, float t) { return t >= 2.5f / 60.0f; });
     const Trigger pull{.pull = true};
     for (int round = 0; round < 2; ++round) {
-        m.Perform({}); // Walk: the fast path, from the second round on
+        m.Perform({});   // Walk: the fast path, from the second round on
         m.Perform(pull); // Walk's fast step enters Rest
         m.Perform({});   // Rest: the general path
         m.Perform({});
