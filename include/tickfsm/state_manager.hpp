@@ -27,14 +27,11 @@
 
 namespace tickfsm {
 
-
 template <class Controller, class Action>
 class StateManager;
 
 template <class Manager>
 class Crowd;
-template <class Controller, class Action>
-class StateManager;
 template <class Controller, class Action>
 class InputBuffer;
 template <class Controller, class Action, std::size_t Capacity>
@@ -438,6 +435,21 @@ public:
         AddStatePrivately_<S>();
         return TransitionBuilder<Controller, Action, S>(*this, detail::ApplyNewChain<Controller, Action, S>(*Tab_()),
                                                         nullptr);
+    }
+
+    /// Configures the machine from a compile-time machine's transitions
+    /// (tickfsm/static_machine.hpp), as if their words were written here:
+    /// `SetInitialState<S>()` and each `From<S>()` with its `To<T>(condition)`
+    /// calls, in order. One constant can then drive a StaticCrowd and this
+    /// machine, with its observer, trace and listing. More configuration may
+    /// follow (events, actions, gates), as after the words themselves.
+    template <class Transitions>
+    void Configure(const Transitions&) {
+        static_assert(detail::ReplayableTransitions<Transitions>,
+                      "tickfsm: StateManager::Configure(transitions) takes the constant of a compile-time machine "
+                      "(tickfsm::Transitions<Controller, Action>().SetInitialState<S>()...): pass that constant, and "
+                      "include <tickfsm/static_machine.hpp> (the umbrella header tickfsm/tickfsm.hpp does)");
+        if constexpr (detail::ReplayableTransitions<Transitions>) detail::StaticReplay<Transitions>::Apply(*this);
     }
 
     /// One fixed tick: (first time) enter the initial state; count the tick; try

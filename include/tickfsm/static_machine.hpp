@@ -254,6 +254,49 @@ constexpr StaticTransitions<Controller, Action, void, detail::TypeList<>, void> 
 
 namespace detail {
 
+/// StateManager::Configure on a compile-time machine's transitions: each
+/// chain written out through the manager's own builder.
+template <class Controller, class Action, class Initial, class... Done, class Current>
+struct StaticReplay<StaticTransitions<Controller, Action, Initial, TypeList<Done...>, Current>> {
+    static constexpr bool kReplayable = true;
+
+    template <class Manager>
+    static void Apply(Manager& manager) {
+        static_assert(std::is_same_v<typename Manager::ControllerType, Controller> &&
+                          std::is_same_v<typename Manager::ActionType, Action>,
+                      "tickfsm: StateManager::Configure(transitions): the transitions were written for another "
+                      "Controller or Action than this StateManager's: start them with "
+                      "tickfsm::Transitions<Controller, Action>() of this machine's types");
+        static_assert(!std::is_void_v<Initial>,
+                      "tickfsm: StateManager::Configure(transitions): the transitions have no initial state: start "
+                      "them with tickfsm::Transitions<Controller, Action>().SetInitialState<S>()");
+        if constexpr (!std::is_void_v<Initial>) Chains<true>(manager, TypeList<Done..., Current>{});
+    }
+
+private:
+    // The first chain is the initial state's (SetInitialState<S>() starts it).
+    template <bool kFirst, class Manager, class Chain, class... More>
+    static void Chains(Manager& manager, TypeList<Chain, More...>) {
+        ChainOf<kFirst>(manager, Chain{});
+        if constexpr (sizeof...(More) > 0) Chains<false>(manager, TypeList<More...>{});
+    }
+    template <bool kInitial, class Manager, class S, class... Edges>
+    static void ChainOf(Manager& manager, StaticChain<S, Edges...>) {
+        if constexpr (kInitial) AddEdges(manager.template SetInitialState<S>(), Edges{}...);
+        else AddEdges(manager.template From<S>(), Edges{}...);
+    }
+    template <class Builder>
+    static void AddEdges(Builder&&) {}
+    template <class Builder, class Edge, class... More>
+    static void AddEdges(Builder&& builder, Edge, More... more) {
+        using T = typename Edge::Target;
+        if constexpr (std::is_same_v<typename Edge::Condition, Always>)
+            AddEdges(std::move(builder).template To<T>(), more...);
+        else
+            AddEdges(std::move(builder).template To<T>(typename Edge::Condition{}), more...);
+    }
+};
+
 template <class Chains>
 struct StaticTableFacts;
 template <class... Chains>

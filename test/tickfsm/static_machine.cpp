@@ -90,6 +90,12 @@ public:
     }
 };
 
+// ... and once more as a StateManager configured from the constant, in one line.
+class HeroFromTable : public tickfsm::StateManager<Hero, Pad> {
+public:
+    explicit HeroFromTable(Hero& h) : StateManager(h) { Configure(kHeroTransitions); }
+};
+
 using HeroMachine = tickfsm::StaticStateManager<kHeroTransitions>;
 using HeroCrowd = tickfsm::StaticCrowd<kHeroTransitions>;
 
@@ -127,6 +133,57 @@ TEST_CASE("A compile-time machine ticks exactly like the StateManager configured
     RequireSame(static_hero, dynamic_hero);
     CHECK(static_hero.jumps > 10);
     CHECK(static_hero.landings > 10);
+}
+
+TEST_CASE("A StateManager configured from the constant ticks exactly like the compile-time machine",
+          "[static][configure]") {
+    Hero dynamic_hero, static_hero;
+    HeroFromTable dynamic_machine(dynamic_hero);
+    HeroMachine static_machine(static_hero);
+    std::uint32_t seed = 777;
+    for (int tick = 0; tick < 5000; ++tick) {
+        const Pad pad = NextPad(seed);
+        dynamic_machine.Perform(pad);
+        static_machine.Perform(pad);
+        REQUIRE(static_machine.CurrentStateName() == dynamic_machine.CurrentStateName());
+        REQUIRE(static_machine.TicksInState() == dynamic_machine.TicksInState());
+        REQUIRE(static_machine.TimeInState() == dynamic_machine.TimeInState());
+    }
+    RequireSame(static_hero, dynamic_hero);
+    CHECK(static_hero.jumps > 10);
+    CHECK(static_hero.landings > 10);
+    // The same states, with the same ids: the constant's order of first appearance.
+    const auto names = static_machine.StateNames();
+    REQUIRE(dynamic_machine.StateCount() == names.size());
+    for (std::size_t i = 0; i < names.size(); ++i)
+        CHECK(dynamic_machine.StateName(tickfsm::StateId{static_cast<std::uint16_t>(i)}) == names[i]);
+}
+
+TEST_CASE("Every StateManager configured from one constant shares one table", "[static][configure]") {
+    Hero a, b;
+    HeroFromTable first(a), second(b);
+    first.Perform({});
+    second.Perform({});
+    CHECK(first.SharesTable());
+    CHECK(second.SharesTable());
+    CHECK(first.IdOf<Land>() == second.IdOf<Land>());
+}
+
+TEST_CASE("After Configure, a StateManager takes what only it has: events, and an observer that prints the trace",
+          "[static][configure]") {
+    Hero h;
+    tickfsm::StateManager<Hero, Pad> m(h);
+    m.Configure(kHeroTransitions);
+    m.From<Walk>().On("Stop").To<Idle>();
+    std::string trace;
+    tickfsm::TracePrinter printer(trace, {.causes = true});
+    m.SetObserver(&printer, "hero");
+    m.Perform(Pad{0.9f, false}); // enters Idle, then Walk's condition holds
+    REQUIRE(m.IsIn<Walk>());
+    CHECK(m.SendEvent("Stop"));
+    CHECK(m.IsIn<Idle>());
+    CHECK_THAT(trace, Catch::Contains(" -> Idle") && Catch::Contains("Idle -> Walk (condition 1)") &&
+                          Catch::Contains("Walk -> Idle (event Stop)"));
 }
 
 TEST_CASE("A StaticCrowd's TickAll and Perform tick each character as its own machine would", "[static][crowd]") {

@@ -269,4 +269,11 @@ struct Always {
     constexpr bool operator()() const noexcept { return true; }
 };
 
+/// How StateManager::Configure writes out a compile-time machine's
+/// transitions: specialized for StaticTransitions in static_machine.hpp.
+template <class Transitions>
+struct StaticReplay;
+template <class T>
+concept ReplayableTransitions = requires { StaticReplay<T>::kReplayable; };
+
 } // namespace tickfsm::detail
