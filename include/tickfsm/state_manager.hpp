@@ -441,8 +441,9 @@ public:
     /// (tickfsm/static_machine.hpp), as if their words were written here:
     /// `SetInitialState<S>()` and each `From<S>()` with its `To<T>(condition)`
     /// calls, in order. One constant can then drive a StaticCrowd and this
-    /// machine, with its observer, trace and listing. More configuration may
-    /// follow (events, actions, gates), as after the words themselves.
+    /// machine, with its observer and trace. More configuration may follow
+    /// (events, actions, gates), as after the words themselves; a machine that
+    /// has an initial state already, or has ticked, refuses it (ConfigError).
     template <class Transitions>
     void Configure(const Transitions&) {
         static_assert(detail::ReplayableTransitions<Transitions>,

@@ -181,6 +181,18 @@ TEST_CASE("After Configure, a StateManager takes what only it has: events, and a
                           Catch::Contains("Walk -> Idle (event Stop)"));
 }
 
+TEST_CASE("Configure on a machine that has an initial state already, or has ticked, is a ConfigError",
+          "[static][configure][error]") {
+    Hero h;
+    tickfsm::StateManager<Hero, Pad> twice(h);
+    twice.Configure(kHeroTransitions);
+    REQUIRE_THROWS_WITH(twice.Configure(kHeroTransitions), Catch::Contains("the initial state is already Idle"));
+    tickfsm::StateManager<Hero, Pad> ticked(h);
+    ticked.SetInitialState<Walk>();
+    ticked.Perform({});
+    REQUIRE_THROWS_WITH(ticked.Configure(kHeroTransitions), Catch::Contains("frozen"));
+}
+
 TEST_CASE("A StaticCrowd's TickAll and Perform tick each character as its own machine would", "[static][crowd]") {
     constexpr std::size_t kCount = 17;
     std::vector<Hero> crowd_heroes(kCount), single_heroes(kCount);
