@@ -117,8 +117,11 @@ math(EXPR per_state "${TRANSITIONS} / ${STATES}")
 math(EXPR extra "${TRANSITIONS} % ${STATES}")
 math(EXPR other_states "${STATES} - 1")
 
+# A compile-time machine is one expression (each chain continues the last with
+# a dot); a StateManager's constructor has one statement per chain.
 if(STATIC)
   string(APPEND src "\ninline constexpr auto kTransitions = tickfsm::Transitions<Ctrl, In>()\n")
+  set(dot ".")
   set(chain_end "\n")
 else()
   string(APPEND src [=[
@@ -127,6 +130,7 @@ class Machine : public tickfsm::StateManager<Ctrl, In> {
 public:
     explicit Machine(Ctrl& ctrl) : StateManager(ctrl) {
 ]=])
+  set(dot "")
   set(chain_end ";\n")
 endif()
 set(total 0)
@@ -134,11 +138,6 @@ foreach(s RANGE ${last_state})
   set(count ${per_state})
   if(s LESS extra)
     math(EXPR count "${count} + 1")
-  endif()
-  if(STATIC)
-    set(dot ".")
-  else()
-    set(dot "")
   endif()
   if(s EQUAL 0)
     string(APPEND src "        ${dot}SetInitialState<S0>()")
