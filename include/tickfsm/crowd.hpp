@@ -212,7 +212,14 @@ private:
     [[gnu::always_inline]] void TickEvery(std::span<Controller> controllers, MakeAction& make_action) {
         Running running(running_, kTickingAll);
         if (stride_ == 0) TickLoop<false, kChecked>(controllers, make_action);
-        else TickLoop<true, kChecked>(controllers, make_action);
+        else TickLoopWithData<kChecked>(controllers, make_action);
+    }
+
+    /// TickLoop for a table with state data, out of line: the caller's copy of
+    /// TickAll stays small enough to be inlined into the caller's own loop.
+    template <bool kChecked, class MakeAction>
+    [[gnu::noinline]] void TickLoopWithData(std::span<Controller> controllers, MakeAction& make_action) {
+        TickLoop<true, kChecked>(controllers, make_action);
     }
 
     /// TickAll when some character may need the general path, or when the call is wrong.

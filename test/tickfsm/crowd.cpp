@@ -2,6 +2,7 @@
 
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <cstdint>
 #include <functional>
 #include <memory>
@@ -167,6 +168,30 @@ TEST_CASE("Every character of a crowd has its own objects of states with data", 
     CHECK(crowd.State<Tally>(0).visits == 1); // kept across the growth
     CHECK(crowd.State<Tally>(3).visits == 0);
     CHECK_FALSE(crowd.IsIn<Wander>(3));
+}
+
+TEST_CASE("TickAll gives each character its own state data as Perform does", "[crowd][data]") {
+    // TickAll walks the state data of a table that has some out of line: its
+    // loop keeps its own pointer, one stride on per character.
+    constexpr std::size_t kCount = 37;
+    std::vector<Ant> by_tick_all(kCount), by_perform(kCount);
+    for (std::size_t i = 0; i < kCount; ++i)
+        by_tick_all[i].seed = by_perform[i].seed = static_cast<std::uint32_t>(i * 7 + 1);
+    Ant prototype;
+    tickfsm::Crowd<CountingAntStateManager> all(kCount, prototype), each(kCount, prototype);
+    int most_visits = 0;
+    for (int tick = 0; tick < 60; ++tick) {
+        all.TickAll(by_tick_all, [](std::size_t, Ant&) { return World{}; });
+        for (std::size_t i = 0; i < kCount; ++i) each.Perform(i, by_perform[i], World{});
+        for (std::size_t i = 0; i < kCount; ++i) {
+            REQUIRE(all.IsIn<Tally>(i) == each.IsIn<Tally>(i));
+            REQUIRE(all.State<Tally>(i).visits == each.State<Tally>(i).visits);
+            REQUIRE(by_tick_all[i].x == by_perform[i].x);
+            most_visits = std::max(most_visits, all.State<Tally>(i).visits);
+        }
+    }
+    CHECK(most_visits > 1);
+    CHECK(all.State<Tally>(0).visits != all.State<Tally>(kCount - 1).visits);
 }
 
 TEST_CASE("A crowd refuses a configuration whose conditions hold data", "[crowd][error]") {
