@@ -171,8 +171,8 @@ TEST_CASE("Every character of a crowd has its own objects of states with data", 
 }
 
 TEST_CASE("TickAll gives each character its own state data as Perform does", "[crowd][data]") {
-    // TickAll walks the state data of a table that has some out of line: its
-    // loop keeps its own pointer, one stride on per character.
+    // TickAll ticks a table whose states have data in a loop of its own, out
+    // of line: each character must still reach its own state objects there.
     constexpr std::size_t kCount = 37;
     std::vector<Ant> by_tick_all(kCount), by_perform(kCount);
     for (std::size_t i = 0; i < kCount; ++i)
