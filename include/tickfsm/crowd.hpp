@@ -76,7 +76,7 @@ public:
                                     detail::TypeName<Manager>()));
         table_ = manager.Tab_();
         table_->Acquire();
-        slots_ = table_->slots.data(); // the shared table is final: it never changes
+        steps_ = table_->Steps(); // the shared table is final: it never changes
         const std::size_t align = table.data_align;
         stride_ = (table.data_size + align - 1) / align * align;
         checks_ = table.all_fast ? 0 : 1;
@@ -99,8 +99,7 @@ public:
         if (rt.flags != kRunning || running_ != kNothing) [[unlikely]]
             return SlowTick(i, controller, action);
         Running running(running_, i + 1); // not kBusy in rt.flags: see detail::ScopedValue
-        const detail::Slot<Controller, Action>& slot = slots_[rt.state];
-        slot.step(slot.self, controller, action, rt, data_ + i * stride_);
+        steps_[rt.state].step(steps_, controller, action, rt, data_ + i * stride_);
     }
 
     /// One tick of every character: controllers[i] with actions[i].
@@ -239,7 +238,7 @@ private:
 
     template <bool kHasData, bool kChecked, class MakeAction>
     void TickLoop(std::span<Controller> controllers, MakeAction& make_action) {
-        const detail::Slot<Controller, Action>* const slots = slots_;
+        const detail::StepWord<Controller, Action>* const steps = steps_;
         detail::Runtime* const runtime = runtime_.data();
         std::byte* const data = data_;
         const std::size_t stride = stride_;
@@ -254,8 +253,7 @@ private:
                     continue;
                 }
             }
-            const detail::Slot<Controller, Action>& slot = slots[rt.state];
-            slot.step(slot.self, controller[i], action, rt, kHasData ? data + i * stride : nullptr);
+            steps[rt.state].step(steps, controller[i], action, rt, kHasData ? data + i * stride : nullptr);
         }
     }
 
@@ -339,7 +337,7 @@ private:
     }
 
     Table* table_ = nullptr;
-    const detail::Slot<Controller, Action>* slots_ = nullptr;
+    const detail::StepWord<Controller, Action>* steps_ = nullptr;
     std::byte* data_ = nullptr;
     std::size_t stride_ = 0;
     std::vector<detail::Runtime> runtime_;

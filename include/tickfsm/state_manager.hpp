@@ -457,12 +457,11 @@ public:
     /// the current state's transitions in order, firing the first that holds;
     /// then the current state performs.
     void Perform(const Action& action) {
-        const detail::Slot<Controller, Action>* const slots = slots_;
-        if (rt_.flags != kRunning_ || !slots) [[unlikely]]
+        const detail::StepWord<Controller, Action>* const steps = steps_;
+        if (rt_.flags != kRunning_ || !steps) [[unlikely]]
             return SlowTick_(action);
-        detail::ScopedValue<const detail::Slot<Controller, Action>*> busy(slots_, nullptr); // see Busy_()
-        const detail::Slot<Controller, Action>& slot = slots[rt_.state];
-        slot.step(slot.self, *controller_, action, rt_, Data_());
+        detail::ScopedValue<const detail::StepWord<Controller, Action>*> busy(steps_, nullptr); // see Busy_()
+        steps[rt_.state].step(steps, *controller_, action, rt_, Data_());
     }
 
     /// Changes to T now if the gates agree (the current state's CanExitState
@@ -895,15 +894,15 @@ private:
     };
 
     /// Inside one of this machine's hooks or conditions: on the general path
-    /// (kBusy), or on the fast path (configuration closed, slots taken away).
-    /// Perform marks a fast tick by taking the slots away for its duration, a
+    /// (kBusy), or on the fast path (configuration closed, steps taken away).
+    /// Perform marks a fast tick by taking the steps away for its duration, a
     /// plain store on each side: setting and clearing kBusy, a read-modify-write
     /// of rt_.flags that the step also writes, measured 1.24x the switch against
     /// 1.01-1.06x at N = 1,000 in the brawler. A call back into the machine from
-    /// a hook or condition finds no slots and takes the general path, which
+    /// a hook or condition finds no steps and takes the general path, which
     /// refuses it here.
     bool Busy_() const noexcept {
-        return (rt_.flags & detail::kBusy) || ((rt_.flags & kFrozen_) && !slots_);
+        return (rt_.flags & detail::kBusy) || ((rt_.flags & kFrozen_) && !steps_);
     }
 
     // A machine without a block (see Freeze_) has no state data: its data pointer is never read.
@@ -1308,16 +1307,16 @@ private:
             Table_::Fail("Perform() called before SetInitialState<S>(): give the machine an initial state while "
                         "configuring");
         if (!table.finalized) Tab_()->Finalize(); // a private table: it changes no more
-        slots_ = table.slots.data();
+        steps_ = table.Steps();
         rt_.flags = static_cast<std::uint16_t>(rt_.flags | kFrozen_);
         if (BlockIf_()) ReleaseBlockIfUnused_();
     }
 
     Controller* controller_;
-    // The current table's slots, set when the configuration closes: the fast
+    // The current table's steps, set when the configuration closes: the fast
     // path reads them without going through the table. Null during a fast tick
     // (see Busy_()), which is how Busy_() knows one is running.
-    const detail::Slot<Controller, Action>* slots_ = nullptr;
+    const detail::StepWord<Controller, Action>* steps_ = nullptr;
     // The machine's block, or once it runs without one, its table tagged with kTableTag_.
     mutable Block_* home_ = nullptr;
     detail::Runtime rt_{};

@@ -130,9 +130,9 @@ TEST_CASE("Perform from inside a condition of the same manager is an error", "[e
     CHECK(m.IsIn<Patrol>());
 }
 
-// Regression: a fast tick marks its machine busy by taking the slots away
-// (detail::ScopedValue on its slots), not through kBusy; every call back in must still be refused,
-// and the slots must come back after the refusal unwinds the tick.
+// Regression: a fast tick marks its machine busy by taking the steps away
+// (detail::ScopedValue on its steps), not through kBusy; every call back in must still be refused,
+// and the steps must come back after the refusal unwinds the tick.
 TEST_CASE("Every call into the machine from one of its fast-path hooks is refused, and it ticks on after",
           "[error][regression]") {
     struct Rogue {
@@ -173,7 +173,7 @@ TEST_CASE("Every call into the machine from one of its fast-path hooks is refuse
     m.Perform(0);
     CHECK(m.IsIn<Meddler>());
     CHECK(m.TicksInState() == 8);
-    m.Perform(7); // the transition still fires: the slots came back
+    m.Perform(7); // the transition still fires: the steps came back
     CHECK(m.IsIn<Calm>());
 }
 
