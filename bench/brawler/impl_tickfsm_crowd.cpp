@@ -4,6 +4,10 @@
 // Crowd::Perform in the harness's own loop (as a game that interleaves other
 // per-character work would). Not one of the spec's four implementations: it
 // shows what the per-character entry costs.
+// `tickfsm-crowd-by-state`: that crowd ticked by TickAllByState: each block of
+// 256 agents has its inputs drawn and its physics run in index order, then
+// ticks grouped by state. The checksum is the same, as agents do not read
+// each other. Not one of the spec's four either.
 // `tickfsm-static-crowd`: a StaticCrowd of kBrawlerTransitions (the same
 // machine as a compile-time table), ticked by TickAll. Not one of the spec's
 // four either: it shows what a crowd costs when its table is known at compile
@@ -24,8 +28,11 @@ namespace {
 using Crowd = tickfsm::Crowd<tickfsm_impl::BrawlerStateManager>;
 using StaticCrowd = tickfsm_impl::BrawlerStaticCrowd;
 
-template <class CrowdType, bool kPerformEach>
-class TickfsmCrowdImpl final : public ImplBase<TickfsmCrowdImpl<CrowdType, kPerformEach>> {
+// How the harness ticks the crowd.
+enum class Loop { kTickAll, kPerformEach, kByState };
+
+template <class CrowdType, Loop kLoop>
+class TickfsmCrowdImpl final : public ImplBase<TickfsmCrowdImpl<CrowdType, kLoop>> {
  public:
   explicit TickfsmCrowdImpl(std::size_t n) : fighters_(n), rng_(n) {
     for (std::size_t i = 0; i < n; ++i) rng_[i] = Seed(i);
@@ -42,7 +49,7 @@ class TickfsmCrowdImpl final : public ImplBase<TickfsmCrowdImpl<CrowdType, kPerf
 
   void Tick() override {
     std::uint32_t* const rng = rng_.data();
-    if constexpr (kPerformEach) {
+    if constexpr (kLoop == Loop::kPerformEach) {
       const std::size_t n = fighters_.size();
       Fighter* const fighters = fighters_.data();
       CrowdType& crowd = *crowd_;
@@ -51,6 +58,12 @@ class TickfsmCrowdImpl final : public ImplBase<TickfsmCrowdImpl<CrowdType, kPerf
         Physics(fighters[i]);
         crowd.Perform(i, fighters[i], in);
       }
+    } else if constexpr (kLoop == Loop::kByState) {
+      crowd_->TickAllByState(std::span<Fighter>(fighters_), [rng](std::size_t i, Fighter& f) {
+        const Input in = DrawInput(rng[i]);
+        Physics(f);
+        return in;
+      });
     } else {
       crowd_->TickAll(std::span<Fighter>(fighters_), [rng](std::size_t i, Fighter& f) {
         const Input in = DrawInput(rng[i]);
@@ -78,16 +91,20 @@ class TickfsmCrowdImpl final : public ImplBase<TickfsmCrowdImpl<CrowdType, kPerf
   std::size_t bytes_ = 0;
 };
 
-template <class CrowdType, bool kPerformEach>
+template <class CrowdType, Loop kLoop>
 std::unique_ptr<Impl> Make(std::size_t n) {
-  return std::make_unique<TickfsmCrowdImpl<CrowdType, kPerformEach>>(n);
+  return std::make_unique<TickfsmCrowdImpl<CrowdType, kLoop>>(n);
 }
 
 }  // namespace
 }  // namespace brawler
 
-extern const brawler::ImplInfo kTickfsmCrowdImpl{"tickfsm-crowd", &brawler::Make<brawler::Crowd, false>, true};
-extern const brawler::ImplInfo kTickfsmCrowdPerformImpl{"tickfsm-crowd-perform", &brawler::Make<brawler::Crowd, true>,
-                                                        true};
+extern const brawler::ImplInfo kTickfsmCrowdImpl{"tickfsm-crowd", &brawler::Make<brawler::Crowd, brawler::Loop::kTickAll>,
+                                                 true};
+extern const brawler::ImplInfo kTickfsmCrowdPerformImpl{"tickfsm-crowd-perform",
+                                                        &brawler::Make<brawler::Crowd, brawler::Loop::kPerformEach>, true};
+extern const brawler::ImplInfo kTickfsmCrowdByStateImpl{"tickfsm-crowd-by-state",
+                                                        &brawler::Make<brawler::Crowd, brawler::Loop::kByState>, true};
 extern const brawler::ImplInfo kTickfsmStaticCrowdImpl{"tickfsm-static-crowd",
-                                                       &brawler::Make<brawler::StaticCrowd, false>, true};
+                                                       &brawler::Make<brawler::StaticCrowd, brawler::Loop::kTickAll>,
+                                                       true};

@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <utility>
 #include <vector>
 
 #include <tickfsm/tickfsm.hpp>
@@ -93,6 +94,34 @@ struct Pester {
 class PestStateManager : public tickfsm::StateManager<Pest, World> {
 public:
     explicit PestStateManager(Pest& pest) : StateManager(pest) { SetInitialState<Pester>(); }
+};
+
+/// A character that notes when it ticks, for the order TickAllByState keeps.
+struct Bug {
+    std::size_t id = 0;
+    std::vector<std::pair<char, std::size_t>>* log = nullptr; // ('M', i): action made; ('T', i): ticked
+};
+struct Clock {
+    int tick = 0;
+};
+struct Crawl {
+    void Perform(Bug& b, const Clock&) { b.log->push_back({'T', b.id}); }
+};
+struct Fly {
+    void Perform(Bug& b, const Clock&) { b.log->push_back({'T', b.id}); }
+};
+struct Rest {
+    void Perform(Bug& b, const Clock&) { b.log->push_back({'T', b.id}); }
+};
+class BugStateManager : public tickfsm::StateManager<Bug, Clock> {
+public:
+    explicit BugStateManager(Bug& bug) : StateManager(bug) {
+        SetInitialState<Crawl>().To<Fly>([](const Bug& b, const Clock& c) {
+            return (b.id * 7 + static_cast<std::size_t>(c.tick)) % 5 == 0;
+        });
+        From<Fly>().To<Rest>([](const Bug& b, const Clock& c) { return (b.id + static_cast<std::size_t>(c.tick)) % 3 == 0; });
+        From<Rest>().To<Crawl>([](const Bug&, const Clock&, float t) { return t >= 0.05f; });
+    }
 };
 
 World WeatherAt(int tick) { return World{(tick / 40) % 3 == 1}; }
@@ -337,4 +366,135 @@ TEST_CASE("A crowd refuses calls back into a character that Perform is ticking, 
     CHECK(crowd.TicksInState(0) == 8);
     CHECK(crowd.TicksInState(2) == 2);
     CHECK(crowd.Add() == 3);
+}
+
+TEST_CASE("TickAllByState ticks each character as its own StateManager would", "[crowd][by-state]") {
+    constexpr std::size_t kCount = 600; // two full blocks and a part
+    static_assert(kCount > 2 * tickfsm::Crowd<AntStateManager>::kGroupBlock);
+    Twins<AntStateManager> twins(kCount, 7919, 1);
+    auto& [solo, herd, machines, prototype, crowd] = twins;
+    int changes = 0;
+    for (int tick = 0; tick < 200; ++tick) {
+        const World w = WeatherAt(tick);
+        crowd.TickAllByState(herd, [w](std::size_t, Ant&) { return w; });
+        for (std::size_t i = 0; i < kCount; ++i) {
+            machines[i]->Perform(w);
+            twins.RequireInStep(i);
+            changes += crowd.TicksInState(i) == 0;
+        }
+    }
+    for (std::size_t i = 0; i < kCount; ++i) {
+        CHECK(herd[i].x == solo[i].x);
+        CHECK(herd[i].carried == solo[i].carried);
+    }
+    CHECK(changes > 5000);
+}
+
+TEST_CASE("TickAllByState makes a block's actions in index order, then ticks it grouped by state",
+          "[crowd][by-state]") {
+    using Bugs = tickfsm::Crowd<BugStateManager>;
+    constexpr std::size_t kCount = 600;
+    constexpr std::size_t kBlock = Bugs::kGroupBlock;
+    std::vector<std::pair<char, std::size_t>> log, twin_log;
+    std::vector<Bug> bugs(kCount), twin_bugs(kCount);
+    for (std::size_t i = 0; i < kCount; ++i) {
+        bugs[i] = Bug{i, &log};
+        twin_bugs[i] = Bug{i, &twin_log};
+    }
+    Bug prototype{0, &log};
+    Bugs crowd(kCount, prototype), twin(kCount, prototype); // the twin ticks by TickAll, in index order
+    int grouped_ticks = 0;
+    for (int tick = 0; tick < 40; ++tick) {
+        std::vector<tickfsm::StateId> before(kCount);
+        for (std::size_t i = 0; i < kCount; ++i) before[i] = crowd.CurrentState(i);
+        log.clear();
+        crowd.TickAllByState(bugs, [&](std::size_t i, Bug&) {
+            log.push_back({'M', i});
+            return Clock{tick};
+        });
+        twin.TickAll(twin_bugs, [&](std::size_t, Bug&) { return Clock{tick}; });
+        for (std::size_t i = 0; i < kCount; ++i) REQUIRE(crowd.CurrentState(i) == twin.CurrentState(i));
+
+        REQUIRE(log.size() == 2 * kCount);
+        if (tick == 0) { // nobody has started: TickAll's order, each action made just before its tick
+            for (std::size_t i = 0; i < kCount; ++i) {
+                REQUIRE(log[2 * i] == std::pair<char, std::size_t>{'M', i});
+                REQUIRE(log[2 * i + 1] == std::pair<char, std::size_t>{'T', i});
+            }
+            continue;
+        }
+        bool index_order = true;
+        for (std::size_t first = 0; first < kCount; first += kBlock) {
+            const std::size_t size = std::min(kBlock, kCount - first);
+            const auto* at = log.data() + 2 * first;
+            for (std::size_t j = 0; j < size; ++j) REQUIRE(at[j] == std::pair<char, std::size_t>{'M', first + j});
+            // Then the block's characters, each once, by state id and then index, as they were before the tick.
+            std::vector<std::size_t> expected(size);
+            for (std::size_t j = 0; j < size; ++j) expected[j] = first + j;
+            std::stable_sort(expected.begin(), expected.end(),
+                             [&](std::size_t a, std::size_t b) { return before[a].value < before[b].value; });
+            for (std::size_t j = 0; j < size; ++j) {
+                REQUIRE(at[size + j] == std::pair<char, std::size_t>{'T', expected[j]});
+                index_order = index_order && expected[j] == first + j;
+            }
+        }
+        grouped_ticks += !index_order;
+    }
+    CHECK(grouped_ticks > 30);
+}
+
+TEST_CASE("TickAllByState ticks a crowd too small to group in index order, as TickAll", "[crowd][by-state]") {
+    using Bugs = tickfsm::Crowd<BugStateManager>;
+    constexpr std::size_t kCount = Bugs::kGroupMin - 1;
+    std::vector<std::pair<char, std::size_t>> log;
+    std::vector<Bug> bugs(kCount);
+    for (std::size_t i = 0; i < kCount; ++i) bugs[i] = Bug{i, &log};
+    Bug prototype{0, &log};
+    Bugs crowd(kCount, prototype);
+    for (int tick = 0; tick < 10; ++tick) {
+        log.clear();
+        crowd.TickAllByState(bugs, [&](std::size_t i, Bug&) {
+            log.push_back({'M', i});
+            return Clock{tick};
+        });
+        REQUIRE(log.size() == 2 * kCount);
+        for (std::size_t i = 0; i < kCount; ++i) {
+            REQUIRE(log[2 * i] == std::pair<char, std::size_t>{'M', i});
+            REQUIRE(log[2 * i + 1] == std::pair<char, std::size_t>{'T', i});
+        }
+    }
+}
+
+TEST_CASE("TickAllByState gives each character its own state data", "[crowd][by-state][data]") {
+    constexpr std::size_t kCount = 300;
+    std::vector<Ant> grouped(kCount), each(kCount);
+    for (std::size_t i = 0; i < kCount; ++i) grouped[i].seed = each[i].seed = static_cast<std::uint32_t>(i * 7 + 1);
+    Ant prototype;
+    tickfsm::Crowd<CountingAntStateManager> by_state(kCount, prototype), by_perform(kCount, prototype);
+    for (int tick = 0; tick < 60; ++tick) {
+        by_state.TickAllByState(grouped, [](std::size_t, Ant&) { return World{}; });
+        for (std::size_t i = 0; i < kCount; ++i) by_perform.Perform(i, each[i], World{});
+        for (std::size_t i = 0; i < kCount; ++i) {
+            REQUIRE(by_state.IsIn<Tally>(i) == by_perform.IsIn<Tally>(i));
+            REQUIRE(by_state.State<Tally>(i).visits == by_perform.State<Tally>(i).visits);
+            REQUIRE(grouped[i].x == each[i].x);
+        }
+    }
+}
+
+TEST_CASE("A crowd refuses to be grown or reset while its TickAllByState runs", "[crowd][by-state][error]") {
+    constexpr std::size_t kCount = 100;
+    std::vector<Ant> ants(kCount);
+    Ant prototype;
+    tickfsm::Crowd<AntStateManager> crowd(kCount, prototype);
+    const World dry{};
+    crowd.TickAll(ants, [&](std::size_t, Ant&) { return dry; }); // every character started: TickAllByState groups
+    using Catch::Matchers::Contains;
+    CHECK_THROWS_WITH(crowd.TickAllByState(ants, [&](std::size_t, Ant&) { crowd.Add(); return dry; }),
+                      Contains("Crowd::Add called from inside"));
+    CHECK_THROWS_WITH(crowd.TickAllByState(ants, [&](std::size_t i, Ant&) { crowd.Reset(i); return dry; }),
+                      Contains("Crowd::Reset(0) called from inside"));
+    CHECK(crowd.Size() == kCount);
+    crowd.TickAllByState(ants, [&](std::size_t, Ant&) { return dry; }); // the crowd ticks on after each refusal
+    CHECK(crowd.Add() == kCount);
 }
