@@ -12,6 +12,7 @@
 // machine as a compile-time table), ticked by TickAll. Not one of the spec's
 // four either: it shows what a crowd costs when its table is known at compile
 // time.
+// `tickfsm-static-crowd-by-state`: that StaticCrowd ticked by TickAllByState.
 #include <memory>
 #include <optional>
 #include <span>
@@ -108,3 +109,5 @@ extern const brawler::ImplInfo kTickfsmCrowdByStateImpl{"tickfsm-crowd-by-state"
 extern const brawler::ImplInfo kTickfsmStaticCrowdImpl{"tickfsm-static-crowd",
                                                        &brawler::Make<brawler::StaticCrowd, brawler::Loop::kTickAll>,
                                                        true};
+extern const brawler::ImplInfo kTickfsmStaticCrowdByStateImpl{
+    "tickfsm-static-crowd-by-state", &brawler::Make<brawler::StaticCrowd, brawler::Loop::kByState>, true};

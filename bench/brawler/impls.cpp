@@ -5,7 +5,8 @@
 #include "impl.hpp"
 
 #define BRAWLER_IMPLS(X) X(kSwitchImpl) X(kNaiveImpl) X(kTickfsmImpl) X(kTickfsmCrowdImpl) \
-  X(kTickfsmCrowdPerformImpl) X(kTickfsmCrowdByStateImpl) X(kTickfsmStaticImpl) X(kTickfsmStaticCrowdImpl)
+  X(kTickfsmCrowdPerformImpl) X(kTickfsmCrowdByStateImpl) X(kTickfsmStaticImpl) X(kTickfsmStaticCrowdImpl) \
+  X(kTickfsmStaticCrowdByStateImpl)
 
 #define BRAWLER_DECLARE(impl) extern const brawler::ImplInfo impl;
 #define BRAWLER_ADDRESS(impl) &::impl,

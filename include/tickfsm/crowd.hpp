@@ -15,6 +15,7 @@
 #include <fmt/format.h>
 
 #include "config_error.hpp"
+#include "detail/grouped.hpp"
 #include "detail/table.hpp"
 #include "detail/tick.hpp"
 #include "event.hpp"
@@ -149,12 +150,11 @@ public:
     }
 
     /// Characters per block of TickAllByState: 256, fewer for an action of more than 8 bytes.
-    static constexpr std::size_t kGroupBlock =
-        sizeof(Action) <= 8 ? 256 : (2048 / sizeof(Action) > 0 ? 2048 / sizeof(Action) : 1);
+    static constexpr std::size_t kGroupBlock = detail::GroupBlockFor(sizeof(Action));
     /// Fewer characters than this gain nothing from grouping: TickAllByState ticks them as TickAll.
-    static constexpr std::size_t kGroupMin = 32;
+    static constexpr std::size_t kGroupMin = detail::kGroupMin;
     /// States a table may have for TickAllByState to group its characters.
-    static constexpr std::size_t kGroupMaxStates = 256;
+    static constexpr std::size_t kGroupMaxStates = detail::kGroupMaxBuckets - 1;
 
     /// Sends `event` to character i from outside a tick (see StateManager::SendEvent).
     bool SendEvent(std::size_t i, Controller& controller, const Event& event, const Action& action) {
@@ -295,52 +295,20 @@ private:
         else TickGrouped<true>(controllers, make_action);
     }
 
-    /// TickAllByState's loop: per block, make the actions and note each
-    /// character's state, sort the block by state (a counting sort), then tick.
+    /// TickAllByState's loop: detail::TickGrouped with the crowd's step call.
     template <bool kHasData, class MakeAction>
     void TickGrouped(std::span<Controller> controllers, MakeAction& make_action) {
-        static_assert(kGroupBlock <= 256, "a block's positions are kept in bytes");
         const detail::StepWord<Controller, Action>* const steps = steps_;
         detail::Runtime* const runtime = runtime_.data();
         std::byte* const data = data_;
         const std::size_t stride = stride_;
         Controller* const controller = controllers.data();
-        const std::size_t count = controllers.size();
-        const std::size_t states = states_;
-        alignas(Action) std::byte storage[kGroupBlock * sizeof(Action)];
-        detail::StateIndex state_of[kGroupBlock];
-        std::uint8_t order[kGroupBlock];
-        std::uint16_t next[kGroupMaxStates + 1]; // per state: where its next character goes in `order`
-        for (std::size_t block = 0; block < count; block += kGroupBlock) {
-            const std::size_t size = count - block < kGroupBlock ? count - block : kGroupBlock;
-            struct Built { // the block's actions, destroyed even if a hook throws
-                std::byte* storage;
-                std::size_t size = 0;
-                Action& operator[](std::size_t j) noexcept {
-                    return *std::launder(reinterpret_cast<Action*>(storage + j * sizeof(Action)));
-                }
-                ~Built() {
-                    if constexpr (!std::is_trivially_destructible_v<Action>)
-                        for (std::size_t j = 0; j < size; ++j) (*this)[j].~Action();
-                }
-            } actions{storage};
-            for (std::size_t s = 0; s <= states; ++s) next[s] = 0;
-            for (std::size_t j = 0; j < size; ++j, ++actions.size) {
-                ::new (static_cast<void*>(storage + j * sizeof(Action)))
-                    Action(make_action(block + j, controller[block + j]));
-                const detail::StateIndex s = runtime[block + j].state;
-                state_of[j] = s;
-                ++next[s + 1u];
-            }
-            for (std::size_t s = 1; s <= states; ++s) next[s] = static_cast<std::uint16_t>(next[s] + next[s - 1]);
-            for (std::size_t j = 0; j < size; ++j) order[next[state_of[j]]++] = static_cast<std::uint8_t>(j);
-            for (std::size_t k = 0; k < size; ++k) {
-                const std::size_t j = order[k];
-                const std::size_t i = block + j;
-                steps[state_of[j]].step(steps, controller[i], actions[j], runtime[i],
-                                        kHasData ? data + i * stride : nullptr);
-            }
-        }
+        detail::TickGrouped<Action, kGroupBlock>(
+            controllers.size(), states_, [&](std::size_t i) { return make_action(i, controller[i]); },
+            [runtime](std::size_t i) { return runtime[i].state; },
+            [&](std::size_t i, std::uint16_t state, const Action& action) {
+                steps[state].step(steps, controller[i], action, runtime[i], kHasData ? data + i * stride : nullptr);
+            });
     }
 
     detail::TickContext<Controller, Action> Context(std::size_t i, Controller& controller, const Action& action) {

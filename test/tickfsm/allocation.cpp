@@ -187,11 +187,15 @@ TEST_CASE("A crowd's ticks allocate nothing", "[alloc][crowd]") {
     tickfsm::Crowd<WalkerStateManager> crowd(walkers.size(), prototype);
     for (std::size_t i = 0; i < walkers.size(); ++i) crowd.Perform(i, walkers[i], {});
     const long before = g_allocations.load();
-    for (int t = 0; t < 1000; ++t)
-        for (std::size_t i = 0; i < walkers.size(); ++i) {
-            ++walkers[i].tick;
-            crowd.Perform(i, walkers[i], {});
-        }
+    for (int t = 0; t < 1000; ++t) {
+        for (Walker& one : walkers) ++one.tick;
+        if (t % 3 == 0)
+            for (std::size_t i = 0; i < walkers.size(); ++i) crowd.Perform(i, walkers[i], {});
+        else if (t % 3 == 1)
+            crowd.TickAll(walkers, [](std::size_t, Walker&) { return Step{}; });
+        else // 64 characters: grouped by state
+            crowd.TickAllByState(walkers, [](std::size_t, Walker&) { return Step{}; });
+    }
     CHECK(g_allocations.load() - before == 0);
 }
 
@@ -301,8 +305,10 @@ TEST_CASE("Compile-time machines and crowds allocate nothing per tick", "[alloc]
         ++w.tick;
         m.Perform(Step{});
         for (Walker& one : walkers) ++one.tick;
-        if (t % 2 == 0) {
+        if (t % 3 == 0) {
             crowd.TickAll(walkers, [](std::size_t, Walker&) { return Step{}; });
+        } else if (t % 3 == 1) {
+            crowd.TickAllByState(walkers, [](std::size_t, Walker&) { return Step{}; });
         } else {
             for (std::size_t i = 0; i < walkers.size(); ++i) crowd.Perform(i, walkers[i], Step{});
         }

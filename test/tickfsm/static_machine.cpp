@@ -227,6 +227,44 @@ TEST_CASE("A StaticCrowd's TickAll and Perform tick each character as its own ma
     }
 }
 
+TEST_CASE("A StaticCrowd's TickAllByState ticks each character as its own machine would", "[static][crowd][by-state]") {
+    constexpr std::size_t kCount = 300; // a full block and a part
+    static_assert(kCount > HeroCrowd::kGroupBlock && kCount >= HeroCrowd::kGroupMin);
+    std::vector<Hero> crowd_heroes(kCount), single_heroes(kCount);
+    std::vector<HeroMachine> machines;
+    for (std::size_t i = 0; i < kCount; ++i) {
+        crowd_heroes[i].seed = single_heroes[i].seed = static_cast<std::uint32_t>(i * 2654435761u + 1u);
+        machines.emplace_back(single_heroes[i]);
+    }
+    HeroCrowd crowd(kCount);
+    std::vector<std::size_t> made;
+    for (int tick = 0; tick < 300; ++tick) {
+        if (tick == 100) // characters not started yet tick among started ones, in a group of their own
+            for (std::size_t i = 0; i < kCount; i += 7) {
+                crowd.Reset(i);
+                machines[i].Reset();
+            }
+        for (std::size_t i = 0; i < kCount; ++i) machines[i].Perform(NextPad(single_heroes[i].seed));
+        made.clear();
+        crowd.TickAllByState(crowd_heroes, [&](std::size_t i, Hero& h) {
+            made.push_back(i);
+            return NextPad(h.seed);
+        });
+        REQUIRE(made.size() == kCount);
+        for (std::size_t i = 0; i < kCount; ++i) {
+            REQUIRE(made[i] == i);
+            REQUIRE(crowd.CurrentState(i) == machines[i].CurrentState());
+            REQUIRE(crowd.TicksInState(i) == machines[i].TicksInState());
+        }
+    }
+    for (std::size_t i = 0; i < kCount; ++i) {
+        RequireSame(crowd_heroes[i], single_heroes[i]);
+        CHECK(crowd.State<Jump>(i).airborne_ticks == machines[i].State<Jump>().airborne_ticks);
+    }
+    std::vector<Hero> too_few(kCount - 1);
+    CHECK_THROWS_AS(crowd.TickAllByState(too_few, [](std::size_t, Hero&) { return Pad{}; }), tickfsm::ConfigError);
+}
+
 TEST_CASE("The first Perform enters the initial state, counts the tick, then tries the conditions", "[static]") {
     Hero hero;
     HeroMachine m(hero);
