@@ -193,15 +193,24 @@ TEST_CASE("Configure on a machine that has an initial state already, or has tick
     REQUIRE_THROWS_WITH(ticked.Configure(kHeroTransitions), Catch::Contains("frozen"));
 }
 
+/// `count` heroes seeded alike twice: `crowd_heroes` for a HeroCrowd, and
+/// `single_heroes`, each driven by its own HeroMachine.
+struct HeroTwins {
+    explicit HeroTwins(std::size_t count) : crowd_heroes(count), single_heroes(count), crowd(count) {
+        for (std::size_t i = 0; i < count; ++i) {
+            crowd_heroes[i].seed = single_heroes[i].seed = static_cast<std::uint32_t>(i * 2654435761u + 1u);
+            machines.emplace_back(single_heroes[i]); // single_heroes never reallocates
+        }
+    }
+    std::vector<Hero> crowd_heroes, single_heroes;
+    std::vector<HeroMachine> machines;
+    HeroCrowd crowd;
+};
+
 TEST_CASE("A StaticCrowd's TickAll and Perform tick each character as its own machine would", "[static][crowd]") {
     constexpr std::size_t kCount = 17;
-    std::vector<Hero> crowd_heroes(kCount), single_heroes(kCount);
-    std::vector<HeroMachine> machines;
-    for (std::size_t i = 0; i < kCount; ++i) {
-        crowd_heroes[i].seed = single_heroes[i].seed = static_cast<std::uint32_t>(i * 2654435761u + 1u);
-        machines.emplace_back(single_heroes[i]);
-    }
-    HeroCrowd crowd(kCount);
+    HeroTwins twins(kCount);
+    auto& [crowd_heroes, single_heroes, machines, crowd] = twins;
     std::vector<Pad> pads(kCount);
     for (int tick = 0; tick < 600; ++tick) {
         for (std::size_t i = 0; i < kCount; ++i) {
@@ -230,13 +239,8 @@ TEST_CASE("A StaticCrowd's TickAll and Perform tick each character as its own ma
 TEST_CASE("A StaticCrowd's TickAllByState ticks each character as its own machine would", "[static][crowd][by-state]") {
     constexpr std::size_t kCount = 300; // a full block and a part
     static_assert(kCount > HeroCrowd::kGroupBlock && kCount >= HeroCrowd::kGroupMin);
-    std::vector<Hero> crowd_heroes(kCount), single_heroes(kCount);
-    std::vector<HeroMachine> machines;
-    for (std::size_t i = 0; i < kCount; ++i) {
-        crowd_heroes[i].seed = single_heroes[i].seed = static_cast<std::uint32_t>(i * 2654435761u + 1u);
-        machines.emplace_back(single_heroes[i]);
-    }
-    HeroCrowd crowd(kCount);
+    HeroTwins twins(kCount);
+    auto& [crowd_heroes, single_heroes, machines, crowd] = twins;
     std::vector<std::size_t> made;
     for (int tick = 0; tick < 300; ++tick) {
         if (tick == 100) // characters not started yet tick among started ones, in a group of their own
