@@ -139,7 +139,9 @@ public:
     /// predicts its call. A crowd of fewer than kGroupMin characters, a table
     /// of more than kGroupMaxStates states, or a crowd that TickAll would
     /// check (characters not started yet, states on the general path) ticks
-    /// as TickAll does, in index order. Uses about 4 KB of stack.
+    /// as TickAll does, in index order. If a hook throws, the characters after
+    /// it in that order do not tick (their block's actions were made). Uses
+    /// about 4 KB of stack.
     template <class MakeAction>
         requires std::is_invocable_r_v<Action, MakeAction&, std::size_t, Controller&>
     void TickAllByState(std::span<Controller> controllers, MakeAction&& make_action) {
