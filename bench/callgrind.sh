@@ -28,7 +28,7 @@ esac
 bin="${1:-$root/build/bench/bench/tickfsm_bench_brawler}"
 n="${2:-1000}"
 ticks="${3:-1000}"
-impls=(switch naive tickfsm tickfsm-crowd tickfsm-crowd-perform tickfsm-crowd-by-state tickfsm-static tickfsm-static-crowd tickfsm-static-crowd-by-state)
+impls=(switch naive tickfsm tickfsm-by-state tickfsm-crowd tickfsm-crowd-perform tickfsm-crowd-by-state tickfsm-static tickfsm-static-crowd tickfsm-static-crowd-by-state)
 # Matched against callgrind's demangled names, e.g.
 #   brawler::ImplBase<brawler::(anonymous namespace)::TickfsmImpl>::Run(unsigned long)
 # Collection is *toggled* on entry to and exit from a matching function, so the

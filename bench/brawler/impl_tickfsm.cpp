@@ -3,9 +3,13 @@
 // same machine as a compile-time table (not one of the spec's four
 // implementations: it shows what the machine costs when its table is known at
 // compile time).
+// `tickfsm-by-state`: the same StateManagers ticked by tickfsm::PerformAllByState
+// (blocks of 256 agents: inputs and physics in index order, then the machines
+// grouped by state). Not one of the spec's four either.
 #include <cstdint>
 #include <memory>
 #include <new>
+#include <span>
 #include <vector>
 
 #include "brawler.hpp"
@@ -18,8 +22,8 @@ namespace {
 using tickfsm_impl::BrawlerStateManager;
 using tickfsm_impl::BrawlerStaticStateManager;
 
-template <class Machine>
-class TickfsmImpl final : public ImplBase<TickfsmImpl<Machine>> {
+template <class Machine, bool kByState>
+class TickfsmImpl final : public ImplBase<TickfsmImpl<Machine, kByState>> {
  public:
   explicit TickfsmImpl(std::size_t n) : fighters_(n), rng_(n) {
     for (std::size_t i = 0; i < n; ++i) rng_[i] = Seed(i);
@@ -57,10 +61,18 @@ class TickfsmImpl final : public ImplBase<TickfsmImpl<Machine>> {
     Fighter* const fighters = fighters_.data();
     std::uint32_t* const rng = rng_.data();
     Machine* const machines = machines_;
-    for (std::size_t i = 0; i < n; ++i) {
-      const Input in = DrawInput(rng[i]);
-      Physics(fighters[i]);
-      machines[i].Perform(in);
+    if constexpr (kByState) {
+      tickfsm::PerformAllByState(std::span<Machine>(machines, n), [rng, fighters](std::size_t i) {
+        const Input in = DrawInput(rng[i]);
+        Physics(fighters[i]);
+        return in;
+      });
+    } else {
+      for (std::size_t i = 0; i < n; ++i) {
+        const Input in = DrawInput(rng[i]);
+        Physics(fighters[i]);
+        machines[i].Perform(in);
+      }
     }
   }
 
@@ -84,14 +96,16 @@ class TickfsmImpl final : public ImplBase<TickfsmImpl<Machine>> {
   std::size_t bytes_ = 0;
 };
 
-template <class Machine>
+template <class Machine, bool kByState = false>
 std::unique_ptr<Impl> Make(std::size_t n) {
-  return std::make_unique<TickfsmImpl<Machine>>(n);
+  return std::make_unique<TickfsmImpl<Machine, kByState>>(n);
 }
 
 }  // namespace
 }  // namespace brawler
 
 extern const brawler::ImplInfo kTickfsmImpl{"tickfsm", &brawler::Make<brawler::BrawlerStateManager>, true};
+extern const brawler::ImplInfo kTickfsmByStateImpl{"tickfsm-by-state",
+                                                   &brawler::Make<brawler::BrawlerStateManager, true>, true};
 extern const brawler::ImplInfo kTickfsmStaticImpl{"tickfsm-static", &brawler::Make<brawler::BrawlerStaticStateManager>,
                                                   true};

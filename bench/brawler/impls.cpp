@@ -4,7 +4,7 @@
 // Ratios are taken against the implementation named "switch".
 #include "impl.hpp"
 
-#define BRAWLER_IMPLS(X) X(kSwitchImpl) X(kNaiveImpl) X(kTickfsmImpl) X(kTickfsmCrowdImpl) \
+#define BRAWLER_IMPLS(X) X(kSwitchImpl) X(kNaiveImpl) X(kTickfsmImpl) X(kTickfsmByStateImpl) X(kTickfsmCrowdImpl) \
   X(kTickfsmCrowdPerformImpl) X(kTickfsmCrowdByStateImpl) X(kTickfsmStaticImpl) X(kTickfsmStaticCrowdImpl) \
   X(kTickfsmStaticCrowdByStateImpl)
 

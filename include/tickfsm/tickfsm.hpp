@@ -10,6 +10,7 @@
 #include "instantiate.hpp"
 #include "machine.hpp"
 #include "observer.hpp"
+#include "perform_all.hpp"
 #include "state_manager.hpp"
 #include "state_ref.hpp"
 #include "static_machine.hpp"

@@ -1,0 +1,173 @@
+// PerformAllByState: many StateManagers ticked grouped by state.
+
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+#include <cstdint>
+#include <memory>
+#include <span>
+#include <utility>
+#include <vector>
+
+#include <tickfsm/tickfsm.hpp>
+
+namespace {
+
+struct Critter {
+    std::size_t id = 0;
+    int moved = 0;
+    std::vector<std::pair<char, std::size_t>>* log = nullptr; // ('M', i): action made; ('T', i): ticked
+};
+struct Sense {
+    int tick = 0;
+};
+void Note(Critter& c) {
+    if (c.log) c.log->push_back({'T', c.id});
+}
+struct Roam {
+    void Perform(Critter& c, const Sense&) {
+        ++c.moved;
+        Note(c);
+    }
+};
+struct Chase {
+    void Perform(Critter& c, const Sense&) {
+        c.moved += 2;
+        Note(c);
+    }
+};
+struct Doze {
+    void Perform(Critter& c, const Sense&) { Note(c); }
+};
+
+bool Spots(const Critter& c, const Sense& s) { return (c.id * 7 + static_cast<std::size_t>(s.tick)) % 5 == 0; }
+bool Loses(const Critter& c, const Sense& s) { return (c.id + static_cast<std::size_t>(s.tick)) % 3 == 0; }
+
+class CritterStateManager : public tickfsm::StateManager<Critter, Sense> {
+public:
+    explicit CritterStateManager(Critter& c) : StateManager(c) {
+        SetInitialState<Roam>().To<Chase>([](const Critter& cr, const Sense& s) { return Spots(cr, s); });
+        From<Chase>().To<Doze>([](const Critter& cr, const Sense& s) { return Loses(cr, s); });
+        From<Doze>().To<Roam>([](const Critter&, const Sense&, float t) { return t >= 0.05f; });
+    }
+};
+
+inline constexpr auto kCritterTransitions =
+    tickfsm::Transitions<Critter, Sense>()
+        .SetInitialState<Roam>()
+        .To<Chase>([](const Critter& cr, const Sense& s) { return Spots(cr, s); })
+        .From<Chase>()
+        .To<Doze>([](const Critter& cr, const Sense& s) { return Loses(cr, s); })
+        .From<Doze>()
+        .To<Roam>([](const Critter&, const Sense&, float t) { return t >= 0.05f; });
+
+/// `count` critters, each with its own machine, in one array (machines are not movable).
+template <class Machine>
+struct Pack {
+    explicit Pack(std::size_t count, std::vector<std::pair<char, std::size_t>>* log = nullptr) : critters(count) {
+        machines = std::allocator<Machine>{}.allocate(count);
+        for (std::size_t i = 0; i < count; ++i) {
+            critters[i] = Critter{i, 0, log};
+            std::construct_at(machines + i, critters[i]);
+        }
+    }
+    ~Pack() {
+        for (std::size_t i = 0; i < critters.size(); ++i) std::destroy_at(machines + i);
+        std::allocator<Machine>{}.deallocate(machines, critters.size());
+    }
+    Pack(const Pack&) = delete;
+    Pack& operator=(const Pack&) = delete;
+    std::span<Machine> Machines() { return {machines, critters.size()}; }
+
+    std::vector<Critter> critters;
+    Machine* machines = nullptr;
+};
+
+} // namespace
+
+TEST_CASE("PerformAllByState ticks each machine as Perform in a loop would", "[perform_all]") {
+    constexpr std::size_t kCount = 600; // two full blocks and a part
+    Pack<CritterStateManager> grouped(kCount), looped(kCount);
+    int changes = 0;
+    for (int tick = 0; tick < 120; ++tick) {
+        tickfsm::PerformAllByState(grouped.Machines(), [tick](std::size_t) { return Sense{tick}; });
+        for (std::size_t i = 0; i < kCount; ++i) looped.machines[i].Perform(Sense{tick});
+        for (std::size_t i = 0; i < kCount; ++i) {
+            REQUIRE(grouped.machines[i].CurrentState() == looped.machines[i].CurrentState());
+            REQUIRE(grouped.machines[i].TicksInState() == looped.machines[i].TicksInState());
+            REQUIRE(grouped.critters[i].moved == looped.critters[i].moved);
+            changes += grouped.machines[i].TicksInState() == 0;
+        }
+    }
+    CHECK(changes > 10000);
+}
+
+TEST_CASE("PerformAllByState makes a block's actions in index order, then ticks it grouped by state",
+          "[perform_all]") {
+    constexpr std::size_t kCount = 600;
+    constexpr std::size_t kBlock = 256; // an action of 8 bytes or less
+    std::vector<std::pair<char, std::size_t>> log;
+    Pack<CritterStateManager> pack(kCount, &log);
+    int grouped_ticks = 0;
+    for (int tick = 0; tick < 30; ++tick) {
+        std::vector<tickfsm::StateId> before(kCount);
+        for (std::size_t i = 0; i < kCount; ++i) before[i] = pack.machines[i].CurrentState();
+        log.clear();
+        tickfsm::PerformAllByState(pack.Machines(), [&](std::size_t i) {
+            log.push_back({'M', i});
+            return Sense{tick};
+        });
+        REQUIRE(log.size() == 2 * kCount);
+        bool index_order = true;
+        for (std::size_t first = 0; first < kCount; first += kBlock) {
+            const std::size_t size = std::min(kBlock, kCount - first);
+            const auto* at = log.data() + 2 * first;
+            for (std::size_t j = 0; j < size; ++j) REQUIRE(at[j] == std::pair<char, std::size_t>{'M', first + j});
+            // Machines not started yet (the first tick) form one group, in index order.
+            std::vector<std::size_t> expected(size);
+            for (std::size_t j = 0; j < size; ++j) expected[j] = first + j;
+            std::stable_sort(expected.begin(), expected.end(), [&](std::size_t a, std::size_t b) {
+                return before[a].value < before[b].value;
+            });
+            for (std::size_t j = 0; j < size; ++j) {
+                REQUIRE(at[size + j] == std::pair<char, std::size_t>{'T', expected[j]});
+                index_order = index_order && expected[j] == first + j;
+            }
+        }
+        grouped_ticks += !index_order;
+    }
+    CHECK(grouped_ticks > 20);
+}
+
+TEST_CASE("PerformAllByState ticks fewer than 32 machines in index order", "[perform_all]") {
+    constexpr std::size_t kCount = 31;
+    std::vector<std::pair<char, std::size_t>> log;
+    Pack<CritterStateManager> pack(kCount, &log);
+    for (int tick = 0; tick < 10; ++tick) {
+        log.clear();
+        tickfsm::PerformAllByState(pack.Machines(), [&](std::size_t i) {
+            log.push_back({'M', i});
+            return Sense{tick};
+        });
+        REQUIRE(log.size() == 2 * kCount);
+        for (std::size_t i = 0; i < kCount; ++i) {
+            REQUIRE(log[2 * i] == std::pair<char, std::size_t>{'M', i});
+            REQUIRE(log[2 * i + 1] == std::pair<char, std::size_t>{'T', i});
+        }
+    }
+}
+
+TEST_CASE("PerformAllByState ticks compile-time machines too", "[perform_all][static]") {
+    using Machine = tickfsm::StaticStateManager<kCritterTransitions>;
+    constexpr std::size_t kCount = 300;
+    Pack<Machine> grouped(kCount);
+    Pack<CritterStateManager> looped(kCount);
+    for (int tick = 0; tick < 60; ++tick) {
+        tickfsm::PerformAllByState(grouped.Machines(), [tick](std::size_t) { return Sense{tick}; });
+        for (std::size_t i = 0; i < kCount; ++i) looped.machines[i].Perform(Sense{tick});
+        for (std::size_t i = 0; i < kCount; ++i) {
+            REQUIRE(grouped.machines[i].CurrentState() == looped.machines[i].CurrentState());
+            REQUIRE(grouped.critters[i].moved == looped.critters[i].moved);
+        }
+    }
+}
