@@ -11,6 +11,8 @@
 
 #include <tickfsm/tickfsm.hpp>
 
+#include "tick_log.hpp"
+
 namespace {
 
 struct Ant {
@@ -99,7 +101,7 @@ public:
 /// A character that notes when it ticks, for the order TickAllByState keeps.
 struct Bug {
     std::size_t id = 0;
-    std::vector<std::pair<char, std::size_t>>* log = nullptr; // ('M', i): action made; ('T', i): ticked
+    tick_log::Log* log = nullptr;
 };
 struct Clock {
     int tick = 0;
@@ -395,7 +397,7 @@ TEST_CASE("TickAllByState makes a block's actions in index order, then ticks it 
     using Bugs = tickfsm::Crowd<BugStateManager>;
     constexpr std::size_t kCount = 600;
     constexpr std::size_t kBlock = Bugs::kGroupBlock;
-    std::vector<std::pair<char, std::size_t>> log, twin_log;
+    tick_log::Log log, twin_log;
     std::vector<Bug> bugs(kCount), twin_bugs(kCount);
     for (std::size_t i = 0; i < kCount; ++i) {
         bugs[i] = Bug{i, &log};
@@ -415,30 +417,10 @@ TEST_CASE("TickAllByState makes a block's actions in index order, then ticks it 
         twin.TickAll(twin_bugs, [&](std::size_t, Bug&) { return Clock{tick}; });
         for (std::size_t i = 0; i < kCount; ++i) REQUIRE(crowd.CurrentState(i) == twin.CurrentState(i));
 
-        REQUIRE(log.size() == 2 * kCount);
-        if (tick == 0) { // nobody has started: TickAll's order, each action made just before its tick
-            for (std::size_t i = 0; i < kCount; ++i) {
-                REQUIRE(log[2 * i] == std::pair<char, std::size_t>{'M', i});
-                REQUIRE(log[2 * i + 1] == std::pair<char, std::size_t>{'T', i});
-            }
-            continue;
-        }
-        bool index_order = true;
-        for (std::size_t first = 0; first < kCount; first += kBlock) {
-            const std::size_t size = std::min(kBlock, kCount - first);
-            const auto* at = log.data() + 2 * first;
-            for (std::size_t j = 0; j < size; ++j) REQUIRE(at[j] == std::pair<char, std::size_t>{'M', first + j});
-            // Then the block's characters, each once, by state id and then index, as they were before the tick.
-            std::vector<std::size_t> expected(size);
-            for (std::size_t j = 0; j < size; ++j) expected[j] = first + j;
-            std::stable_sort(expected.begin(), expected.end(),
-                             [&](std::size_t a, std::size_t b) { return before[a].value < before[b].value; });
-            for (std::size_t j = 0; j < size; ++j) {
-                REQUIRE(at[size + j] == std::pair<char, std::size_t>{'T', expected[j]});
-                index_order = index_order && expected[j] == first + j;
-            }
-        }
-        grouped_ticks += !index_order;
+        if (tick == 0) // nobody has started: TickAll's order, each action made just before its tick
+            tick_log::RequireIndexOrder(log, kCount);
+        else
+            grouped_ticks += tick_log::RequireGroupedBlocks(log, before, kBlock);
     }
     CHECK(grouped_ticks > 30);
 }
@@ -446,7 +428,7 @@ TEST_CASE("TickAllByState makes a block's actions in index order, then ticks it 
 TEST_CASE("TickAllByState ticks a crowd too small to group in index order, as TickAll", "[crowd][by-state]") {
     using Bugs = tickfsm::Crowd<BugStateManager>;
     constexpr std::size_t kCount = Bugs::kGroupMin - 1;
-    std::vector<std::pair<char, std::size_t>> log;
+    tick_log::Log log;
     std::vector<Bug> bugs(kCount);
     for (std::size_t i = 0; i < kCount; ++i) bugs[i] = Bug{i, &log};
     Bug prototype{0, &log};
@@ -457,11 +439,7 @@ TEST_CASE("TickAllByState ticks a crowd too small to group in index order, as Ti
             log.push_back({'M', i});
             return Clock{tick};
         });
-        REQUIRE(log.size() == 2 * kCount);
-        for (std::size_t i = 0; i < kCount; ++i) {
-            REQUIRE(log[2 * i] == std::pair<char, std::size_t>{'M', i});
-            REQUIRE(log[2 * i + 1] == std::pair<char, std::size_t>{'T', i});
-        }
+        tick_log::RequireIndexOrder(log, kCount);
     }
 }
 

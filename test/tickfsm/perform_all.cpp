@@ -11,12 +11,14 @@
 
 #include <tickfsm/tickfsm.hpp>
 
+#include "tick_log.hpp"
+
 namespace {
 
 struct Critter {
     std::size_t id = 0;
     int moved = 0;
-    std::vector<std::pair<char, std::size_t>>* log = nullptr; // ('M', i): action made; ('T', i): ticked
+    tick_log::Log* log = nullptr;
 };
 struct Sense {
     int tick = 0;
@@ -64,7 +66,7 @@ inline constexpr auto kCritterTransitions =
 /// `count` critters, each with its own machine, in one array (machines are not movable).
 template <class Machine>
 struct Pack {
-    explicit Pack(std::size_t count, std::vector<std::pair<char, std::size_t>>* log = nullptr) : critters(count) {
+    explicit Pack(std::size_t count, tick_log::Log* log = nullptr) : critters(count) {
         machines = std::allocator<Machine>{}.allocate(count);
         for (std::size_t i = 0; i < count; ++i) {
             critters[i] = Critter{i, 0, log};
@@ -106,7 +108,7 @@ TEST_CASE("PerformAllByState makes a block's actions in index order, then ticks 
           "[perform_all]") {
     constexpr std::size_t kCount = 600;
     constexpr std::size_t kBlock = 256; // an action of 8 bytes or less
-    std::vector<std::pair<char, std::size_t>> log;
+    tick_log::Log log;
     Pack<CritterStateManager> pack(kCount, &log);
     int grouped_ticks = 0;
     for (int tick = 0; tick < 30; ++tick) {
@@ -117,31 +119,15 @@ TEST_CASE("PerformAllByState makes a block's actions in index order, then ticks 
             log.push_back({'M', i});
             return Sense{tick};
         });
-        REQUIRE(log.size() == 2 * kCount);
-        bool index_order = true;
-        for (std::size_t first = 0; first < kCount; first += kBlock) {
-            const std::size_t size = std::min(kBlock, kCount - first);
-            const auto* at = log.data() + 2 * first;
-            for (std::size_t j = 0; j < size; ++j) REQUIRE(at[j] == std::pair<char, std::size_t>{'M', first + j});
-            // Machines not started yet (the first tick) form one group, in index order.
-            std::vector<std::size_t> expected(size);
-            for (std::size_t j = 0; j < size; ++j) expected[j] = first + j;
-            std::stable_sort(expected.begin(), expected.end(), [&](std::size_t a, std::size_t b) {
-                return before[a].value < before[b].value;
-            });
-            for (std::size_t j = 0; j < size; ++j) {
-                REQUIRE(at[size + j] == std::pair<char, std::size_t>{'T', expected[j]});
-                index_order = index_order && expected[j] == first + j;
-            }
-        }
-        grouped_ticks += !index_order;
+        // Machines not started yet (the first tick) form one group, in index order.
+        grouped_ticks += tick_log::RequireGroupedBlocks(log, before, kBlock);
     }
     CHECK(grouped_ticks > 20);
 }
 
 TEST_CASE("PerformAllByState ticks fewer than 32 machines in index order", "[perform_all]") {
     constexpr std::size_t kCount = 31;
-    std::vector<std::pair<char, std::size_t>> log;
+    tick_log::Log log;
     Pack<CritterStateManager> pack(kCount, &log);
     for (int tick = 0; tick < 10; ++tick) {
         log.clear();
@@ -149,11 +135,7 @@ TEST_CASE("PerformAllByState ticks fewer than 32 machines in index order", "[per
             log.push_back({'M', i});
             return Sense{tick};
         });
-        REQUIRE(log.size() == 2 * kCount);
-        for (std::size_t i = 0; i < kCount; ++i) {
-            REQUIRE(log[2 * i] == std::pair<char, std::size_t>{'M', i});
-            REQUIRE(log[2 * i + 1] == std::pair<char, std::size_t>{'T', i});
-        }
+        tick_log::RequireIndexOrder(log, kCount);
     }
 }
 
