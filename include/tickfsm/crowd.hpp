@@ -81,7 +81,6 @@ public:
         const std::size_t align = table.data_align;
         stride_ = (table.data_size + align - 1) / align * align;
         checks_ = table.all_fast ? 0 : 1;
-        states_ = table.meta.size();
         Grow(count);
     }
 
@@ -146,7 +145,7 @@ public:
         requires std::is_invocable_r_v<Action, MakeAction&, std::size_t, Controller&>
     void TickAllByState(std::span<Controller> controllers, MakeAction&& make_action) {
         if (controllers.size() >= kGroupMin && controllers.size() == runtime_.size() && checks_ == 0 &&
-            running_ == kNothing && states_ <= kGroupMaxStates) [[likely]]
+            running_ == kNothing && table_->keys.size() <= kGroupMaxStates) [[likely]]
             return TickGroupedEvery(controllers, make_action);
         TickAll(controllers, make_action);
     }
@@ -306,7 +305,7 @@ private:
         const std::size_t stride = stride_;
         Controller* const controller = controllers.data();
         detail::TickGrouped<Action, kGroupBlock>(
-            controllers.size(), states_, [&](std::size_t i) { return make_action(i, controller[i]); },
+            controllers.size(), table_->keys.size(), [&](std::size_t i) { return make_action(i, controller[i]); },
             [runtime](std::size_t i) { return runtime[i].state; },
             [&](std::size_t i, std::uint16_t state, const Action& action) {
                 steps[state].step(steps, controller[i], action, runtime[i], kHasData ? data + i * stride : nullptr);
@@ -403,7 +402,6 @@ private:
     // Why TickAll must check each character's flags: one per character not
     // started yet, plus one if some state of the table ticks on the general path.
     std::size_t checks_ = 0;
-    std::size_t states_ = 0; // the table's
 };
 
 } // namespace tickfsm
