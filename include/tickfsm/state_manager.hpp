@@ -1227,10 +1227,25 @@ private:
             Table_::Fail(fmt::format("Perform() called from inside a hook or condition of this machine (state {}); "
                                     "a tick cannot start inside another tick",
                                     CurrentStateName()));
-        if (!(rt_.flags & detail::kStarted)) Freeze_();
+        if (!(rt_.flags & detail::kStarted)) {
+            Freeze_();
+            if (QuickStart_()) return Perform(action);
+        }
         BusyScope_ busy(rt_);
         auto ctx = Context_(&action);
         detail::GeneralTick(ctx);
+    }
+
+    /// A first tick that runs no hook before the initial state's step (see
+    /// Table::quick_start), on a machine with no observer, global state or
+    /// NextState request, starts here: the machine enters the initial state
+    /// by writing its Runtime, and its tick takes the fast path. Saves the
+    /// general path's start, some 450 instructions per machine.
+    bool QuickStart_() noexcept {
+        const Table_& table = *Tab_();
+        if (!table.quick_start || (rt_.flags & ~(kFrozen_ | detail::kInitialized)) != 0) return false;
+        rt_ = detail::Runtime{table.initial, kRunning_, 0};
+        return true;
     }
 
     template <class T, class... Args>

@@ -56,6 +56,24 @@ public:
     }
 };
 
+/// Wander with an enter hook that does nothing: a machine whose initial state
+/// it is starts on the general path, where AntStateManager starts quickly.
+struct HookedWander : Wander {
+    void OnStateEnter(Ant&, const World&) {}
+};
+class HookedAntStateManager : public tickfsm::StateManager<Ant, World> {
+public:
+    explicit HookedAntStateManager(Ant& ant) : StateManager(ant) {
+        SetInitialState<HookedWander>()
+            .To<Shelter>([](const Ant&, const World& w) { return w.rain; })
+            .To<Carry>([](const Ant& a) { return a.seed % 5 == 0; });
+        From<Carry>()
+            .To<HookedWander>([](const Ant&, const World&, float t) { return t >= 0.05f; });
+        From<Shelter>()
+            .To<HookedWander>([](const Ant&, const World& w) { return !w.rain; });
+    }
+};
+
 class CountingAntStateManager : public tickfsm::StateManager<Ant, World> {
 public:
     explicit CountingAntStateManager(Ant& ant) : StateManager(ant) {
@@ -280,6 +298,62 @@ TEST_CASE("TickAll starts characters added or reset after every character had st
     CHECK_FALSE(crowd.IsStarted(1));
     for (int tick = 50; tick < 120; ++tick) tick_both(tick);
     CHECK(crowd.IsStarted(1));
+}
+
+TEST_CASE("A first tick that runs no hook starts a character as the general path does", "[crowd][start]") {
+    // AntStateManager's first tick needs no hook, so it starts by writing the
+    // character's state; HookedAntStateManager's runs an enter hook, so it
+    // starts on the general path. Same machine otherwise: same ids, same ticks.
+    constexpr std::size_t kCount = 40;
+    std::vector<Ant> quick_herd(kCount), hooked_herd(kCount), quick_solo(kCount), hooked_solo(kCount);
+    std::vector<std::unique_ptr<AntStateManager>> quick_machines;
+    std::vector<std::unique_ptr<HookedAntStateManager>> hooked_machines;
+    for (std::size_t i = 0; i < kCount; ++i) {
+        const auto seed = static_cast<std::uint32_t>(i * 3 + 1); // every fifth carries on its first tick
+        quick_herd[i].seed = hooked_herd[i].seed = quick_solo[i].seed = hooked_solo[i].seed = seed;
+        quick_machines.push_back(std::make_unique<AntStateManager>(quick_solo[i]));
+        hooked_machines.push_back(std::make_unique<HookedAntStateManager>(hooked_solo[i]));
+    }
+    Ant prototype;
+    tickfsm::Crowd<AntStateManager> quick(kCount, prototype);
+    tickfsm::Crowd<HookedAntStateManager> hooked(kCount, prototype);
+
+    int started_moving = 0;
+    for (int tick = 0; tick < 200; ++tick) {
+        if (tick == 70 || tick == 130) { // restarts, by TickAll and by Perform
+            for (std::size_t i = tick == 70 ? 0 : 1; i < kCount; i += 3) {
+                quick.Reset(i);
+                hooked.Reset(i);
+                quick_machines[i]->Reset();
+                hooked_machines[i]->Reset();
+            }
+        }
+        const World w = WeatherAt(tick);
+        if (tick % 2 == 0) {
+            quick.TickAll(quick_herd, [w](std::size_t, Ant&) { return w; });
+            hooked.TickAll(hooked_herd, [w](std::size_t, Ant&) { return w; });
+        } else {
+            for (std::size_t i = 0; i < kCount; ++i) {
+                quick.Perform(i, quick_herd[i], w);
+                hooked.Perform(i, hooked_herd[i], w);
+            }
+        }
+        for (std::size_t i = 0; i < kCount; ++i) {
+            quick_machines[i]->Perform(w);
+            hooked_machines[i]->Perform(w);
+            REQUIRE(quick.CurrentState(i) == hooked.CurrentState(i));
+            REQUIRE(quick.TicksInState(i) == hooked.TicksInState(i));
+            REQUIRE(quick_machines[i]->CurrentState() == hooked_machines[i]->CurrentState());
+            REQUIRE(quick_machines[i]->TicksInState() == hooked_machines[i]->TicksInState());
+            REQUIRE(quick.CurrentState(i) == quick_machines[i]->CurrentState());
+            REQUIRE(quick.TicksInState(i) == quick_machines[i]->TicksInState());
+            REQUIRE(quick_herd[i].x == hooked_herd[i].x);
+            REQUIRE(quick_herd[i].carried == hooked_herd[i].carried);
+            if (tick == 0) started_moving += quick.TicksInState(i) == 0;
+        }
+    }
+    CHECK(started_moving > 0); // some characters left the initial state on their first tick
+    CHECK(quick.IdOf<Wander>() == hooked.IdOf<HookedWander>());
 }
 
 TEST_CASE("A crowd refuses to be grown reset or ticked again while its TickAll runs", "[crowd][error]") {

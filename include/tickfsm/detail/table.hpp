@@ -242,6 +242,7 @@ struct StateMeta {
     bool has_data = false;
     bool takes_machine = false; // a hook takes the machine handle
     bool slow = false;          // set by Finalize: this state's tick runs on the general path
+    bool has_enter = false;     // it has an OnStateEnter hook
     std::uint32_t offset = 0;
     void (*init)(C&, std::byte*, std::uint32_t) = nullptr;
     bool (*can_enter)(const C&, std::byte*, std::uint32_t, const StateRef& from) = nullptr;
@@ -511,6 +512,10 @@ struct Table {
     bool keep_previous = false;           // KeepPreviousState(): every change records where it came from
     bool uses_machine = false;            // set by Finalize: some hook may call NextState
     bool all_fast = false;                // set by Finalize: every state ticks on the fast path
+    // Set by Finalize: a character's first tick runs no hook before the initial
+    // state's step (no OnStateInit anywhere, no OnStateEnter on a fast initial
+    // state), so it can start by writing its Runtime and take the fast path.
+    bool quick_start = false;
     // Owners: every machine running on this table, plus the registry once it is shared.
     std::atomic<std::size_t> refs{1};
 
@@ -585,6 +590,7 @@ struct Table {
         m.name = name;
         m.key = key;
         m.takes_machine = kTakesMachine<S, C, A>;
+        m.has_enter = HasOnStateEnter<S, C, A> || HasOnStateEnterM<S, C, A>;
         if constexpr (!std::is_empty_v<S>) {
             m.has_data = true;
             m.offset = Place<S>();
@@ -687,6 +693,8 @@ struct Table {
             words[kStepHeaderWords + s].step = stepper ? stepper->step : nullptr;
             selfs[s] = stepper;
         }
+        quick_start = initial < meta.size() && !meta[initial].slow && !meta[initial].has_enter;
+        for (const StateMeta<C, A>& m : meta) quick_start = quick_start && !m.init;
         words[kStepHeaderWords + kDtWord].dt = dt;
         words[kStepHeaderWords + kSelfsWord].selfs = selfs.data();
         finalized = true;
