@@ -101,7 +101,7 @@ public:
         if (rt.flags != kRunning || running_ != kNothing) [[unlikely]]
             return SlowTick(i, controller, action);
         Running running(running_, i + 1); // not kBusy in rt.flags: see detail::ScopedValue
-        steps_[rt.state].step(steps_, controller, action, rt, data_ + i * stride_);
+        FastStep(i, controller, action);
     }
 
     /// One tick of every character: controllers[i] with actions[i].
@@ -271,8 +271,8 @@ private:
     void TickLoop(std::span<Controller> controllers, MakeAction& make_action) {
         const detail::StepWord<Controller, Action>* const steps = steps_;
         detail::Runtime* const runtime = runtime_.data();
-        std::byte* const data = data_;
-        const std::size_t stride = stride_;
+        [[maybe_unused]] std::byte* const data = data_;
+        [[maybe_unused]] const std::size_t stride = stride_;
         Controller* const controller = controllers.data();
         const std::size_t count = controllers.size();
         for (std::size_t i = 0; i < count; ++i) {
@@ -284,7 +284,8 @@ private:
                     continue;
                 }
             }
-            steps[rt.state].step(steps, controller[i], action, rt, kHasData ? data + i * stride : nullptr);
+            if constexpr (kHasData) steps[rt.state].step(steps, controller[i], action, rt, data + i * stride);
+            else steps[rt.state].bare(steps, controller[i], action, rt);
         }
     }
 
@@ -302,14 +303,15 @@ private:
     void TickGrouped(std::span<Controller> controllers, MakeAction& make_action) {
         const detail::StepWord<Controller, Action>* const steps = steps_;
         detail::Runtime* const runtime = runtime_.data();
-        std::byte* const data = data_;
-        const std::size_t stride = stride_;
+        [[maybe_unused]] std::byte* const data = data_;
+        [[maybe_unused]] const std::size_t stride = stride_;
         Controller* const controller = controllers.data();
         detail::TickGrouped<Action, kGroupBlock>(
             controllers.size(), table_->keys.size(), [&](std::size_t i) { return make_action(i, controller[i]); },
             [runtime](std::size_t i) { return runtime[i].state; },
             [&](std::size_t i, std::uint16_t state, const Action& action) {
-                steps[state].step(steps, controller[i], action, runtime[i], kHasData ? data + i * stride : nullptr);
+                if constexpr (kHasData) steps[state].step(steps, controller[i], action, runtime[i], data + i * stride);
+                else steps[state].bare(steps, controller[i], action, runtime[i]);
             });
     }
 
@@ -333,9 +335,15 @@ private:
             Table::Fail(fmt::format("Crowd::Perform({}) called from inside a hook or condition of that character", i));
         const bool outermost = running_ == kNothing; // else the general path marks character i busy
         Running running(running_, Outermost(i));
-        if (outermost && QuickStart(runtime_[i]))
-            return steps_[runtime_[i].state].step(steps_, controller, action, runtime_[i], data_ + i * stride_);
+        if (outermost && QuickStart(runtime_[i])) return FastStep(i, controller, action);
         GeneralTick(i, controller, action);
+    }
+
+    /// Character i's tick on the fast path.
+    [[gnu::always_inline]] void FastStep(std::size_t i, Controller& controller, const Action& action) {
+        detail::Runtime& rt = runtime_[i];
+        if (stride_ == 0) steps_[rt.state].bare(steps_, controller, action, rt);
+        else steps_[rt.state].step(steps_, controller, action, rt, data_ + i * stride_);
     }
 
     /// A first tick that runs no hook before the initial state's step (see

@@ -458,10 +458,17 @@ public:
     /// then the current state performs.
     void Perform(const Action& action) {
         const detail::StepWord<Controller, Action>* const steps = steps_;
-        if (rt_.flags != kRunning_ || !steps) [[unlikely]]
-            return SlowTick_(action);
-        detail::ScopedValue<const detail::StepWord<Controller, Action>*> busy(steps_, nullptr); // see Busy_()
-        steps[rt_.state].step(steps, *controller_, action, rt_, Data_());
+        if (steps) [[likely]] {
+            if (rt_.flags == kRunning_) [[likely]] { // a table without state data: a bare step
+                detail::ScopedValue<const detail::StepWord<Controller, Action>*> busy(steps_, nullptr); // Busy_()
+                return steps[rt_.state].bare(steps, *controller_, action, rt_);
+            }
+            if (rt_.flags == (kRunning_ | detail::kData)) {
+                detail::ScopedValue<const detail::StepWord<Controller, Action>*> busy(steps_, nullptr);
+                return steps[rt_.state].step(steps, *controller_, action, rt_, Data_());
+            }
+        }
+        SlowTick_(action);
     }
 
     /// Changes to T now if the gates agree (the current state's CanExitState
@@ -604,7 +611,8 @@ public:
         rt_.state = detail::kNoState;
         rt_.ticks = 0;
         rt_.flags =
-            static_cast<std::uint16_t>(rt_.flags & (kFrozen_ | detail::kObserved | detail::kInitialized | detail::kGlobal));
+            static_cast<std::uint16_t>(rt_.flags & (kFrozen_ | detail::kData | detail::kObserved | detail::kInitialized |
+                                                    detail::kGlobal));
         if (Block_* block = BlockIf_()) {
             block->next = detail::kNoState;
             block->previous = detail::kNoState;
@@ -1243,8 +1251,8 @@ private:
     /// general path's start, some 450 instructions per machine.
     bool QuickStart_() noexcept {
         const Table_& table = *Tab_();
-        if (!table.quick_start || (rt_.flags & ~(kFrozen_ | detail::kInitialized)) != 0) return false;
-        rt_ = detail::Runtime{table.initial, kRunning_, 0};
+        if (!table.quick_start || (rt_.flags & ~(kFrozen_ | detail::kData | detail::kInitialized)) != 0) return false;
+        rt_ = detail::Runtime{table.initial, static_cast<std::uint16_t>(kRunning_ | (rt_.flags & detail::kData)), 0};
         return true;
     }
 
@@ -1323,7 +1331,7 @@ private:
                         "configuring");
         if (!table.finalized) Tab_()->Finalize(); // a private table: it changes no more
         steps_ = table.Steps();
-        rt_.flags = static_cast<std::uint16_t>(rt_.flags | kFrozen_);
+        rt_.flags = static_cast<std::uint16_t>(rt_.flags | kFrozen_ | (table.bare ? 0 : detail::kData));
         if (BlockIf_()) ReleaseBlockIfUnused_();
     }
 
