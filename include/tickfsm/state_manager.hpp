@@ -376,7 +376,7 @@ public:
     explicit StateManager(Controller& controller, float fixed_dt = 1.0f / 60.0f) : controller_(&controller) {
         if (!(std::isfinite(fixed_dt) && fixed_dt > 0.0f))
             Table_::Fail(fmt::format("fixed_dt must be finite and positive, got {}", fixed_dt));
-        home_ = NewBlock_(0, alignof(Block_));
+        SetHome_(NewBlock_(0, alignof(Block_)));
         Blk_()->node = detail::Registry<Controller, Action>::Get().Root(fixed_dt);
         Blk_()->dt = fixed_dt;
     }
@@ -458,17 +458,10 @@ public:
     /// then the current state performs.
     void Perform(const Action& action) {
         const detail::StepWord<Controller, Action>* const steps = steps_;
-        if (steps) [[likely]] {
-            if (rt_.flags == kRunning_) [[likely]] { // a table without state data: a bare step
-                detail::ScopedValue<const detail::StepWord<Controller, Action>*> busy(steps_, nullptr); // Busy_()
-                return steps[rt_.state].bare(steps, *controller_, action, rt_);
-            }
-            if (rt_.flags == (kRunning_ | detail::kData)) {
-                detail::ScopedValue<const detail::StepWord<Controller, Action>*> busy(steps_, nullptr);
-                return steps[rt_.state].step(steps, *controller_, action, rt_, Data_());
-            }
-        }
-        SlowTick_(action);
+        if (seat_.rt.flags != kRunning_ || !steps) [[unlikely]]
+            return SlowTick_(action);
+        detail::ScopedValue<const detail::StepWord<Controller, Action>*> busy(steps_, nullptr); // see Busy_()
+        steps[seat_.rt.state].bare(steps, *controller_, action, seat_.rt); // its data, if any, found through seat_
     }
 
     /// Changes to T now if the gates agree (the current state's CanExitState
@@ -560,7 +553,7 @@ public:
     void Initialize() {
         if (Busy_())
             Table_::Fail("Initialize() called from inside a hook or condition of this machine");
-        if (rt_.flags & detail::kInitialized) return;
+        if (seat_.rt.flags & detail::kInitialized) return;
         Freeze_();
         auto ctx = Context_(nullptr);
         detail::Initialize(ctx);
@@ -578,7 +571,7 @@ public:
                                     "parameter and call SendEvent on it",
                                     event.name, CurrentStateName()));
         if (!Tab_()) Resolved_(); // not started: only the observer hears of it
-        BusyScope_ busy(rt_);
+        BusyScope_ busy(seat_.rt);
         auto ctx = Context_(&action);
         return detail::DeliverEvent(ctx, event);
     }
@@ -597,8 +590,8 @@ public:
     void SetObserver(Observer* observer, std::string_view name = {}) {
         Blk_()->observer = observer;
         Blk_()->name = name.empty() ? std::string_view("StateManager") : name;
-        rt_.flags = static_cast<std::uint16_t>(observer ? rt_.flags | detail::kObserved
-                                                        : rt_.flags & ~detail::kObserved);
+        seat_.rt.flags = static_cast<std::uint16_t>(observer ? seat_.rt.flags | detail::kObserved
+                                                        : seat_.rt.flags & ~detail::kObserved);
     }
 
     /// Back to the initial state, entered on the next Perform. No hook runs now:
@@ -608,11 +601,10 @@ public:
             Table_::Fail(fmt::format("Reset() called from inside a hook or condition of this machine (state {}); "
                                     "reset from outside the tick",
                                     CurrentStateName()));
-        rt_.state = detail::kNoState;
-        rt_.ticks = 0;
-        rt_.flags =
-            static_cast<std::uint16_t>(rt_.flags & (kFrozen_ | detail::kData | detail::kObserved | detail::kInitialized |
-                                                    detail::kGlobal));
+        seat_.rt.state = detail::kNoState;
+        seat_.rt.ticks = 0;
+        seat_.rt.flags =
+            static_cast<std::uint16_t>(seat_.rt.flags & (kFrozen_ | detail::kObserved | detail::kInitialized | detail::kGlobal));
         if (Block_* block = BlockIf_()) {
             block->next = detail::kNoState;
             block->previous = detail::kNoState;
@@ -622,7 +614,7 @@ public:
     /// True when S is the current state (false before the first Perform).
     template <class S>
     bool IsIn() const noexcept {
-        return rt_.state != detail::kNoState && Tab_()->keys[rt_.state] == detail::TypeKey<S>();
+        return seat_.rt.state != detail::kNoState && Tab_()->keys[seat_.rt.state] == detail::TypeKey<S>();
     }
 
     /// This machine's one object of state S (added as a state if not configured yet).
@@ -749,18 +741,18 @@ public:
     template <class K>
         requires StateKey<K>
     bool IsIn(K key) const noexcept {
-        if (rt_.state == detail::kNoState) return false;
-        const auto& meta = Tab_()->meta[rt_.state];
+        if (seat_.rt.state == detail::kNoState) return false;
+        const auto& meta = Tab_()->meta[seat_.rt.state];
         return meta.key_type == detail::TypeKey<K>() && meta.key_value == static_cast<std::uint64_t>(key);
     }
     /// The current state's key; a ConfigError if the current state has no key of type K.
     template <class K>
         requires StateKey<K>
     K CurrentKey() const {
-        if (rt_.state == detail::kNoState || Tab_()->meta[rt_.state].key_type != detail::TypeKey<K>())
+        if (seat_.rt.state == detail::kNoState || Tab_()->meta[seat_.rt.state].key_type != detail::TypeKey<K>())
             Table_::Fail(fmt::format("CurrentKey<{}>(): the current state ({}) has no key of that type",
                                     detail::TypeName<K>(), CurrentStateName().empty() ? "none" : CurrentStateName()));
-        return static_cast<K>(Tab_()->meta[rt_.state].key_value);
+        return static_cast<K>(Tab_()->meta[seat_.rt.state].key_value);
     }
     /// Character data of the keyed state `key` (of class S).
     template <class S, class K>
@@ -772,15 +764,15 @@ public:
     }
 
     /// Seconds in the current state: TicksInState() * fixed_dt, with no drift.
-    float TimeInState() const noexcept { return detail::TimeOf(rt_.ticks, Dt_()); }
+    float TimeInState() const noexcept { return detail::TimeOf(seat_.rt.ticks, Dt_()); }
     /// Ticks counted in the current state (0 on the tick it was entered).
-    std::uint32_t TicksInState() const noexcept { return rt_.ticks; }
+    std::uint32_t TicksInState() const noexcept { return seat_.rt.ticks; }
     /// The current state's `Name`, or its class name; empty before the first Perform.
     std::string_view CurrentStateName() const noexcept {
-        return rt_.state == detail::kNoState ? std::string_view{} : Tab_()->NameOf(rt_.state);
+        return seat_.rt.state == detail::kNoState ? std::string_view{} : Tab_()->NameOf(seat_.rt.state);
     }
     /// The current state's id (not Valid() before the first Perform).
-    StateId CurrentState() const noexcept { return StateId{rt_.state}; }
+    StateId CurrentState() const noexcept { return StateId{seat_.rt.state}; }
     /// Name of any state of this machine.
     std::string_view StateName(StateId id) const { return Resolved_().NameOf(id.value); }
     /// Id of S in this machine (not Valid() if S is not one of its states).
@@ -793,7 +785,7 @@ public:
     /// The fixed tick length in seconds.
     float FixedDeltaTime() const noexcept { return Dt_(); }
     /// False before the first Perform and after Reset.
-    bool IsStarted() const noexcept { return (rt_.flags & detail::kStarted) != 0; }
+    bool IsStarted() const noexcept { return (seat_.rt.flags & detail::kStarted) != 0; }
     /// True when this machine runs on a table shared with every machine configured
     /// the same way (all its conditions are captureless lambdas, functions or empty functors).
     bool SharesTable() const {
@@ -810,8 +802,8 @@ public:
     /// transitions as if it had just been entered.
     std::optional<StateId> WouldTransition(const Action& action) const {
         const Table_& table = Resolved_();
-        detail::StateIndex from = rt_.state;
-        std::uint32_t ticks = rt_.ticks;
+        detail::StateIndex from = seat_.rt.state;
+        std::uint32_t ticks = seat_.rt.ticks;
         if (!IsStarted()) {
             if (table.initial == detail::kNoState) return std::nullopt;
             from = table.initial;
@@ -869,7 +861,7 @@ private:
     static constexpr std::uint16_t kRunning_ = detail::kStarted | kFrozen_ | detail::kInitialized;
     // State data lives right after the block's header, so the tick finds it
     // without reading the header.
-    static constexpr std::size_t kDataOffset_ = 64;
+    static constexpr std::size_t kDataOffset_ = detail::kSeatDataOffset;
     static constexpr std::uintptr_t kTableTag_ = 1;
 
     /// Per-machine bookkeeping, kept out of the machine object so that the object
@@ -905,30 +897,33 @@ private:
     /// (kBusy), or on the fast path (configuration closed, steps taken away).
     /// Perform marks a fast tick by taking the steps away for its duration, a
     /// plain store on each side: setting and clearing kBusy, a read-modify-write
-    /// of rt_.flags that the step also writes, measured 1.24x the switch against
+    /// of seat_.rt.flags that the step also writes, measured 1.24x the switch against
     /// 1.01-1.06x at N = 1,000 in the brawler. A call back into the machine from
     /// a hook or condition finds no steps and takes the general path, which
     /// refuses it here.
     bool Busy_() const noexcept {
-        return (rt_.flags & detail::kBusy) || ((rt_.flags & kFrozen_) && !steps_);
+        return (seat_.rt.flags & detail::kBusy) || ((seat_.rt.flags & kFrozen_) && !steps_);
     }
 
     // A machine without a block (see Freeze_) has no state data: its data pointer is never read.
-    std::byte* Data_() const noexcept { return reinterpret_cast<std::byte*>(home_) + kDataOffset_; }
+    std::byte* Data_() const noexcept { return reinterpret_cast<std::byte*>(Home_()) + kDataOffset_; }
+
+    Block_* Home_() const noexcept { return static_cast<Block_*>(seat_.home); }
+    void SetHome_(Block_* home) const noexcept { seat_.home = home; }
 
     /// The machine's block, made again if Freeze_ let it go (not on the tick path).
     Block_* Blk_() const {
-        if (reinterpret_cast<std::uintptr_t>(home_) & kTableTag_) [[unlikely]]
+        if (reinterpret_cast<std::uintptr_t>(Home_()) & kTableTag_) [[unlikely]]
             Rehome_();
-        return home_;
+        return Home_();
     }
     /// The block, or null if the machine runs without one.
     Block_* BlockIf_() const noexcept {
-        return reinterpret_cast<std::uintptr_t>(home_) & kTableTag_ ? nullptr : home_;
+        return reinterpret_cast<std::uintptr_t>(Home_()) & kTableTag_ ? nullptr : Home_();
     }
     Table_* Tab_() const noexcept {
-        const auto bits = reinterpret_cast<std::uintptr_t>(home_);
-        return bits & kTableTag_ ? reinterpret_cast<Table_*>(bits & ~kTableTag_) : home_->table;
+        const auto bits = reinterpret_cast<std::uintptr_t>(Home_());
+        return bits & kTableTag_ ? reinterpret_cast<Table_*>(bits & ~kTableTag_) : Home_()->table;
     }
     float Dt_() const noexcept {
         if (const Block_* block = BlockIf_()) return block->dt;
@@ -940,13 +935,13 @@ private:
         block->table = table;
         block->dt = table->dt;
         block->shared = true;
-        home_ = block;
+        SetHome_(block);
     }
     /// Once configured, a machine whose table is shared, holds no state data,
     /// and ticks only on the fast path needs no block: the block goes, and
-    /// `home_` holds the table (tagged), so the machine owns no heap.
+    /// the home pointer holds the table (tagged), so the machine owns no heap.
     void ReleaseBlockIfUnused_() {
-        Block_* block = home_;
+        Block_* block = Home_();
         const Table_& table = *block->table;
         if (!block->node || !table.items.empty() || !table.all_fast || table.uses_machine || table.keep_previous ||
             block->observer || block->global != detail::kNoState || block->next != detail::kNoState ||
@@ -954,7 +949,7 @@ private:
             return;
         Table_* held = block->table;
         FreeBlock_(block);
-        home_ = reinterpret_cast<Block_*>(reinterpret_cast<std::uintptr_t>(held) | kTableTag_);
+        SetHome_(reinterpret_cast<Block_*>(reinterpret_cast<std::uintptr_t>(held) | kTableTag_));
     }
 
     static Block_* NewBlock_(std::size_t capacity, std::size_t align) {
@@ -979,7 +974,7 @@ private:
     using NameFn_ = std::string_view (*)() noexcept;
     /// CheckConfigurable_ for `From<S>().To<T>()`: no formatting code per transition.
     void CheckConfigurableEdge_(NameFn_ from, const char* api, NameFn_ to) const {
-        if (rt_.flags & kFrozen_) [[unlikely]]
+        if (seat_.rt.flags & kFrozen_) [[unlikely]]
             FailFrozenEdge_(from, api, to);
     }
     [[noreturn, gnu::cold, gnu::noinline]] static void FailFrozenEdge_(NameFn_ from, const char* api, NameFn_ to) {
@@ -993,7 +988,7 @@ private:
 
     template <class What>
     void CheckConfigurable_(What&& what) const {
-        if (rt_.flags & kFrozen_) [[unlikely]]
+        if (seat_.rt.flags & kFrozen_) [[unlikely]]
             FailFrozen_(what());
     }
 
@@ -1168,7 +1163,7 @@ private:
         const std::size_t count = items.size();
         if (count == Blk_()->data_count) return;
         Block_* grown = NewBlock_(table.data_size, table.data_align);
-        grown->table = home_->table;
+        grown->table = Home_()->table;
         grown->node = Blk_()->node;
         grown->dt = Blk_()->dt;
         grown->stale = Blk_()->stale;
@@ -1194,8 +1189,8 @@ private:
         for (std::size_t i = 0; i < Blk_()->data_count; ++i)
             items[i].relocate(to + items[i].offset, Data_() + items[i].offset);
         undo.block = nullptr;
-        FreeBlock_(home_);
-        home_ = grown;
+        FreeBlock_(Home_());
+        SetHome_(grown);
         Blk_()->data_count = static_cast<std::uint32_t>(count);
     }
 
@@ -1210,7 +1205,7 @@ private:
     detail::TickContext<Controller, Action> Context_(const Action* action) {
         detail::TickContext<Controller, Action> ctx;
         ctx.table = Tab_();
-        ctx.rt = &rt_;
+        ctx.rt = &seat_.rt;
         ctx.controller = controller_;
         ctx.action = action;
         ctx.data = Data_();
@@ -1235,11 +1230,11 @@ private:
             Table_::Fail(fmt::format("Perform() called from inside a hook or condition of this machine (state {}); "
                                     "a tick cannot start inside another tick",
                                     CurrentStateName()));
-        if (!(rt_.flags & detail::kStarted)) {
+        if (!(seat_.rt.flags & detail::kStarted)) {
             Freeze_();
             if (QuickStart_()) return Perform(action);
         }
-        BusyScope_ busy(rt_);
+        BusyScope_ busy(seat_.rt);
         auto ctx = Context_(&action);
         detail::GeneralTick(ctx);
     }
@@ -1251,14 +1246,14 @@ private:
     /// general path's start, some 450 instructions per machine.
     bool QuickStart_() noexcept {
         const Table_& table = *Tab_();
-        if (!table.quick_start || (rt_.flags & ~(kFrozen_ | detail::kData | detail::kInitialized)) != 0) return false;
-        rt_ = detail::Runtime{table.initial, static_cast<std::uint16_t>(kRunning_ | (rt_.flags & detail::kData)), 0};
+        if (!table.quick_start || (seat_.rt.flags & ~(kFrozen_ | detail::kInitialized)) != 0) return false;
+        seat_.rt = detail::Runtime{table.initial, kRunning_, 0};
         return true;
     }
 
     template <class T, class... Args>
     bool SetState_(detail::Direct how, std::string_view api, Args&&... args) {
-        if (!(rt_.flags & detail::kStarted) && !Busy_()) Freeze_();
+        if (!(seat_.rt.flags & detail::kStarted) && !Busy_()) Freeze_();
         const detail::StateIndex id = Resolved_().Find(detail::TypeKey<T>());
         if (id == detail::kNoState)
             Table_::Fail(fmt::format("{}<{}>(): {} is not a state of this machine", api, detail::StateName<T>(),
@@ -1289,9 +1284,9 @@ private:
                                     "(state {}); take a tickfsm::Machine<Controller, Action>& as the hook's last "
                                     "parameter and call it there",
                                     api, Tab_()->NameOf(id), CurrentStateName()));
-        if (!(rt_.flags & detail::kStarted)) Freeze_();
+        if (!(seat_.rt.flags & detail::kStarted)) Freeze_();
         const A action{};
-        BusyScope_ busy(rt_);
+        BusyScope_ busy(seat_.rt);
         auto ctx = Context_(&action);
         return detail::SetState(ctx, id, how, prepare);
     }
@@ -1305,20 +1300,20 @@ private:
             Table_::Fail("SetGlobalState/ClearGlobalState called from inside a hook or condition of this machine");
         Freeze_();
         const A action{};
-        BusyScope_ busy(rt_);
+        BusyScope_ busy(seat_.rt);
         auto ctx = Context_(&action);
         if (Blk_()->global != detail::kNoState) {
             const auto& old = Tab_()->meta[Blk_()->global];
             old.exit(ctx, old.offset);
         }
         Blk_()->global = id;
-        rt_.flags = static_cast<std::uint16_t>(id == detail::kNoState ? rt_.flags & ~detail::kGlobal
-                                                                      : rt_.flags | detail::kGlobal);
+        seat_.rt.flags = static_cast<std::uint16_t>(id == detail::kNoState ? seat_.rt.flags & ~detail::kGlobal
+                                                                      : seat_.rt.flags | detail::kGlobal);
         if (id != detail::kNoState) {
             const auto& entered = Tab_()->meta[id];
             ctx.global = id;
             entered.enter(ctx, entered.offset);
-            if (ctx.pending != detail::kNoState && (rt_.flags & detail::kStarted))
+            if (ctx.pending != detail::kNoState && (seat_.rt.flags & detail::kStarted))
                 detail::ChangeTo(ctx, ctx.pending, ctx.pending_cause, 0, ctx.pending_event);
         }
     }
@@ -1330,8 +1325,8 @@ private:
             Table_::Fail("Perform() called before SetInitialState<S>(): give the machine an initial state while "
                         "configuring");
         if (!table.finalized) Tab_()->Finalize(); // a private table: it changes no more
-        steps_ = table.Steps();
-        rt_.flags = static_cast<std::uint16_t>(rt_.flags | kFrozen_ | (table.bare ? 0 : detail::kData));
+        steps_ = table.MachineSteps();
+        seat_.rt.flags = static_cast<std::uint16_t>(seat_.rt.flags | kFrozen_);
         if (BlockIf_()) ReleaseBlockIfUnused_();
     }
 
@@ -1340,9 +1335,9 @@ private:
     // path reads them without going through the table. Null during a fast tick
     // (see Busy_()), which is how Busy_() knows one is running.
     const detail::StepWord<Controller, Action>* steps_ = nullptr;
-    // The machine's block, or once it runs without one, its table tagged with kTableTag_.
-    mutable Block_* home_ = nullptr;
-    detail::Runtime rt_{};
+    // rt, then home: the machine's block, or once it runs without one, its
+    // table tagged with kTableTag_. Its steps find its state data from rt.
+    mutable detail::Seat seat_{};
 };
 
 } // namespace tickfsm

@@ -63,7 +63,6 @@ inline constexpr std::uint16_t kNextPending = 16; // a NextState request waits f
 inline constexpr std::uint16_t kObserved = 32;    // an observer is attached
 inline constexpr std::uint16_t kInitialized = 64; // OnStateInit ran (kept across Reset)
 inline constexpr std::uint16_t kGlobal = 128;     // a global state performs every tick
-inline constexpr std::uint16_t kData = 256;       // the table has per-character data (StateManager)
 
 /// Gives `place` a value for a scope and puts back the one it had, even if a
 /// hook throws: how a fast tick marks what runs (StateManager's steps, a
@@ -129,9 +128,27 @@ template <class C, class A>
 using StepFn = void (*)(const StepWord<C, A>* steps, C&, const A&, Runtime&, std::byte*);
 /// The step of a table without per-character data: the same, minus the data
 /// pointer the caller would have to set (measured: 1 instruction per tick in a
-/// crowd, 2 in a StateManager, which finds its data behind a pointer).
+/// crowd). A StateManager's steps have this signature too: where its table has
+/// data, its steps find the data from its Runtime (see Seat).
 template <class C, class A>
 using BareStepFn = void (*)(const StepWord<C, A>* steps, C&, const A&, Runtime&);
+
+/// A StateManager's Runtime, then its block pointer, whose block holds the
+/// machine's state data kSeatDataOffset bytes in: a StateManager's step finds
+/// its data from the Runtime it receives, so that Perform, which would load the
+/// pointer and add the offset, passes none (2 instructions per tick).
+struct Seat {
+    Runtime rt;
+    void* home = nullptr;
+};
+inline constexpr std::size_t kSeatDataOffset = 64;
+
+/// The state data of the machine whose Runtime `rt` is; only for a Seat's Runtime.
+[[gnu::always_inline]] inline std::byte* SeatedData(Runtime& rt) noexcept {
+    static_assert(std::is_standard_layout_v<Seat> && offsetof(Seat, rt) == 0,
+                  "a Seat's first member is its Runtime: the two are pointer-interconvertible");
+    return static_cast<std::byte*>(reinterpret_cast<Seat&>(rt).home) + kSeatDataOffset;
+}
 
 /// One word of a table's steps: the array is [dt, selfs, step of state 0,
 /// step of state 1, ...] and machines hold a pointer to the first step, so a
@@ -142,7 +159,9 @@ using BareStepFn = void (*)(const StepWord<C, A>* steps, C&, const A&, Runtime&)
 /// needs it (a transition that fires, conditions or states with data), and
 /// the fixed delta time from `steps[kDtWord]`. Each word is written once
 /// through the member it is read by: a table without per-character data
-/// (Table::bare) holds `bare` steps, one with data holds `step`s.
+/// (Table::bare) holds `bare` steps, one with data holds `step`s, and its
+/// StateManagers' array (Table::MachineSteps) holds `bare` steps of its own
+/// that read their data through the Seat.
 template <class C, class A>
 union StepWord {
     StepFn<C, A> step = nullptr;
@@ -165,7 +184,8 @@ template <class Self, class C, class A>
 template <class C, class A>
 struct Stepper {
     StepFn<C, A> step = nullptr;
-    BareStepFn<C, A> bare = nullptr; // null if the state's step reads per-character data
+    BareStepFn<C, A> bare = nullptr;   // null if the state's step reads per-character data
+    BareStepFn<C, A> seated = nullptr; // the step a StateManager calls where the table has data
 };
 
 /// The Stepper of a state without transitions: where its object lives.
@@ -314,6 +334,11 @@ void StepNoneBare(const StepWord<C, A>*, C& c, const A& a, Runtime& rt) {
     ++rt.ticks;
     CallPerform(StateObject<S>(nullptr, 0), c, a);
 }
+/// StepNone of a state with data, for a StateManager (see Seat).
+template <class C, class A, class S>
+void StepNoneSeated(const StepWord<C, A>* steps, C& c, const A& a, Runtime& rt) {
+    StepNone<C, A, S>(steps, c, a, rt, SeatedData(rt));
+}
 
 /// The per-character data a step received: `data...` is the pointer, or
 /// nothing in a step that reads none (a bare step, or a chain that touches no
@@ -388,6 +413,8 @@ struct Chain final : ChainBase<C, A> {
         if constexpr ((... || !std::is_same_v<typename Edges::Maker, NoMaker>)) this->prepare = &PrepareEdge;
         this->step = &Step;
         if constexpr (!kReadsData) this->bare = &StepBare;
+        if constexpr (kReadsData) this->seated = &StepSeated;
+        else this->seated = &StepBare;
         this->targets = target_array.data();
         this->forced = kForced.data();
         this->count = kCount;
@@ -501,6 +528,10 @@ struct Chain final : ChainBase<C, A> {
     }
     /// The step in a table without (Table::bare).
     static void StepBare(const StepWord<C, A>* steps, C& c, const A& a, Runtime& rt) { Tick(steps, c, a, rt); }
+    /// The step of a StateManager in a table with data: the data is found through its Seat.
+    static void StepSeated(const StepWord<C, A>* steps, C& c, const A& a, Runtime& rt) {
+        Tick(steps, c, a, rt, SeatedData(rt));
+    }
 };
 
 /// A chain whose conditions are only known at run time (a keyed machine's):
@@ -556,6 +587,7 @@ template <class C, class A>
 struct Table {
     /// [dt, selfs, one step per state]: see StepWord. Steps() is what machines hold.
     std::vector<StepWord<C, A>> words = std::vector<StepWord<C, A>>(kStepHeaderWords);
+    std::vector<StepWord<C, A>> seated_words; // a table with data: its StateManagers' steps (see Seat)
     std::vector<const Stepper<C, A>*> selfs; // steps[kSelfsWord].selfs
     std::vector<StateMeta<C, A>> meta;
     std::vector<const void*> keys;
@@ -581,6 +613,11 @@ struct Table {
 
     /// The first state's step (see StepWord); valid once finalized, until the table changes.
     const StepWord<C, A>* Steps() const noexcept { return words.data() + kStepHeaderWords; }
+    /// The steps a StateManager calls, all `bare`: Steps() in a table without
+    /// data, else steps that find the data through the machine's Seat.
+    const StepWord<C, A>* MachineSteps() const noexcept {
+        return bare ? Steps() : seated_words.data() + kStepHeaderWords;
+    }
     Table(const Table&) = delete;
     Table& operator=(const Table&) = delete;
 
@@ -669,7 +706,8 @@ struct Table {
         m.perform = &PerformHook<S>;
         m.exit = &ExitHook<S>;
         m.step_none.step = &StepNone<C, A, S>;
-        if constexpr (std::is_empty_v<S>) m.step_none.bare = &StepNoneBare<C, A, S>;
+        if constexpr (std::is_empty_v<S>) m.step_none.bare = m.step_none.seated = &StepNoneBare<C, A, S>;
+        else m.step_none.seated = &StepNoneSeated<C, A, S>;
         m.step_none.offset = m.offset;
         meta.push_back(std::move(m));
         keys.push_back(key);
@@ -731,6 +769,7 @@ struct Table {
             all_fast = all_fast && !m.slow;
         }
         bare = data_size == 0; // then no state has data and no target a maker: every fast step has a bare form
+        seated_words.assign(bare ? 0 : words.size(), StepWord<C, A>{});
         for (std::size_t s = 0; s < meta.size(); ++s) {
             StateMeta<C, A>& m = meta[s];
             const ChainBase<C, A>* only = nullptr;
@@ -750,14 +789,22 @@ struct Table {
                 if (non_empty == 0) stepper = &m.step_none;
                 else stepper = only;
             }
-            if (bare) words[kStepHeaderWords + s].bare = stepper ? stepper->bare : nullptr;
-            else words[kStepHeaderWords + s].step = stepper ? stepper->step : nullptr;
+            if (bare) {
+                words[kStepHeaderWords + s].bare = stepper ? stepper->bare : nullptr;
+            } else {
+                words[kStepHeaderWords + s].step = stepper ? stepper->step : nullptr;
+                seated_words[kStepHeaderWords + s].bare = stepper ? stepper->seated : nullptr;
+            }
             selfs[s] = stepper;
         }
         quick_start = initial < meta.size() && !meta[initial].slow && !meta[initial].has_enter;
         for (const StateMeta<C, A>& m : meta) quick_start = quick_start && !m.init;
         words[kStepHeaderWords + kDtWord].dt = dt;
         words[kStepHeaderWords + kSelfsWord].selfs = selfs.data();
+        if (!bare) {
+            seated_words[kStepHeaderWords + kDtWord].dt = dt;
+            seated_words[kStepHeaderWords + kSelfsWord].selfs = selfs.data();
+        }
         finalized = true;
     }
 
