@@ -306,7 +306,7 @@ private:
         [[maybe_unused]] std::byte* const data = data_;
         [[maybe_unused]] const std::size_t stride = stride_;
         Controller* const controller = controllers.data();
-        detail::TickGrouped<Action, kGroupBlock>(
+        detail::TickGrouped<Action, kGroupBlock, false>(
             controllers.size(), table_->keys.size(), [&](std::size_t i) { return make_action(i, controller[i]); },
             [runtime](std::size_t i) { return runtime[i].state; },
             [&](std::size_t i, std::uint16_t state, const Action& action) {

@@ -71,7 +71,7 @@ void PerformAllByState(std::span<Manager> machines, MakeAction&& make_action) {
         // One group per state id below 256; machines not started yet, and
         // states beyond, share the last one.
         constexpr std::size_t kLast = detail::kGroupMaxBuckets - 1;
-        detail::TickGrouped<Action, detail::GroupBlockFor(sizeof(Action))>(
+        detail::TickGrouped<Action, detail::GroupBlockFor(sizeof(Action)), true>(
             count, detail::kGroupMaxBuckets, [&](std::size_t i) { return make_action(i); },
             [machine](std::size_t i) {
                 const std::size_t s = machine[i].CurrentState().value;

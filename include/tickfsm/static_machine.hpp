@@ -598,7 +598,7 @@ public:
             detail::Runtime* const runtime = runtime_.data();
             Controller* const controller = controllers.data();
             const float dt = dt_;
-            detail::TickGrouped<Action, kGroupBlock>(
+            detail::TickGrouped<Action, kGroupBlock, false>(
                 controllers.size(), kGroups, [&](std::size_t i) { return make_action(i, controller[i]); },
                 [runtime](std::size_t i) {
                     const detail::StateIndex s = runtime[i].state;
