@@ -124,7 +124,7 @@ public:
         // little: every character has started on a table whose states all
         // tick on the fast path, so no character can leave it and the loop
         // checks none.
-        if (controllers.size() == runtime_.size() && checks_ == 0 && running_ == kNothing) [[likely]]
+        if (controllers.size() == size_ && checks_ == 0 && running_ == kNothing) [[likely]]
             return TickEvery<false>(controllers, make_action);
         TickAllChecked(controllers, make_action);
     }
@@ -145,7 +145,7 @@ public:
     template <class MakeAction>
         requires std::is_invocable_r_v<Action, MakeAction&, std::size_t, Controller&>
     void TickAllByState(std::span<Controller> controllers, MakeAction&& make_action) {
-        if (controllers.size() >= kGroupMin && controllers.size() == runtime_.size() && checks_ == 0 &&
+        if (controllers.size() >= kGroupMin && controllers.size() == size_ && checks_ == 0 &&
             running_ == kNothing && table_->keys.size() <= kGroupMaxStates) [[likely]]
             return TickGroupedEvery(controllers, make_action);
         TickAll(controllers, make_action);
@@ -410,6 +410,7 @@ private:
             data_ = grown;
         }
         runtime_.resize(count);
+        size_ = count;
         checks_ += count - old;
         if (table_->uses_machine) next_.resize(count, detail::kNoState);
     }
@@ -419,6 +420,7 @@ private:
     std::byte* data_ = nullptr;
     std::size_t stride_ = 0;
     std::vector<detail::Runtime> runtime_;
+    std::size_t size_ = 0; // runtime_.size(), which TickAll compares in one load
     std::vector<detail::StateIndex> next_; // NextState requests, when a hook can make them
     detail::StateIndex unused_next_ = detail::kNoState;
     std::size_t running_ = kNothing; // see Running
