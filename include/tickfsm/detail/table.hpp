@@ -351,14 +351,19 @@ template <class... Data>
 
 /// `rt` enters `to`: its id, no ticks yet, its flags raised. Where Runtime and
 /// Target are laid out as {state, flags, ticks} and {id, flags} in a
-/// little-endian word, that is one read and one write of the Runtime, with no
-/// test of the flags (measured: 2 instructions fewer per transition).
+/// little-endian word, that is a read of rt's first half and one write of the
+/// whole, with no test of the flags (measured: 2 instructions fewer per
+/// transition). Only the half without the ticks is read: the step has just
+/// written the ticks, and a wider read would wait for that write to land.
 [[gnu::always_inline]] inline void EnterTarget(Runtime& rt, const Target& to) noexcept {
     if constexpr (std::endian::native == std::endian::little && sizeof(Runtime) == 8 &&
                   offsetof(Runtime, flags) == 2 && offsetof(Runtime, ticks) == 4 && offsetof(Target, flags) == 2) {
-        const std::uint64_t head = to.id | static_cast<std::uint32_t>(to.flags) << 16;
-        // Keeps rt.flags (raising to.flags), sets rt.state, clears rt.ticks.
-        rt = std::bit_cast<Runtime>((std::bit_cast<std::uint64_t>(rt) & 0xFFFF0000u) | head);
+        struct Head {
+            std::uint16_t id, flags;
+        };
+        const auto now = std::bit_cast<std::uint32_t>(Head{rt.state, rt.flags});
+        const auto next = std::bit_cast<std::uint32_t>(Head{to.id, to.flags});
+        rt = std::bit_cast<Runtime>(static_cast<std::uint64_t>((now & 0xFFFF0000u) | next)); // ticks 0
     } else {
         rt.state = to.id;
         rt.ticks = 0;
