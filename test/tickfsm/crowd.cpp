@@ -43,36 +43,28 @@ struct Tally { // a state with data
     void OnStateEnter(Ant&, const World&) { ++visits; }
 };
 
-class AntStateManager : public tickfsm::StateManager<Ant, World> {
-public:
-    explicit AntStateManager(Ant& ant) : StateManager(ant) {
-        SetInitialState<Wander>()
-            .To<Shelter>([](const Ant&, const World& w) { return w.rain; })
-            .To<Carry>([](const Ant& a) { return a.seed % 5 == 0; });
-        From<Carry>()
-            .To<Wander>([](const Ant&, const World&, float t) { return t >= 0.05f; });
-        From<Shelter>()
-            .To<Wander>([](const Ant&, const World& w) { return !w.rain; });
-    }
-};
-
 /// Wander with an enter hook that does nothing: a machine whose initial state
 /// it is starts on the general path, where AntStateManager starts quickly.
 struct HookedWander : Wander {
     void OnStateEnter(Ant&, const World&) {}
 };
-class HookedAntStateManager : public tickfsm::StateManager<Ant, World> {
+
+/// The ants' machine, with `Roam` as the state they wander in.
+template <class Roam>
+class RoamingAntStateManager : public tickfsm::StateManager<Ant, World> {
 public:
-    explicit HookedAntStateManager(Ant& ant) : StateManager(ant) {
-        SetInitialState<HookedWander>()
-            .To<Shelter>([](const Ant&, const World& w) { return w.rain; })
-            .To<Carry>([](const Ant& a) { return a.seed % 5 == 0; });
+    explicit RoamingAntStateManager(Ant& ant) : StateManager(ant) {
+        SetInitialState<Roam>()
+            .template To<Shelter>([](const Ant&, const World& w) { return w.rain; })
+            .template To<Carry>([](const Ant& a) { return a.seed % 5 == 0; });
         From<Carry>()
-            .To<HookedWander>([](const Ant&, const World&, float t) { return t >= 0.05f; });
+            .template To<Roam>([](const Ant&, const World&, float t) { return t >= 0.05f; });
         From<Shelter>()
-            .To<HookedWander>([](const Ant&, const World& w) { return !w.rain; });
+            .template To<Roam>([](const Ant&, const World& w) { return !w.rain; });
     }
 };
+using AntStateManager = RoamingAntStateManager<Wander>;
+using HookedAntStateManager = RoamingAntStateManager<HookedWander>;
 
 class CountingAntStateManager : public tickfsm::StateManager<Ant, World> {
 public:
