@@ -81,7 +81,6 @@ public:
         const std::size_t align = table.data_align;
         stride_ = (table.data_size + align - 1) / align * align;
         checks_ = table.all_fast ? 0 : 1;
-        quick_start_ = table.quick_start;
         Grow(count);
     }
 
@@ -271,8 +270,8 @@ private:
     void TickLoop(std::span<Controller> controllers, MakeAction& make_action) {
         const detail::StepWord<Controller, Action>* const steps = steps_;
         detail::Runtime* const runtime = runtime_.data();
-        [[maybe_unused]] std::byte* const data = data_;
-        [[maybe_unused]] const std::size_t stride = stride_;
+        std::byte* const data = data_;
+        const std::size_t stride = stride_;
         Controller* const controller = controllers.data();
         const std::size_t count = controllers.size();
         for (std::size_t i = 0; i < count; ++i) {
@@ -284,8 +283,7 @@ private:
                     continue;
                 }
             }
-            if constexpr (kHasData) steps[rt.state].step(steps, controller[i], action, rt, data + i * stride);
-            else steps[rt.state].bare(steps, controller[i], action, rt);
+            detail::CallStep<kHasData>(steps, rt.state, controller[i], action, rt, data + i * stride);
         }
     }
 
@@ -303,15 +301,14 @@ private:
     void TickGrouped(std::span<Controller> controllers, MakeAction& make_action) {
         const detail::StepWord<Controller, Action>* const steps = steps_;
         detail::Runtime* const runtime = runtime_.data();
-        [[maybe_unused]] std::byte* const data = data_;
-        [[maybe_unused]] const std::size_t stride = stride_;
+        std::byte* const data = data_;
+        const std::size_t stride = stride_;
         Controller* const controller = controllers.data();
         detail::TickGrouped<Action, kGroupBlock, false>(
             controllers.size(), table_->keys.size(), [&](std::size_t i) { return make_action(i, controller[i]); },
             [runtime](std::size_t i) { return runtime[i].state; },
             [&](std::size_t i, std::uint16_t state, const Action& action) {
-                if constexpr (kHasData) steps[state].step(steps, controller[i], action, runtime[i], data + i * stride);
-                else steps[state].bare(steps, controller[i], action, runtime[i]);
+                detail::CallStep<kHasData>(steps, state, controller[i], action, runtime[i], data + i * stride);
             });
     }
 
@@ -342,8 +339,8 @@ private:
     /// Character i's tick on the fast path.
     [[gnu::always_inline]] void FastStep(std::size_t i, Controller& controller, const Action& action) {
         detail::Runtime& rt = runtime_[i];
-        if (stride_ == 0) steps_[rt.state].bare(steps_, controller, action, rt);
-        else steps_[rt.state].step(steps_, controller, action, rt, data_ + i * stride_);
+        if (stride_ == 0) detail::CallStep<false>(steps_, rt.state, controller, action, rt, nullptr);
+        else detail::CallStep<true>(steps_, rt.state, controller, action, rt, data_ + i * stride_);
     }
 
     /// A first tick that runs no hook before the initial state's step (see
@@ -351,7 +348,7 @@ private:
     /// by writing its Runtime, and its tick takes the fast path. Saves the
     /// general path's start, some 500 instructions per character.
     bool QuickStart(detail::Runtime& rt) noexcept {
-        if (!quick_start_ || (rt.flags & ~detail::kInitialized) != 0) return false;
+        if (!table_->quick_start || (rt.flags & ~detail::kInitialized) != 0) return false;
         rt = detail::Runtime{table_->initial, kRunning, 0};
         --checks_;
         return true;
@@ -427,7 +424,6 @@ private:
     // Why TickAll must check each character's flags: one per character not
     // started yet, plus one if some state of the table ticks on the general path.
     std::size_t checks_ = 0;
-    bool quick_start_ = false; // the table's quick_start, read in TickAll's checked loop
 };
 
 } // namespace tickfsm

@@ -173,6 +173,16 @@ inline constexpr std::ptrdiff_t kDtWord = -2;
 inline constexpr std::ptrdiff_t kSelfsWord = -1;
 inline constexpr std::size_t kStepHeaderWords = 2;
 
+/// A crowd character's fast step: `data` (its state data) is passed where the
+/// table has data (kHasData: its words hold `step`s), else the bare step runs
+/// and `data` is not read.
+template <bool kHasData, class C, class A>
+[[gnu::always_inline]] inline void CallStep(const StepWord<C, A>* steps, StateIndex state, C& c, const A& a,
+                                            Runtime& rt, [[maybe_unused]] std::byte* data) {
+    if constexpr (kHasData) steps[state].step(steps, c, a, rt, data);
+    else steps[state].bare(steps, c, a, rt);
+}
+
 /// The context of the state whose step runs: its Stepper (chain or facts).
 template <class Self, class C, class A>
 [[gnu::always_inline]] inline const Self& SelfOf(const StepWord<C, A>* steps, StateIndex state) noexcept {
