@@ -255,6 +255,35 @@ TEST_CASE("TickAll ticks every character and checks the spans' sizes", "[crowd]"
     CHECK_FALSE(crowd.IsIn<Shelter>(2));
 }
 
+TEST_CASE("TickAll on an empty crowd ticks nobody, then ticks the characters added to it", "[crowd]") {
+    // TickAll's common case is decided by one compare of the span's size with
+    // a count kept for it (fast_count_); an empty crowd must not take it.
+    Ant prototype;
+    tickfsm::Crowd<AntStateManager> crowd(0, prototype);
+    std::vector<Ant> ants;
+    std::vector<World> weather;
+    crowd.TickAll(ants, weather);
+    int made = 0;
+    const auto rain = [&made](std::size_t, Ant&) {
+        ++made;
+        return World{true};
+    };
+    crowd.TickAll(ants, rain);
+    CHECK(made == 0);
+    CHECK(crowd.Size() == 0);
+
+    ants.resize(2);
+    CHECK(crowd.Add() == 0);
+    CHECK(crowd.Add() == 1);
+    crowd.TickAll(ants, rain); // each starts, then goes into Shelter
+    crowd.TickAll(ants, rain); // the common case: every character started
+    CHECK(made == 4);
+    for (std::size_t i = 0; i < 2; ++i) {
+        CHECK(crowd.IsIn<Shelter>(i));
+        CHECK(crowd.TicksInState(i) == 1);
+    }
+}
+
 TEST_CASE("TickAll starts characters added or reset after every character had started", "[crowd][regression]") {
     // Once all characters run on the fast path, TickAll stops checking each one;
     // a character added or reset later must still be started by its next tick.

@@ -46,6 +46,16 @@
 
 namespace tickfsm::detail {
 
+/// Tells the optimizer that `condition` holds, where the caller has made sure
+/// of it: it may then drop the code for the other case.
+[[gnu::always_inline]] inline void Assume([[maybe_unused]] bool condition) noexcept {
+#if defined(__GNUC__) || defined(__clang__)
+    if (!condition) __builtin_unreachable();
+#elif defined(_MSC_VER)
+    __assume(condition);
+#endif
+}
+
 using StateIndex = std::uint16_t;
 inline constexpr StateIndex kNoState = 0xFFFF;
 
