@@ -15,13 +15,18 @@
 #   CALLGRIND n=N ticks=T impl=NAME ir_per_agent_tick=X ratio=R
 # where ratio is relative to `switch`. Set CALLGRIND_OUT_DIR to keep the
 # callgrind.out files there (they go to a temporary directory otherwise).
+# Set CALLGRIND_BRANCHES=1 to also run callgrind's branch simulator (a simple
+# model of a predictor, not this CPU's) and print, per implementation,
+#   BRANCHES n=N ticks=T impl=NAME cond=A cond_missed=B indirect=C indirect_missed=D
+# per agent-tick: conditional branches and indirect jumps or calls, and how
+# many of each the model mispredicts.
 set -euo pipefail
 
 root="$(cd "$(dirname "$0")/.." && pwd)"
 
 case "${1:-}" in
   -h|--help)
-    sed -n '2,17p' "$0" | sed 's/^# \{0,1\}//'
+    sed -n '2,22p' "$0" | sed 's/^# \{0,1\}//'
     exit 0 ;;
 esac
 
@@ -51,12 +56,14 @@ trap 'rm -rf "$tmp"' EXIT
 out_dir="${CALLGRIND_OUT_DIR:-$tmp}"
 mkdir -p "$out_dir"
 
-declare -A ir_of per_tick_of checksum_of
+declare -A ir_of per_tick_of checksum_of branches_of
+branch_sim=()
+[ "${CALLGRIND_BRANCHES:-0}" = 1 ] && branch_sim=(--branch-sim=yes)
 for impl in "${impls[@]}"; do
   out="$out_dir/callgrind.$impl.n$n.t$ticks.out"
   log="$tmp/valgrind.$impl.log"
   echo "callgrind.sh: $impl: valgrind --tool=callgrind --toggle-collect='$toggle' $bin --ticks $ticks --n $n --impl $impl" >&2
-  if ! stdout="$(valgrind --tool=callgrind --callgrind-out-file="$out" --toggle-collect="$toggle" \
+  if ! stdout="$(valgrind --tool=callgrind "${branch_sim[@]}" --callgrind-out-file="$out" --toggle-collect="$toggle" \
                    --log-file="$log" "$bin" --ticks "$ticks" --n "$n" --impl "$impl")"; then
     cat "$log" >&2 || true
     die "$impl: the benchmark failed under valgrind"
@@ -83,6 +90,14 @@ for impl in "${impls[@]}"; do
   fi
 
   ir_of[$impl]="$ir"
+  if [ "${#branch_sim[@]}" -gt 0 ]; then
+    # Events Ir Bc Bcm Bi Bim, summed over the profile's parts.
+    branches_of[$impl]="$(awk -v n="$n" -v t="$ticks" '
+      /^totals:/ { for (k = 3; k <= 6; ++k) tot[k] += $k; seen = 1 }
+      /^summary:/ { for (k = 3; k <= 6; ++k) sum[k] += $k }
+      END { for (k = 3; k <= 6; ++k) v[k] = (seen ? tot[k] : sum[k]) / (n * t)
+            printf "cond=%.2f cond_missed=%.3f indirect=%.2f indirect_missed=%.3f", v[3], v[4], v[5], v[6] }' "$out")"
+  fi
   per_tick_of[$impl]="$(awk -v ir="$ir" -v n="$n" -v t="$ticks" 'BEGIN { printf "%.1f", ir / (n * t) }')"
 done
 
@@ -104,6 +119,12 @@ for impl in "${impls[@]}"; do
   ratio="$(awk -v a="${ir_of[$impl]}" -v b="$base" 'BEGIN { printf "%.2f", a / b }')"
   echo "CALLGRIND n=$n ticks=$ticks impl=$impl ir_per_agent_tick=${per_tick_of[$impl]} ratio=$ratio"
 done
+if [ "${#branch_sim[@]}" -gt 0 ]; then
+  echo
+  for impl in "${impls[@]}"; do
+    echo "BRANCHES n=$n ticks=$ticks impl=$impl ${branches_of[$impl]}"
+  done
+fi
 if [ -n "${CALLGRIND_OUT_DIR:-}" ]; then
   echo "callgrind.sh: profiles kept in $out_dir (callgrind_annotate --inclusive=yes FILE)" >&2
 fi

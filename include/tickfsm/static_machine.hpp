@@ -541,6 +541,7 @@ public:
     /// `count` characters, none started; one tick lasts `fixed_dt` seconds.
     explicit StaticCrowd(std::size_t count, float fixed_dt = 1.0f / 60.0f) : runtime_(count), dt_(fixed_dt) {
         if constexpr (Core::kHasData) states_.resize(count);
+        Recount();
     }
 
     /// One fixed tick of character i (StaticStateManager::Perform's rules).
@@ -564,12 +565,13 @@ public:
     template <class MakeAction>
         requires std::is_invocable_r_v<Action, MakeAction&, std::size_t, Controller&>
     void TickAll(std::span<Controller> controllers, MakeAction&& make_action) {
-        if (running_ != kNothing || controllers.size() != runtime_.size()) [[unlikely]]
-            Refuse(fmt::format("TickAll with {} controllers", controllers.size()));
+        if (controllers.size() != fast_count_ || running_ != kNothing) [[unlikely]]
+            return TickNobody(controllers.size());
         detail::ScopedValue<std::size_t> running(running_, kTickingAll);
         detail::Runtime* const runtime = runtime_.data();
         Controller* const controller = controllers.data();
         const std::size_t count = controllers.size();
+        detail::Assume(count != 0); // the loop's first test goes
         const float dt = dt_;
         for (std::size_t i = 0; i < count; ++i) {
             const Action& action = make_action(i, controller[i]);
@@ -628,6 +630,7 @@ public:
             Refuse("Add()");
         runtime_.emplace_back();
         if constexpr (Core::kHasData) states_.emplace_back();
+        Recount();
         return runtime_.size() - 1;
     }
 
@@ -663,6 +666,16 @@ private:
         else return empty_;
     }
 
+    /// TickAll's gate follows the character count (see fast_count_).
+    void Recount() noexcept { fast_count_ = runtime_.empty() ? kNoFastCount : runtime_.size(); }
+
+    /// TickAll when the gate is shut: an empty crowd ticks nobody; anything
+    /// else is a wrong number of controllers or a call from inside a tick.
+    [[gnu::cold, gnu::noinline]] void TickNobody(std::size_t controllers) const {
+        if (controllers != runtime_.size() || running_ != kNothing)
+            Refuse(fmt::format("TickAll with {} controllers", controllers));
+    }
+
     /// `what` was called while the crowd runs, or (TickAll) for the wrong number of characters.
     [[noreturn, gnu::cold, gnu::noinline]] void Refuse(const std::string& what) const {
         std::string why;
@@ -682,6 +695,10 @@ private:
     // Nothing, TickAll, or i + 1 while character i ticks: a hook may not tick,
     // reset or grow the crowd that runs it.
     std::size_t running_ = kNothing;
+    // TickAll's gate: the character count, or kNoFastCount for an empty crowd,
+    // so that one compare with the span's size decides its common case.
+    static constexpr std::size_t kNoFastCount = static_cast<std::size_t>(-1);
+    std::size_t fast_count_ = kNoFastCount;
     [[no_unique_address]] Storage empty_{}; // what stateless states are handed
 };
 

@@ -422,6 +422,32 @@ TEST_CASE("A StaticCrowd holds 8 bytes per character, plus the data of states th
     CHECK_FALSE(crowd.IsStarted(3));
 }
 
+TEST_CASE("A StaticCrowd's TickAll ticks nobody when empty, then the characters added to it", "[static][crowd]") {
+    // TickAll's common case is one compare of the span's size with a count
+    // kept for it; an empty crowd must not take it.
+    struct Still {};
+    static constexpr auto kStill = tickfsm::Transitions<Hero, Pad>().SetInitialState<Still>();
+    tickfsm::StaticCrowd<kStill> crowd(0);
+    std::vector<Hero> heroes;
+    int made = 0;
+    const auto pad = [&made](std::size_t, Hero&) {
+        ++made;
+        return Pad{};
+    };
+    crowd.TickAll(heroes, pad);
+    CHECK(made == 0);
+    heroes.resize(2);
+    CHECK(crowd.Add() == 0);
+    CHECK(crowd.Add() == 1);
+    crowd.TickAll(heroes, pad);
+    crowd.TickAll(heroes, pad);
+    CHECK(made == 4);
+    for (std::size_t i = 0; i < 2; ++i) {
+        CHECK(crowd.IsIn<Still>(i));
+        CHECK(crowd.TicksInState(i) == 2);
+    }
+}
+
 #if defined(__cpp_exceptions) || defined(__EXCEPTIONS)
 namespace {
 struct Meddler;
