@@ -428,7 +428,7 @@ private:
     std::byte* data_ = nullptr;
     std::size_t stride_ = 0;
     std::vector<detail::Runtime> runtime_;
-    std::size_t size_ = 0; // runtime_.size(), which TickAll compares in one load
+    std::size_t size_ = 0; // runtime_.size(), kept for TickAllByState's compare and TickAll's gate
     std::vector<detail::StateIndex> next_; // NextState requests, when a hook can make them
     detail::StateIndex unused_next_ = detail::kNoState;
     std::size_t running_ = kNothing; // see Running
