@@ -14,6 +14,7 @@ include_guard(GLOBAL)
 set(TICKFSM_WARNING_FLAGS -Wall -Wextra -Wpedantic -Wconversion -Wshadow)
 set(TICKFSM_SANITIZER_FLAGS
     -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all)
+set(TICKFSM_TSAN_FLAGS -fsanitize=thread -fno-omit-frame-pointer)
 
 function(tickfsm_target_defaults target)
   cmake_parse_arguments(PARSE_ARGV 1 arg "SAMPLE" "" "")
@@ -32,6 +33,10 @@ function(tickfsm_target_defaults target)
   if(TICKFSM_SANITIZE)
     target_compile_options(${target} PRIVATE ${TICKFSM_SANITIZER_FLAGS})
     target_link_options(${target} PRIVATE ${TICKFSM_SANITIZER_FLAGS})
+  endif()
+  if(TICKFSM_TSAN)
+    target_compile_options(${target} PRIVATE ${TICKFSM_TSAN_FLAGS})
+    target_link_options(${target} PRIVATE ${TICKFSM_TSAN_FLAGS})
   endif()
 
   if(TICKFSM_NO_EXCEPTIONS AND arg_SAMPLE)
