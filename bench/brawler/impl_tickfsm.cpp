@@ -29,6 +29,7 @@ class TickfsmImpl final : public ImplBase<TickfsmImpl<Machine, kByState>> {
     for (std::size_t i = 0; i < n; ++i) rng_[i] = Seed(i);
     // StateManagers are neither copyable nor movable: one contiguous array, built in place.
     machines_ = std::allocator<Machine>{}.allocate(n);
+    tickfsm_impl::BuildSharedTable();  // the kind's, not this implementation's
     const std::size_t heap = HeapBytesDuring([&] {
       for (std::size_t i = 0; i < n; ++i) {
         if constexpr (std::is_constructible_v<Machine, Fighter&, float>)

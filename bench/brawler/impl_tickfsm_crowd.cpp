@@ -37,6 +37,7 @@ class TickfsmCrowdImpl final : public ImplBase<TickfsmCrowdImpl<CrowdType, kLoop
  public:
   explicit TickfsmCrowdImpl(std::size_t n) : fighters_(n), rng_(n) {
     for (std::size_t i = 0; i < n; ++i) rng_[i] = Seed(i);
+    tickfsm_impl::BuildSharedTable();  // the kind's, not this implementation's
     const std::size_t heap = HeapBytesDuring([&] {
       if constexpr (std::is_same_v<CrowdType, Crowd>) {
         Fighter prototype;

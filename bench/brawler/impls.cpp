@@ -6,7 +6,7 @@
 
 #define BRAWLER_IMPLS(X) X(kSwitchImpl) X(kNaiveImpl) X(kTickfsmImpl) X(kTickfsmByStateImpl) X(kTickfsmCrowdImpl) \
   X(kTickfsmCrowdPerformImpl) X(kTickfsmCrowdByStateImpl) X(kTickfsmStaticImpl) X(kTickfsmStaticCrowdImpl) \
-  X(kTickfsmStaticCrowdByStateImpl)
+  X(kTickfsmStaticCrowdByStateImpl) X(kTickfsmCrowdThreadsImpl)
 
 #define BRAWLER_DECLARE(impl) extern const brawler::ImplInfo impl;
 #define BRAWLER_ADDRESS(impl) &::impl,
