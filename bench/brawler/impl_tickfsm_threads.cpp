@@ -50,11 +50,12 @@ class TickfsmThreadsImpl final : public ImplBase<TickfsmThreadsImpl> {
 
   ~TickfsmThreadsImpl() override {
     stop_ = true; // read by the workers after the barrier, which orders it
-    start_.arrive_and_wait();
+    if (workers_ > 1) start_.arrive_and_wait();
     threads_.clear(); // joins
   }
 
   void Tick() override {
+    if (workers_ == 1) return TickSlice(0);  // fewer agents than threads: no one to wait for
     start_.arrive_and_wait();
     TickSlice(0);
     done_.arrive_and_wait();
