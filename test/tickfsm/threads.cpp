@@ -83,7 +83,7 @@ public:
     }
 };
 
-constexpr std::size_t kThreads = 4;
+constexpr std::uint32_t kThreads = 4;
 constexpr std::uint32_t kTicks = 300;
 
 /// One line per character: what it ends in, and what its hooks did.
