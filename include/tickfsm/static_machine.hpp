@@ -667,7 +667,7 @@ private:
     }
 
     /// TickAll's gate follows the character count (see fast_count_).
-    void Recount() noexcept { fast_count_ = runtime_.empty() ? kNoFastCount : runtime_.size(); }
+    void Recount() noexcept { fast_count_ = runtime_.empty() ? detail::kNoFastCount : runtime_.size(); }
 
     /// TickAll when the gate is shut: an empty crowd ticks nobody; anything
     /// else is a wrong number of controllers or a call from inside a tick.
@@ -697,8 +697,7 @@ private:
     std::size_t running_ = kNothing;
     // TickAll's gate: the character count, or kNoFastCount for an empty crowd,
     // so that one compare with the span's size decides its common case.
-    static constexpr std::size_t kNoFastCount = static_cast<std::size_t>(-1);
-    std::size_t fast_count_ = kNoFastCount;
+    std::size_t fast_count_ = detail::kNoFastCount;
     [[no_unique_address]] Storage empty_{}; // what stateless states are handed
 };
 

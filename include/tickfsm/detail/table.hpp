@@ -59,6 +59,10 @@ namespace tickfsm::detail {
 using StateIndex = std::uint16_t;
 inline constexpr StateIndex kNoState = 0xFFFF;
 
+/// A crowd's TickAll gate (fast_count_) while its common case does not hold:
+/// no span has this many controllers.
+inline constexpr std::size_t kNoFastCount = static_cast<std::size_t>(-1);
+
 /// Per character: this is all a running machine changes on a tick.
 struct Runtime {
     StateIndex state = kNoState;
