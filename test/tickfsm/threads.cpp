@@ -14,6 +14,7 @@
 #include <memory>
 #include <span>
 #include <string>
+#include <string_view>
 #include <thread>
 #include <vector>
 
@@ -87,10 +88,13 @@ constexpr std::uint32_t kThreads = 4;
 constexpr std::uint32_t kTicks = 300;
 
 /// One line per character: what it ends in, and what its hooks did.
+std::string Describe(const Drone& d, std::string_view state, std::uint32_t ticks, int sweeps) {
+    return fmt::format("drone {}: {} for {} ticks, {} dives, {} scans, {} sweeps, height {}", d.id, state, ticks,
+                       d.dives, d.scans, sweeps, d.height);
+}
 template <class Machine>
 std::string Describe(const Drone& d, const Machine& m, int sweeps) {
-    return fmt::format("drone {}: {} for {} ticks, {} dives, {} scans, {} sweeps, height {}", d.id,
-                       m.CurrentStateName(), m.TicksInState(), d.dives, d.scans, sweeps, d.height);
+    return Describe(d, m.CurrentStateName(), m.TicksInState(), sweeps);
 }
 
 // No Catch2 assertion runs on the threads: Catch2 2.x is not thread-safe.
@@ -135,9 +139,8 @@ std::vector<std::string> FlyCrowd(std::uint32_t first, std::uint32_t count, bool
     }
     std::vector<std::string> lines;
     for (std::uint32_t i = 0; i < count; ++i)
-        lines.push_back(fmt::format("drone {}: {} for {} ticks, {} dives, {} scans, {} sweeps, height {}",
-                                    drones[i].id, crowd.CurrentStateName(i), crowd.TicksInState(i), drones[i].dives,
-                                    drones[i].scans, crowd.State<Scan>(i).sweeps, drones[i].height));
+        lines.push_back(
+            Describe(drones[i], crowd.CurrentStateName(i), crowd.TicksInState(i), crowd.State<Scan>(i).sweeps));
     return lines;
 }
 
