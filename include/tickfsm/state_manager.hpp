@@ -457,11 +457,10 @@ public:
     /// the current state's transitions in order, firing the first that holds;
     /// then the current state performs.
     void Perform(const Action& action) {
-        const detail::StepWord<Controller, Action>* const steps = steps_;
-        if (seat_.rt.flags != kRunning_ || !steps) [[unlikely]]
+        if (FastFlags_() != kFastByte_) [[unlikely]]
             return SlowTick_(action);
-        detail::ScopedValue<const detail::StepWord<Controller, Action>*> busy(steps_, nullptr); // see Busy_()
-        steps[seat_.rt.state].bare(steps, *controller_, action, seat_.rt); // its data, if any, found through seat_
+        FastScope_ busy(FastFlags_());
+        reinterpret_cast<detail::MachineStepFn<Controller, Action>>(seat_.step)(*controller_, action, seat_.rt);
     }
 
     /// Changes to T now if the gates agree (the current state's CanExitState
@@ -588,10 +587,15 @@ public:
     /// does). A machine without an observer pays nothing for the feature; with
     /// one, every tick takes the general path.
     void SetObserver(Observer* observer, std::string_view name = {}) {
+        if (Busy_())
+            Table_::Fail(fmt::format("SetObserver() called from inside a hook or condition of this machine (state "
+                                    "{}); attach or detach the observer between ticks",
+                                    CurrentStateName()));
         Blk_()->observer = observer;
         Blk_()->name = name.empty() ? std::string_view("StateManager") : name;
         seat_.rt.flags = static_cast<std::uint16_t>(observer ? seat_.rt.flags | detail::kObserved
                                                         : seat_.rt.flags & ~detail::kObserved);
+        Invalidate_();
     }
 
     /// Back to the initial state, entered on the next Perform. No hook runs now:
@@ -858,7 +862,7 @@ private:
 
     static constexpr std::uint16_t kFrozen_ = detail::kFrozen;
     // The flags of a machine whose next tick can take the fast path.
-    static constexpr std::uint16_t kRunning_ = detail::kStarted | kFrozen_ | detail::kInitialized;
+    static constexpr std::uint16_t kRunning_ = detail::kMachineFast;
     // State data lives right after the block's header, so the tick finds it
     // without reading the header.
     static constexpr std::size_t kDataOffset_ = detail::kSeatDataOffset;
@@ -883,6 +887,29 @@ private:
     };
     static_assert(sizeof(Block_) <= kDataOffset_);
 
+    // Perform tests, sets and clears the flags' low byte alone, with plain
+    // stores: kStarted, kBusy, kFrozen and kFresh. Every reason for the general
+    // path sits above it and is seen through the Seat's step (MachineGeneralStep).
+    static_assert((detail::kStarted | detail::kBusy | detail::kFrozen | detail::kFresh) < 0x100 &&
+                  (detail::kGeneralReasons & 0xFF) == 0 && (detail::kInitialized & 0xFF) == 0);
+    static constexpr unsigned char kFastByte_ = static_cast<unsigned char>(kRunning_ & 0xFF);
+    unsigned char& FastFlags_() const noexcept {
+        static_assert(std::endian::native == std::endian::little,
+                      "tickfsm: StateManager::Perform reads the flags' low byte as the first byte of the word");
+        return *reinterpret_cast<unsigned char*>(&seat_.rt.flags);
+    }
+    /// A fast tick's mark: kBusy stored with the flags Perform has just
+    /// checked, then those flags stored again. Nothing a tick does changes
+    /// that byte otherwise: a transition writes it as it was (EnterMachineTarget),
+    /// the general path (MachineGeneralStep) leaves its outcome in the step, and
+    /// every call from a hook that would change it is refused.
+    struct FastScope_ {
+        unsigned char& flags;
+        explicit FastScope_(unsigned char& f) noexcept : flags(f) { flags = kFastByte_ | detail::kBusy; }
+        ~FastScope_() { flags = kFastByte_; }
+        FastScope_(const FastScope_&) = delete;
+        FastScope_& operator=(const FastScope_&) = delete;
+    };
     struct BusyScope_ {
         detail::Runtime& rt;
         explicit BusyScope_(detail::Runtime& r) noexcept : rt(r) {
@@ -893,20 +920,27 @@ private:
         BusyScope_& operator=(const BusyScope_&) = delete;
     };
 
-    /// Inside one of this machine's hooks or conditions: on the general path
-    /// (kBusy), or on the fast path (configuration closed, steps taken away).
-    /// Perform marks a fast tick by taking the steps away for its duration, a
-    /// plain store on each side: setting and clearing kBusy, a read-modify-write
-    /// of seat_.rt.flags that the step also writes, measured 1.24x the switch against
-    /// 1.01-1.06x at N = 1,000 in the brawler. A call back into the machine from
-    /// a hook or condition finds no steps and takes the general path, which
-    /// refuses it here.
+    /// Inside one of this machine's hooks or conditions, on either path: kBusy
+    /// (see FastScope_ and BusyScope_). A call back into the machine from a
+    /// hook or condition fails Perform's check of the flags and takes the
+    /// general path, which refuses it here, as every other entry point does.
     bool Busy_() const noexcept {
-        return (seat_.rt.flags & detail::kBusy) || ((seat_.rt.flags & kFrozen_) && !steps_);
+        return (seat_.rt.flags & detail::kBusy) != 0;
     }
 
     // A machine without a block (see Freeze_) has no state data: its data pointer is never read.
     std::byte* Data_() const noexcept { return reinterpret_cast<std::byte*>(Home_()) + kDataOffset_; }
+
+    // What follows reads a machine's block and table from its Seat alone, so
+    // that its general step (MachineGeneralStep), which receives the Seat's
+    // Runtime and no machine, can read them too.
+    static Block_* BlockIfOf_(const detail::Seat& seat) noexcept {
+        return reinterpret_cast<std::uintptr_t>(seat.home) & kTableTag_ ? nullptr : static_cast<Block_*>(seat.home);
+    }
+    static Table_* TableOf_(const detail::Seat& seat) noexcept {
+        const auto bits = reinterpret_cast<std::uintptr_t>(seat.home);
+        return bits & kTableTag_ ? reinterpret_cast<Table_*>(bits & ~kTableTag_) : static_cast<Block_*>(seat.home)->table;
+    }
 
     Block_* Home_() const noexcept { return static_cast<Block_*>(seat_.home); }
     void SetHome_(Block_* home) const noexcept { seat_.home = home; }
@@ -918,13 +952,8 @@ private:
         return Home_();
     }
     /// The block, or null if the machine runs without one.
-    Block_* BlockIf_() const noexcept {
-        return reinterpret_cast<std::uintptr_t>(Home_()) & kTableTag_ ? nullptr : Home_();
-    }
-    Table_* Tab_() const noexcept {
-        const auto bits = reinterpret_cast<std::uintptr_t>(Home_());
-        return bits & kTableTag_ ? reinterpret_cast<Table_*>(bits & ~kTableTag_) : Home_()->table;
-    }
+    Block_* BlockIf_() const noexcept { return BlockIfOf_(seat_); }
+    Table_* Tab_() const noexcept { return TableOf_(seat_); }
     float Dt_() const noexcept {
         if (const Block_* block = BlockIf_()) return block->dt;
         return Tab_()->dt;
@@ -1203,17 +1232,21 @@ private:
     }
 
     detail::TickContext<Controller, Action> Context_(const Action* action) {
+        return ContextOf_(seat_, *controller_, action);
+    }
+    static detail::TickContext<Controller, Action> ContextOf_(detail::Seat& seat, Controller& controller,
+                                                              const Action* action) {
         detail::TickContext<Controller, Action> ctx;
-        ctx.table = Tab_();
-        ctx.rt = &seat_.rt;
-        ctx.controller = controller_;
+        ctx.table = TableOf_(seat);
+        ctx.rt = &seat.rt;
+        ctx.controller = &controller;
         ctx.action = action;
-        ctx.data = Data_();
+        ctx.data = static_cast<std::byte*>(seat.home) + kDataOffset_;
         // A machine without a block never needs one here (see ReleaseBlockIfUnused_):
         // no NextState, no previous state, no global state, no observer.
-        if (Block_* block = BlockIf_()) {
+        if (Block_* block = BlockIfOf_(seat)) {
             ctx.next = &block->next;
-            ctx.previous = Tab_()->keep_previous ? &block->previous : nullptr;
+            ctx.previous = ctx.table->keep_previous ? &block->previous : nullptr;
             ctx.global = block->global;
             ctx.observer = block->observer;
             ctx.name = block->name;
@@ -1234,10 +1267,51 @@ private:
             Freeze_();
             if (QuickStart_()) return Perform(action);
         }
-        BusyScope_ busy(seat_.rt);
-        auto ctx = Context_(&action);
-        detail::GeneralTick(ctx);
+        if ((seat_.rt.flags & ~detail::kGeneralReasons) == (kRunning_ & ~detail::kFresh)) {
+            // A change outside the fast path cleared kFresh: find the step, which
+            // takes the general path itself if the machine has a reason to.
+            Refresh_(seat_);
+            return Perform(action);
+        }
+        {
+            BusyScope_ busy(seat_.rt);
+            auto ctx = Context_(&action);
+            detail::GeneralTick(ctx);
+        }
+        Refresh_(seat_);
     }
+
+    /// The Seat's step for the machine's state and flags, once it has started:
+    /// the state's step, or the general step if the state or the machine needs
+    /// the general path (kGeneralReasons); kFresh says it is up to date.
+    static void Refresh_(detail::Seat& seat) noexcept {
+        detail::Runtime& rt = seat.rt;
+        if ((rt.flags & (detail::kStarted | kFrozen_ | detail::kBusy)) != (detail::kStarted | kFrozen_)) return;
+        const auto* steps = static_cast<const detail::StepWord<Controller, Action>*>(seat.steps);
+        const detail::MachineStepFn<Controller, Action> step =
+            rt.flags & detail::kGeneralReasons ? &detail::MachineGeneralStep<Controller, Action>
+                                               : steps[rt.state].machine;
+        seat.step = reinterpret_cast<void (*)()>(step);
+        rt.flags = static_cast<std::uint16_t>(rt.flags | detail::kFresh);
+    }
+    /// A change outside any tick that the step does not show: the next tick
+    /// finds the step again (Refresh_).
+    void Invalidate_() noexcept { seat_.rt.flags = static_cast<std::uint16_t>(seat_.rt.flags & ~detail::kFresh); }
+
+    /// MachineGeneralStep: a tick on the general path, called as the Seat's
+    /// step from inside Perform's mark (kBusy is set); it leaves the step for
+    /// the next tick, which is itself until Refresh_ finds another (so that a
+    /// hook that throws leaves it in place).
+    static void GeneralStep_(Controller& controller, const Action& action, detail::Runtime& rt) {
+        detail::Seat& seat = detail::SeatOf(rt);
+        auto ctx = ContextOf_(seat, controller, &action);
+        detail::GeneralTick(ctx);
+        rt.flags = static_cast<std::uint16_t>(rt.flags & ~detail::kBusy); // for Refresh_; Perform sets it as it was
+        Refresh_(seat);
+        rt.flags = static_cast<std::uint16_t>(rt.flags | detail::kBusy);
+    }
+    template <class C, class A>
+    friend void detail::MachineGeneralStep(C&, const A&, detail::Runtime&);
 
     /// A first tick that runs no hook before the initial state's step (see
     /// Table::quick_start), on a machine with no observer, global state or
@@ -1248,6 +1322,7 @@ private:
         const Table_& table = *Tab_();
         if (!table.quick_start || (seat_.rt.flags & ~(kFrozen_ | detail::kInitialized)) != 0) return false;
         seat_.rt = detail::Runtime{table.initial, kRunning_, 0};
+        seat_.step = reinterpret_cast<void (*)()>(Steps_()[table.initial].machine);
         return true;
     }
 
@@ -1309,6 +1384,7 @@ private:
         Blk_()->global = id;
         seat_.rt.flags = static_cast<std::uint16_t>(id == detail::kNoState ? seat_.rt.flags & ~detail::kGlobal
                                                                       : seat_.rt.flags | detail::kGlobal);
+        Invalidate_();
         if (id != detail::kNoState) {
             const auto& entered = Tab_()->meta[id];
             ctx.global = id;
@@ -1325,19 +1401,28 @@ private:
             Table_::Fail("Perform() called before SetInitialState<S>(): give the machine an initial state while "
                         "configuring");
         if (!table.finalized) Tab_()->Finalize(); // a private table: it changes no more
-        steps_ = table.MachineSteps();
+        seat_.steps = table.MachineSteps();
         seat_.rt.flags = static_cast<std::uint16_t>(seat_.rt.flags | kFrozen_);
         if (BlockIf_()) ReleaseBlockIfUnused_();
     }
 
+    /// The table's StateManager steps, set when the configuration closes.
+    const detail::StepWord<Controller, Action>* Steps_() const noexcept {
+        return static_cast<const detail::StepWord<Controller, Action>*>(seat_.steps);
+    }
+
     Controller* controller_;
-    // The current table's steps, set when the configuration closes: the fast
-    // path reads them without going through the table. Null during a fast tick
-    // (see Busy_()), which is how Busy_() knows one is running.
-    const detail::StepWord<Controller, Action>* steps_ = nullptr;
-    // rt, then home: the machine's block, or once it runs without one, its
-    // table tagged with kTableTag_. Its steps find its state data from rt.
+    // rt; home: the machine's block, or once it runs without one, its table
+    // tagged with kTableTag_; the current state's step and the table's steps
+    // (set when the configuration closes). Its steps find all of it from rt.
     mutable detail::Seat seat_{};
 };
+
+namespace detail {
+template <class C, class A>
+void MachineGeneralStep(C& c, const A& a, Runtime& rt) {
+    StateManager<C, A>::GeneralStep_(c, a, rt);
+}
+} // namespace detail
 
 } // namespace tickfsm

@@ -177,8 +177,8 @@ TEST_CASE("A running machine whose states hold no data owns no heap", "[alloc][s
     CHECK(g_allocations.load() - allocated == g_deallocations.load() - freed);
 }
 
-TEST_CASE("A machine object is four words", "[alloc]") {
-    STATIC_REQUIRE(sizeof(WalkerStateManager) == 4 * sizeof(void*));
+TEST_CASE("A machine object is five words: the controller and its Seat", "[alloc]") {
+    STATIC_REQUIRE(sizeof(WalkerStateManager) == 5 * sizeof(void*));
 }
 
 TEST_CASE("A crowd's ticks allocate nothing", "[alloc][crowd]") {

@@ -3,6 +3,7 @@
 #include <catch2/catch.hpp>
 
 #include <algorithm>
+#include <stdexcept>
 #include <string>
 #include <type_traits>
 #include <vector>
@@ -194,4 +195,46 @@ TEST_CASE("A fast tick that enters a state ticking on the general path hands the
     CHECK(g.log == expected);
     CHECK(m.IsIn<Walk>());
     CHECK(m.TicksInState() == 0);
+}
+
+// Regression: a fast tick that enters a state on the general path leaves that
+// state's tick to the machine's general step, which runs inside Perform's
+// mark; a NextState its hook asks for there, and a throw from it, must survive
+// the mark's end.
+TEST_CASE("A state on the general path entered by a fast tick keeps its NextState requests", "[machine][regression]") {
+    struct Aim {
+        void Perform(Gun& g, const Trigger&) { g.log.push_back("aim"); }
+    };
+    struct Fire {
+        void Perform(Gun& g, const Trigger&, M& m) {
+            g.log.push_back("fire " + std::to_string(m.TicksInState()));
+            if (g.ammo < 0) throw std::runtime_error("jam");
+            if (m.TicksInState() == 2) m.NextState<Aim>();
+        }
+    };
+    Gun g;
+    tickfsm::StateManager<Gun, Trigger> m(g);
+    m.SetInitialState<Aim>().To<Fire>([](const Gun&, const Trigger& t) { return t.pull; });
+    m.From<Fire>();
+    const Trigger pull{.pull = true};
+    m.Perform({});   // aim
+    m.Perform(pull); // the fast step enters Fire: fire 0
+    m.Perform({});   // fire 1
+    g.ammo = -1;
+    REQUIRE_THROWS_WITH(m.Perform({}), "jam"); // fire 2, then the throw
+    g.ammo = 0;
+    m.Perform({}); // fire 3
+    m.Perform({}); // fire 4
+    CHECK(m.IsIn<Fire>());
+    g.log.clear();
+    m.Reset();
+    m.Perform({});   // aim
+    m.Perform(pull); // fire 0
+    m.Perform({});   // fire 1
+    m.Perform({});   // fire 2: asks for Aim
+    m.Perform({});   // aim
+    m.Perform({});   // aim, on the fast path again
+    const std::vector<std::string> expected{"aim", "fire 0", "fire 1", "fire 2", "aim", "aim"};
+    CHECK(g.log == expected);
+    CHECK(m.IsIn<Aim>());
 }

@@ -340,3 +340,66 @@ TEST_CASE("States may be named like the library's internal names", "[regression]
     for (int i = 0; i < 6; ++i) m.Perform({});
     CHECK(m.IsIn<regression::Data>());
 }
+
+// A StateManager's fast tick calls the step it keeps for its current state
+// (see README, Speed and memory): every change made between ticks must leave
+// the next tick running the state it changed to, never the step of the state
+// before it.
+namespace {
+struct Pace {
+    std::vector<std::string> log;
+};
+struct Walk {
+    void Perform(Pace& p, const int&) { p.log.push_back("walk"); }
+};
+struct Run {
+    void Perform(Pace& p, const int&) { p.log.push_back("run"); }
+};
+struct Stop {
+    void Perform(Pace& p, const int&) { p.log.push_back("stop"); }
+};
+struct Over {
+    void Perform(Pace& p, const int&) { p.log.push_back("over"); }
+};
+struct CountingObserver : tickfsm::Observer {
+    int transitions = 0;
+    void OnTransition(const tickfsm::TransitionInfo&) override { ++transitions; }
+};
+} // namespace
+
+TEST_CASE("After a change made between ticks, the next tick runs the state it changed to", "[tick][regression]") {
+    Pace p;
+    tickfsm::StateManager<Pace, int> m(p);
+    m.SetInitialState<Walk>().To<Run>([](const Pace&, const int& in) { return in == 1; });
+    m.From<Run>().To<Walk>([](const Pace&, const int& in) { return in == 2; });
+    m.From<Stop>().On("go").To<Walk>();
+    m.State<Over>();
+    CountingObserver observer;
+
+    m.Perform(0); // walk
+    m.Perform(0); // walk, on the fast path
+    REQUIRE(m.TrySetState<Stop>());
+    m.Perform(0); // stop
+    REQUIRE(m.SendEvent(tickfsm::Event{"go"}, 0));
+    m.Perform(0); // walk
+    m.ForceSetState<Run>();
+    m.Perform(0); // run
+    m.Perform(2); // walk: the fast step's own transition
+    m.Perform(1); // run
+    m.Reset();
+    m.Perform(0); // walk: the initial state again
+    m.SetGlobalState<Over>();
+    m.Perform(0); // over, walk
+    m.ClearGlobalState();
+    m.Perform(1); // run
+    m.SetObserver(&observer, "pace");
+    m.Perform(2); // walk, seen by the observer
+    m.SetObserver(nullptr);
+    m.Perform(1); // run, not seen
+    const std::vector<std::string> expected{"walk", "walk", "stop", "walk", "run", "walk",
+                                            "run",  "walk", "over", "walk", "run",  "walk", "run"};
+    CHECK(p.log == expected);
+    CHECK(observer.transitions == 1);
+    CHECK(m.IsIn<Run>());
+    CHECK(m.TicksInState() == 0);
+}

@@ -69,19 +69,30 @@ struct Runtime {
     std::uint16_t flags = 0;
     std::uint32_t ticks = 0;
 };
-inline constexpr std::uint16_t kStarted = 1;      // the initial state was entered
-inline constexpr std::uint16_t kBusy = 2;         // inside a hook or condition
-inline constexpr std::uint16_t kFrozen = 4;       // configuration is closed (StateManager)
-inline constexpr std::uint16_t kSlow = 8;         // the current state runs on the general path
-inline constexpr std::uint16_t kNextPending = 16; // a NextState request waits for the next tick
-inline constexpr std::uint16_t kObserved = 32;    // an observer is attached
-inline constexpr std::uint16_t kInitialized = 64; // OnStateInit ran (kept across Reset)
-inline constexpr std::uint16_t kGlobal = 128;     // a global state performs every tick
+// A StateManager's fast path tests, reads and writes the low byte alone (see
+// StateManager::Perform); every flag that sends a tick to the general path
+// sits above it, and a StateManager sends such ticks there through its Seat's
+// step instead (see Seat).
+inline constexpr std::uint16_t kStarted = 1;        // the initial state was entered
+inline constexpr std::uint16_t kBusy = 2;           // inside a hook or condition
+inline constexpr std::uint16_t kFrozen = 4;         // configuration is closed (StateManager)
+inline constexpr std::uint16_t kFresh = 8;          // a StateManager's Seat::step is up to date
+inline constexpr std::uint16_t kSlow = 0x100;       // the current state runs on the general path
+inline constexpr std::uint16_t kNextPending = 0x200; // a NextState request waits for the next tick
+inline constexpr std::uint16_t kObserved = 0x400;   // an observer is attached
+inline constexpr std::uint16_t kInitialized = 0x800; // OnStateInit ran (kept across Reset)
+inline constexpr std::uint16_t kGlobal = 0x1000;    // a global state performs every tick
+/// What sends a started StateManager's ticks to the general path.
+inline constexpr std::uint16_t kGeneralReasons = kSlow | kNextPending | kObserved | kGlobal;
+/// A StateManager's flags when its next tick calls its Seat's step: a change
+/// of state on the general path clears kFresh (ChangeTo), and the next tick
+/// finds the step again.
+inline constexpr std::uint16_t kMachineFast = kStarted | kFrozen | kInitialized | kFresh;
 
 /// Gives `place` a value for a scope and puts back the one it had, even if a
-/// hook throws: how a fast tick marks what runs (StateManager's steps, a
-/// crowd's running_) with a plain store on each side, where a read-modify-write
-/// of the flags the step also writes measured slower.
+/// hook throws: how a crowd's fast tick marks what runs (its running_) with a
+/// plain store on each side, where a read-modify-write of the flags the step
+/// also writes measured slower.
 template <class T>
 struct ScopedValue {
     T& place;
@@ -142,19 +153,36 @@ template <class C, class A>
 using StepFn = void (*)(const StepWord<C, A>* steps, C&, const A&, Runtime&, std::byte*);
 /// The step of a table without per-character data: the same, minus the data
 /// pointer the caller would have to set (measured: 1 instruction per tick in a
-/// crowd). A StateManager's steps have this signature too: where its table has
-/// data, its steps find the data from its Runtime (see Seat).
+/// crowd).
 template <class C, class A>
 using BareStepFn = void (*)(const StepWord<C, A>* steps, C&, const A&, Runtime&);
+/// A StateManager's step: it takes no steps and no data, which it finds
+/// through the Seat that `Runtime&` is the start of, where it needs them.
+template <class C, class A>
+using MachineStepFn = void (*)(C&, const A&, Runtime&);
 
-/// A StateManager's Runtime, then its block pointer, whose block holds the
-/// machine's state data kSeatDataOffset bytes in: a StateManager's step finds
-/// its data from the Runtime it receives, so that Perform, which would load the
-/// pointer and add the offset, passes none (2 instructions per tick).
+/// What a StateManager's fast tick reads, laid out so that its step finds all
+/// of it from the Runtime it receives: the Runtime, the block pointer (the
+/// block holds the machine's state data kSeatDataOffset bytes in), the current
+/// state's step, and the table's steps. Perform calls `step` (one load, no
+/// index) with three arguments, and the step reads `steps` only where it needs
+/// them (a transition, a condition on the time in state or with data, a state
+/// with data); a transition sets `step` as it sets the state id. A state on
+/// the general path, or a machine with a reason to take it (kGeneralReasons),
+/// has MachineGeneralStep as its step.
 struct Seat {
     Runtime rt;
     void* home = nullptr;
+    void (*step)() = nullptr;   // the current state's machine step, valid while rt.flags has kFresh
+    const void* steps = nullptr; // the table's MachineSteps
 };
+/// A StateManager's tick on the general path, called as its Seat's step:
+/// defined with StateManager (state_manager.hpp).
+template <class C, class A>
+void MachineGeneralStep(C& c, const A& a, Runtime& rt);
+
+/// The Seat whose Runtime `rt` is.
+[[gnu::always_inline]] inline Seat& SeatOf(Runtime& rt) noexcept { return reinterpret_cast<Seat&>(rt); }
 inline constexpr std::size_t kSeatDataOffset = 64;
 
 /// The state data of the machine whose Runtime `rt` is; only for a Seat's Runtime.
@@ -166,7 +194,7 @@ inline constexpr std::size_t kSeatDataOffset = 64;
 
 /// One word of a table's steps: the array is [dt, selfs, step of state 0,
 /// step of state 1, ...] and machines hold a pointer to the first step, so a
-/// tick is `steps[state].step(steps, ...)`: 8-byte entries that the call's
+/// crowd's tick is `steps[state].step(steps, ...)`: 8-byte entries that the call's
 /// addressing mode indexes, with no context pointer to load for the callee
 /// (measured: three instructions fewer per tick than a {step, context} pair).
 /// A step reads its context, `steps[kSelfsWord].selfs[state]`, only where it
@@ -174,12 +202,13 @@ inline constexpr std::size_t kSeatDataOffset = 64;
 /// the fixed delta time from `steps[kDtWord]`. Each word is written once
 /// through the member it is read by: a table without per-character data
 /// (Table::bare) holds `bare` steps, one with data holds `step`s, and its
-/// StateManagers' array (Table::MachineSteps) holds `bare` steps of its own
-/// that read their data through the Seat.
+/// StateManagers' array (Table::MachineSteps) holds `machine` steps of its own
+/// (see Seat).
 template <class C, class A>
 union StepWord {
     StepFn<C, A> step = nullptr;
     BareStepFn<C, A> bare;
+    MachineStepFn<C, A> machine;
     const Stepper<C, A>* const* selfs;
     float dt;
 };
@@ -209,7 +238,7 @@ template <class C, class A>
 struct Stepper {
     StepFn<C, A> step = nullptr;
     BareStepFn<C, A> bare = nullptr;   // null if the state's step reads per-character data
-    BareStepFn<C, A> seated = nullptr; // the step a StateManager calls where the table has data
+    MachineStepFn<C, A> machine = nullptr; // the step a StateManager calls (see Seat)
 };
 
 /// The Stepper of a state without transitions: where its object lives.
@@ -358,10 +387,15 @@ void StepNoneBare(const StepWord<C, A>*, C& c, const A& a, Runtime& rt) {
     ++rt.ticks;
     CallPerform(StateObject<S>(nullptr, 0), c, a);
 }
-/// StepNone of a state with data, for a StateManager (see Seat).
+/// StepNone for a StateManager (see Seat).
 template <class C, class A, class S>
-void StepNoneSeated(const StepWord<C, A>* steps, C& c, const A& a, Runtime& rt) {
-    StepNone<C, A, S>(steps, c, a, rt, SeatedData(rt));
+void StepNoneMachine(C& c, const A& a, Runtime& rt) {
+    if constexpr (std::is_empty_v<S>) {
+        ++rt.ticks;
+        CallPerform(StateObject<S>(nullptr, 0), c, a);
+    } else {
+        StepNone<C, A, S>(static_cast<const StepWord<C, A>*>(SeatOf(rt).steps), c, a, rt, SeatedData(rt));
+    }
 }
 
 /// The per-character data a step received: `data...` is the pointer, or
@@ -395,14 +429,27 @@ template <class... Data>
     }
 }
 
+/// EnterTarget for a StateManager's fast step, during which its flags are
+/// kMachineFast | kBusy (a hook cannot change them: every call that would is
+/// refused while kBusy is set): the word is written without reading it, and
+/// the Seat's step follows the state (MachineGeneralStep for a state on the
+/// general path, in place of the target's kSlow).
+template <class C, class A>
+[[gnu::always_inline]] inline void EnterMachineTarget(Runtime& rt, const Target& to, const StepWord<C, A>* steps) noexcept {
+    rt = Runtime{to.id, static_cast<std::uint16_t>(kMachineFast | kBusy), 0};
+    SeatOf(rt).step = reinterpret_cast<void (*)()>(steps[to.id].machine);
+}
+
 /// Leave S for T: S's exit, the switch (T rebuilt by the maker, if any), T's
 /// enter, then T performs this tick.
-template <class C, class A, class S, class T, class Maker>
+template <class C, class A, class S, class T, bool kMachine, class Maker>
 [[gnu::always_inline]] inline void Fire(C& c, const A& a, Runtime& rt, std::byte* data, std::uint32_t from_offset,
-                                        const Target& to, const Maker& make) {
+                                        const Target& to, const Maker& make,
+                                        [[maybe_unused]] const StepWord<C, A>* steps) {
     CallExit(StateObject<S>(data, from_offset), c, a);
     if constexpr (!std::is_same_v<Maker, NoMaker>) RebuildState<T>(data + to.offset, make(std::as_const(c), a));
-    EnterTarget(rt, to);
+    if constexpr (kMachine) EnterMachineTarget(rt, to, steps);
+    else EnterTarget(rt, to);
     T& next = StateObject<T>(data, to.offset);
     CallEnter(next, c, a);
     CallPerform(next, c, a);
@@ -442,8 +489,7 @@ struct Chain final : ChainBase<C, A> {
         if constexpr ((... || !std::is_same_v<typename Edges::Maker, NoMaker>)) this->prepare = &PrepareEdge;
         this->step = &Step;
         if constexpr (!kReadsData) this->bare = &StepBare;
-        if constexpr (kReadsData) this->seated = &StepSeated;
-        else this->seated = &StepBare;
+        this->machine = &StepMachine;
         this->targets = target_array.data();
         this->forced = kForced.data();
         this->count = kCount;
@@ -506,13 +552,13 @@ struct Chain final : ChainBase<C, A> {
         }
     }
 
-    template <std::size_t... I, class... Data>
+    template <bool kMachine, std::size_t... I, class... Data>
     [[gnu::always_inline]] static bool FireFirst([[maybe_unused]] const StepWord<C, A>* steps,
                                                  [[maybe_unused]] C& c, [[maybe_unused]] const A& a,
                                                  [[maybe_unused]] float t, [[maybe_unused]] Runtime& rt,
                                                  std::index_sequence<I...>, [[maybe_unused]] Data... data) {
         return ((CallCondition(ConditionAt<I>(steps, rt.state), c, a, t) &&
-                 (FireAt<I, Data...>(steps, c, a, rt, data...), true)) ||
+                 (FireOne<I, kMachine>(steps, c, a, rt, data...), true)) ||
                 ...);
     }
 
@@ -525,8 +571,27 @@ struct Chain final : ChainBase<C, A> {
                                                       Data... data) {
         using E = std::tuple_element_t<I, std::tuple<Edges...>>;
         const Chain& self = Of(steps, rt.state);
-        Fire<C, A, S, typename E::To>(c, a, rt, DataOf(data...), OffsetOf(steps, rt.state), self.target_array[I],
-                                      static_cast<const EdgeHolder<I, E>&>(self.edges).maker);
+        Fire<C, A, S, typename E::To, false>(c, a, rt, DataOf(data...), OffsetOf(steps, rt.state),
+                                             self.target_array[I],
+                                             static_cast<const EdgeHolder<I, E>&>(self.edges).maker, steps);
+    }
+    /// FireAt for a StateManager's step: its arguments are the step's, so the
+    /// jump to it moves no register; it finds the steps and data through the Seat.
+    template <std::size_t I>
+    [[TICKFSM_DETAIL_OUT_OF_LINE]] static void FireAtMachine(C& c, const A& a, Runtime& rt) {
+        using E = std::tuple_element_t<I, std::tuple<Edges...>>;
+        const auto* steps = static_cast<const StepWord<C, A>*>(SeatOf(rt).steps);
+        const Chain& self = Of(steps, rt.state);
+        std::byte* data = nullptr;
+        if constexpr (kReadsData) data = SeatedData(rt);
+        Fire<C, A, S, typename E::To, true>(c, a, rt, data, OffsetOf(steps, rt.state), self.target_array[I],
+                                            static_cast<const EdgeHolder<I, E>&>(self.edges).maker, steps);
+    }
+    template <std::size_t I, bool kMachine, class... Data>
+    [[gnu::always_inline]] static void FireOne(const StepWord<C, A>* steps, C& c, const A& a, Runtime& rt,
+                                               Data... data) {
+        if constexpr (kMachine) FireAtMachine<I>(c, a, rt);
+        else FireAt<I, Data...>(steps, c, a, rt, data...);
     }
 
     /// Where S's object lives in a character's data (0 if S has none: no load).
@@ -542,11 +607,11 @@ struct Chain final : ChainBase<C, A> {
 
     /// The whole tick of S, its conditions and every reachable hook inlined;
     /// `data...` is the per-character data pointer if the chain reads data.
-    template <class... Data>
+    template <bool kMachine = false, class... Data>
     [[gnu::always_inline]] static void Tick(const StepWord<C, A>* steps, C& c, const A& a, Runtime& rt,
                                             Data... data) {
         const std::uint32_t ticks = ++rt.ticks;
-        if (!FireFirst(steps, c, a, TimeOf(ticks, steps[kDtWord].dt), rt, std::index_sequence_for<Edges...>{},
+        if (!FireFirst<kMachine>(steps, c, a, TimeOf(ticks, steps[kDtWord].dt), rt, std::index_sequence_for<Edges...>{},
                        data...))
             CallPerform(StateObject<S>(DataOf(data...), OffsetOf(steps, rt.state)), c, a);
     }
@@ -557,9 +622,11 @@ struct Chain final : ChainBase<C, A> {
     }
     /// The step in a table without (Table::bare).
     static void StepBare(const StepWord<C, A>* steps, C& c, const A& a, Runtime& rt) { Tick(steps, c, a, rt); }
-    /// The step of a StateManager in a table with data: the data is found through its Seat.
-    static void StepSeated(const StepWord<C, A>* steps, C& c, const A& a, Runtime& rt) {
-        Tick(steps, c, a, rt, SeatedData(rt));
+    /// A StateManager's step (see Seat): a transition also sets the Seat's step.
+    static void StepMachine(C& c, const A& a, Runtime& rt) {
+        const auto* steps = static_cast<const StepWord<C, A>*>(SeatOf(rt).steps);
+        if constexpr (kReadsData) Tick<true>(steps, c, a, rt, SeatedData(rt));
+        else Tick<true>(steps, c, a, rt);
     }
 };
 
@@ -616,7 +683,7 @@ template <class C, class A>
 struct Table {
     /// [dt, selfs, one step per state]: see StepWord. Steps() is what machines hold.
     std::vector<StepWord<C, A>> words = std::vector<StepWord<C, A>>(kStepHeaderWords);
-    std::vector<StepWord<C, A>> seated_words; // a table with data: its StateManagers' steps (see Seat)
+    std::vector<StepWord<C, A>> machine_words; // its StateManagers' steps, laid out as `words` (see Seat)
     std::vector<const Stepper<C, A>*> selfs; // steps[kSelfsWord].selfs
     std::vector<StateMeta<C, A>> meta;
     std::vector<const void*> keys;
@@ -642,10 +709,10 @@ struct Table {
 
     /// The first state's step (see StepWord); valid once finalized, until the table changes.
     const StepWord<C, A>* Steps() const noexcept { return words.data() + kStepHeaderWords; }
-    /// The steps a StateManager calls, all `bare`: Steps() in a table without
-    /// data, else steps that find the data through the machine's Seat.
+    /// The steps a StateManager calls, all `machine` steps (see Seat), with the
+    /// same header as Steps(); valid once finalized, until the table changes.
     const StepWord<C, A>* MachineSteps() const noexcept {
-        return bare ? Steps() : seated_words.data() + kStepHeaderWords;
+        return machine_words.data() + kStepHeaderWords;
     }
     Table(const Table&) = delete;
     Table& operator=(const Table&) = delete;
@@ -735,8 +802,8 @@ struct Table {
         m.perform = &PerformHook<S>;
         m.exit = &ExitHook<S>;
         m.step_none.step = &StepNone<C, A, S>;
-        if constexpr (std::is_empty_v<S>) m.step_none.bare = m.step_none.seated = &StepNoneBare<C, A, S>;
-        else m.step_none.seated = &StepNoneSeated<C, A, S>;
+        if constexpr (std::is_empty_v<S>) m.step_none.bare = &StepNoneBare<C, A, S>;
+        m.step_none.machine = &StepNoneMachine<C, A, S>;
         m.step_none.offset = m.offset;
         meta.push_back(std::move(m));
         keys.push_back(key);
@@ -798,7 +865,7 @@ struct Table {
             all_fast = all_fast && !m.slow;
         }
         bare = data_size == 0; // then no state has data and no target a maker: every fast step has a bare form
-        seated_words.assign(bare ? 0 : words.size(), StepWord<C, A>{});
+        machine_words.assign(words.size(), StepWord<C, A>{});
         for (std::size_t s = 0; s < meta.size(); ++s) {
             StateMeta<C, A>& m = meta[s];
             const ChainBase<C, A>* only = nullptr;
@@ -812,7 +879,7 @@ struct Table {
                     only = chain.get();
                 }
             }
-            // A slow state's entry is never read: kSlow sends its ticks to the general path.
+            // A crowd never reads a slow state's entry: kSlow sends its ticks to the general path.
             const Stepper<C, A>* stepper = nullptr;
             if (!m.slow) {
                 if (non_empty == 0) stepper = &m.step_none;
@@ -822,18 +889,16 @@ struct Table {
                 words[kStepHeaderWords + s].bare = stepper ? stepper->bare : nullptr;
             } else {
                 words[kStepHeaderWords + s].step = stepper ? stepper->step : nullptr;
-                seated_words[kStepHeaderWords + s].bare = stepper ? stepper->seated : nullptr;
             }
+            machine_words[kStepHeaderWords + s].machine = stepper ? stepper->machine : &MachineGeneralStep<C, A>;
             selfs[s] = stepper;
         }
         quick_start = initial < meta.size() && !meta[initial].slow && !meta[initial].has_enter;
         for (const StateMeta<C, A>& m : meta) quick_start = quick_start && !m.init;
         words[kStepHeaderWords + kDtWord].dt = dt;
         words[kStepHeaderWords + kSelfsWord].selfs = selfs.data();
-        if (!bare) {
-            seated_words[kStepHeaderWords + kDtWord].dt = dt;
-            seated_words[kStepHeaderWords + kSelfsWord].selfs = selfs.data();
-        }
+        machine_words[kStepHeaderWords + kDtWord].dt = dt;
+        machine_words[kStepHeaderWords + kSelfsWord].selfs = selfs.data();
         finalized = true;
     }
 

@@ -113,7 +113,7 @@ void ChangeTo(TickContext<C, A>& ctx, StateIndex to, Cause cause, std::size_t co
         }
         rt.state = to;
         rt.ticks = 0;
-        rt.flags = static_cast<std::uint16_t>((rt.flags & ~kSlow) | (table.meta[to].slow ? kSlow : 0));
+        rt.flags = static_cast<std::uint16_t>((rt.flags & ~(kSlow | kFresh)) | (table.meta[to].slow ? kSlow : 0));
         if (ctx.observer) {
             TransitionInfo info;
             info.machine = ctx.name;
