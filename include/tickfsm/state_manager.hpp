@@ -869,7 +869,7 @@ private:
     static constexpr std::uintptr_t kTableTag_ = 1;
 
     /// Per-machine bookkeeping, kept out of the machine object so that the object
-    /// itself is the four words a tick reads.
+    /// itself is the five words a tick reads (the controller and the Seat).
     struct Block_ {
         Node_* node = nullptr;        // position on the shared configuration path; null once private
         std::uint32_t data_count = 0; // states of the table whose data lives in this block

@@ -130,9 +130,10 @@ TEST_CASE("Perform from inside a condition of the same manager is an error", "[e
     CHECK(m.IsIn<Patrol>());
 }
 
-// Regression: a fast tick marks its machine busy by taking the steps away
-// (detail::ScopedValue on its steps), not through kBusy; every call back in must still be refused,
-// and the steps must come back after the refusal unwinds the tick.
+// Regression: a fast tick marks its machine busy with kBusy stored into one
+// byte of its flags and that byte stored back as it was; every call back in
+// must still be refused, and the byte must come back after the refusal unwinds
+// the tick. (The mark used to take the machine's steps pointer away.)
 TEST_CASE("Every call into the machine from one of its fast-path hooks is refused, and it ticks on after",
           "[error][regression]") {
     struct Rogue {
