@@ -929,7 +929,7 @@ private:
     }
 
     // A machine without a block (see Freeze_) has no state data: its data pointer is never read.
-    std::byte* Data_() const noexcept { return reinterpret_cast<std::byte*>(Home_()) + kDataOffset_; }
+    std::byte* Data_() const noexcept { return detail::SeatedData(seat_.rt); }
 
     // What follows reads a machine's block and table from its Seat alone, so
     // that its general step (MachineGeneralStep), which receives the Seat's
@@ -1241,7 +1241,7 @@ private:
         ctx.rt = &seat.rt;
         ctx.controller = &controller;
         ctx.action = action;
-        ctx.data = static_cast<std::byte*>(seat.home) + kDataOffset_;
+        ctx.data = detail::SeatedData(seat.rt);
         // A machine without a block never needs one here (see ReleaseBlockIfUnused_):
         // no NextState, no previous state, no global state, no observer.
         if (Block_* block = BlockIfOf_(seat)) {
@@ -1286,11 +1286,10 @@ private:
     /// the general path (kGeneralReasons); kFresh says it is up to date.
     static void Refresh_(detail::Seat& seat) noexcept {
         detail::Runtime& rt = seat.rt;
-        if ((rt.flags & (detail::kStarted | kFrozen_ | detail::kBusy)) != (detail::kStarted | kFrozen_)) return;
-        const auto* steps = static_cast<const detail::StepWord<Controller, Action>*>(seat.steps);
+        if ((rt.flags & (detail::kStarted | kFrozen_)) != (detail::kStarted | kFrozen_)) return;
         const detail::MachineStepFn<Controller, Action> step =
             rt.flags & detail::kGeneralReasons ? &detail::MachineGeneralStep<Controller, Action>
-                                               : steps[rt.state].machine;
+                                               : detail::SeatedSteps<Controller, Action>(rt)[rt.state].machine;
         seat.step = reinterpret_cast<void (*)()>(step);
         rt.flags = static_cast<std::uint16_t>(rt.flags | detail::kFresh);
     }
@@ -1306,9 +1305,7 @@ private:
         detail::Seat& seat = detail::SeatOf(rt);
         auto ctx = ContextOf_(seat, controller, &action);
         detail::GeneralTick(ctx);
-        rt.flags = static_cast<std::uint16_t>(rt.flags & ~detail::kBusy); // for Refresh_; Perform sets it as it was
         Refresh_(seat);
-        rt.flags = static_cast<std::uint16_t>(rt.flags | detail::kBusy);
     }
     template <class C, class A>
     friend void detail::MachineGeneralStep(C&, const A&, detail::Runtime&);
@@ -1321,8 +1318,8 @@ private:
     bool QuickStart_() noexcept {
         const Table_& table = *Tab_();
         if (!table.quick_start || (seat_.rt.flags & ~(kFrozen_ | detail::kInitialized)) != 0) return false;
-        seat_.rt = detail::Runtime{table.initial, kRunning_, 0};
-        seat_.step = reinterpret_cast<void (*)()>(Steps_()[table.initial].machine);
+        seat_.rt = detail::Runtime{table.initial, static_cast<std::uint16_t>(kRunning_ & ~detail::kFresh), 0};
+        Refresh_(seat_);
         return true;
     }
 
@@ -1404,11 +1401,6 @@ private:
         seat_.steps = table.MachineSteps();
         seat_.rt.flags = static_cast<std::uint16_t>(seat_.rt.flags | kFrozen_);
         if (BlockIf_()) ReleaseBlockIfUnused_();
-    }
-
-    /// The table's StateManager steps, set when the configuration closes.
-    const detail::StepWord<Controller, Action>* Steps_() const noexcept {
-        return static_cast<const detail::StepWord<Controller, Action>*>(seat_.steps);
     }
 
     Controller* controller_;

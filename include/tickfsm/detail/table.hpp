@@ -181,15 +181,22 @@ struct Seat {
 template <class C, class A>
 void MachineGeneralStep(C& c, const A& a, Runtime& rt);
 
-/// The Seat whose Runtime `rt` is.
-[[gnu::always_inline]] inline Seat& SeatOf(Runtime& rt) noexcept { return reinterpret_cast<Seat&>(rt); }
+/// The Seat whose Runtime `rt` is; only for a Seat's Runtime.
+[[gnu::always_inline]] inline Seat& SeatOf(Runtime& rt) noexcept {
+    static_assert(std::is_standard_layout_v<Seat> && offsetof(Seat, rt) == 0,
+                  "a Seat's first member is its Runtime: the two are pointer-interconvertible");
+    return reinterpret_cast<Seat&>(rt);
+}
 inline constexpr std::size_t kSeatDataOffset = 64;
 
 /// The state data of the machine whose Runtime `rt` is; only for a Seat's Runtime.
 [[gnu::always_inline]] inline std::byte* SeatedData(Runtime& rt) noexcept {
-    static_assert(std::is_standard_layout_v<Seat> && offsetof(Seat, rt) == 0,
-                  "a Seat's first member is its Runtime: the two are pointer-interconvertible");
-    return static_cast<std::byte*>(reinterpret_cast<Seat&>(rt).home) + kSeatDataOffset;
+    return static_cast<std::byte*>(SeatOf(rt).home) + kSeatDataOffset;
+}
+/// The table's StateManager steps, from the Seat whose Runtime `rt` is.
+template <class C, class A>
+[[gnu::always_inline]] inline const StepWord<C, A>* SeatedSteps(Runtime& rt) noexcept {
+    return static_cast<const StepWord<C, A>*>(SeatOf(rt).steps);
 }
 
 /// One word of a table's steps: the array is [dt, selfs, step of state 0,
@@ -390,12 +397,8 @@ void StepNoneBare(const StepWord<C, A>*, C& c, const A& a, Runtime& rt) {
 /// StepNone for a StateManager (see Seat).
 template <class C, class A, class S>
 void StepNoneMachine(C& c, const A& a, Runtime& rt) {
-    if constexpr (std::is_empty_v<S>) {
-        ++rt.ticks;
-        CallPerform(StateObject<S>(nullptr, 0), c, a);
-    } else {
-        StepNone<C, A, S>(static_cast<const StepWord<C, A>*>(SeatOf(rt).steps), c, a, rt, SeatedData(rt));
-    }
+    if constexpr (std::is_empty_v<S>) StepNoneBare<C, A, S>(nullptr, c, a, rt);
+    else StepNone<C, A, S>(SeatedSteps<C, A>(rt), c, a, rt, SeatedData(rt));
 }
 
 /// The per-character data a step received: `data...` is the pointer, or
@@ -580,7 +583,7 @@ struct Chain final : ChainBase<C, A> {
     template <std::size_t I>
     [[TICKFSM_DETAIL_OUT_OF_LINE]] static void FireAtMachine(C& c, const A& a, Runtime& rt) {
         using E = std::tuple_element_t<I, std::tuple<Edges...>>;
-        const auto* steps = static_cast<const StepWord<C, A>*>(SeatOf(rt).steps);
+        const StepWord<C, A>* steps = SeatedSteps<C, A>(rt);
         const Chain& self = Of(steps, rt.state);
         std::byte* data = nullptr;
         if constexpr (kReadsData) data = SeatedData(rt);
@@ -624,7 +627,7 @@ struct Chain final : ChainBase<C, A> {
     static void StepBare(const StepWord<C, A>* steps, C& c, const A& a, Runtime& rt) { Tick(steps, c, a, rt); }
     /// A StateManager's step (see Seat): a transition also sets the Seat's step.
     static void StepMachine(C& c, const A& a, Runtime& rt) {
-        const auto* steps = static_cast<const StepWord<C, A>*>(SeatOf(rt).steps);
+        const StepWord<C, A>* steps = SeatedSteps<C, A>(rt);
         if constexpr (kReadsData) Tick<true>(steps, c, a, rt, SeatedData(rt));
         else Tick<true>(steps, c, a, rt);
     }
