@@ -255,6 +255,53 @@ TEST_CASE("TickAll ticks every character and checks the spans' sizes", "[crowd]"
     CHECK_FALSE(crowd.IsIn<Shelter>(2));
 }
 
+TEST_CASE("TickAll ticks crowds on either side of kInlineTickMax as their own StateManagers", "[crowd]") {
+    // Up to kInlineTickMax characters, TickAll's common case runs its loop in
+    // the caller; beyond, in TickLoopAligned. Both must tick every character once.
+    using Crowd = tickfsm::Crowd<AntStateManager>;
+    for (const std::size_t count : {std::size_t{1}, Crowd::kInlineTickMax, Crowd::kInlineTickMax + 1, std::size_t{50}}) {
+        CAPTURE(count);
+        Twins<AntStateManager> twins(count, 104729, 3);
+        auto& [solo, herd, machines, prototype, crowd] = twins;
+        std::size_t made = 0;
+        for (int tick = 0; tick < 200; ++tick) {
+            const World w = WeatherAt(tick);
+            crowd.TickAll(herd, [w, &made](std::size_t, Ant&) {
+                ++made;
+                return w;
+            });
+            for (auto& m : machines) m->Perform(w);
+            for (std::size_t i = 0; i < count; ++i) twins.RequireInStep(i);
+        }
+        CHECK(made == count * 200);
+        for (std::size_t i = 0; i < count; ++i) {
+            CHECK(herd[i].x == solo[i].x);
+            CHECK(herd[i].carried == solo[i].carried);
+        }
+    }
+}
+
+TEST_CASE("A crowd larger than kInlineTickMax refuses calls back into it during TickAll", "[crowd][error]") {
+    using Crowd = tickfsm::Crowd<AntStateManager>;
+    constexpr std::size_t kCount = Crowd::kInlineTickMax + 4;
+    std::vector<Ant> ants(kCount);
+    Ant prototype;
+    Crowd crowd(kCount, prototype);
+    const World dry{};
+    crowd.TickAll(ants, [&](std::size_t, Ant&) { return dry; }); // every character started: the common case
+    using Catch::Matchers::Contains;
+    CHECK_THROWS_WITH(crowd.TickAll(ants, [&](std::size_t i, Ant&) { crowd.Reset(i); return dry; }),
+                      Contains("Crowd::Reset(0) called from inside"));
+    CHECK_THROWS_WITH(crowd.TickAll(ants,
+                                    [&](std::size_t, Ant&) {
+                                        crowd.TickAll(ants, [&](std::size_t, Ant&) { return dry; });
+                                        return dry;
+                                    }),
+                      Contains("Crowd::TickAll called from inside"));
+    crowd.TickAll(ants, [&](std::size_t, Ant&) { return dry; }); // the crowd ticks on after each refusal
+    for (std::size_t i = 0; i < kCount; ++i) CHECK(crowd.TicksInState(i) >= 2);
+}
+
 TEST_CASE("TickAll on an empty crowd ticks nobody, then ticks the characters added to it", "[crowd]") {
     // TickAll's common case is decided by one compare of the span's size with
     // a count kept for it (fast_count_); an empty crowd must not take it.
