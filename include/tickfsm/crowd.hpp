@@ -293,9 +293,10 @@ private:
         const std::size_t stride = stride_;
         Controller* const controller = controllers.data();
         const std::size_t count = controllers.size();
+        detail::HeldCallable<MakeAction, std::size_t, Controller&> make = make_action;
         if constexpr (kNonEmpty) detail::Assume(count != 0); // the loop's first test goes
         for (std::size_t i = 0; i < count; ++i) {
-            const Action action = make_action(i, controller[i]);
+            const Action action = make(i, controller[i]);
             detail::Runtime& rt = runtime[i];
             if constexpr (kChecked) {
                 if (rt.flags != kRunning && !QuickStart(rt)) [[unlikely]] {

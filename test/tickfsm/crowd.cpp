@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -278,6 +279,42 @@ TEST_CASE("TickAll ticks crowds on either side of kInlineTickMax as their own St
             CHECK(herd[i].x == solo[i].x);
             CHECK(herd[i].carried == solo[i].carried);
         }
+    }
+}
+
+TEST_CASE("TickAll calls the caller's own make_action when it keeps state in itself", "[crowd]") {
+    // TickAll's loops run a copy of a small trivially copyable make_action
+    // that is callable as const, so that an out-of-line loop keeps what it
+    // captured in registers (detail::HeldCallable); one that changes itself
+    // when called must be called as the caller's object, or its count is lost.
+    struct Counting {
+        std::size_t calls = 0;
+        World operator()(std::size_t, Ant&) {
+            ++calls;
+            return World{};
+        }
+    };
+    using Crowd = tickfsm::Crowd<AntStateManager>;
+    using Held = tickfsm::detail::HeldCallable<Counting, std::size_t, Ant&>;
+    STATIC_REQUIRE(std::is_same_v<Held, Counting&>);
+    std::size_t made = 0;
+    auto by_value = [w = World{}, &made](std::size_t, Ant&) {
+        ++made;
+        return w;
+    };
+    using HeldLambda = tickfsm::detail::HeldCallable<decltype(by_value), std::size_t, Ant&>;
+    STATIC_REQUIRE(std::is_same_v<HeldLambda, const decltype(by_value)>);
+    for (const std::size_t count : {std::size_t{3}, Crowd::kInlineTickMax + 3}) {
+        CAPTURE(count);
+        std::vector<Ant> ants(count);
+        Ant prototype;
+        Crowd crowd(count, prototype);
+        Counting counting;
+        for (int tick = 0; tick < 3; ++tick) crowd.TickAll(ants, counting);
+        CHECK(counting.calls == 3 * count);
+        made = 0;
+        crowd.TickAll(ants, by_value);
+        CHECK(made == count);
     }
 }
 
