@@ -115,7 +115,9 @@ public:
     /// returns character i's action (read its input, run its physics: whatever
     /// comes before its machine), then character i ticks. Faster than calling
     /// Perform in your own loop: the crowd's table and arrays stay in registers.
-    /// A hook or condition may not tick or reset this crowd while it runs.
+    /// A hook or condition may not tick or reset this crowd while it runs. A
+    /// small, trivially copyable `make_action` callable as const may be called
+    /// through a copy; any other is called as the object passed.
     template <class MakeAction>
         requires std::is_invocable_r_v<Action, MakeAction&, std::size_t, Controller&>
     void TickAll(std::span<Controller> controllers, MakeAction&& make_action) {

@@ -318,27 +318,6 @@ TEST_CASE("TickAll calls the caller's own make_action when it keeps state in its
     }
 }
 
-TEST_CASE("A crowd larger than kInlineTickMax refuses calls back into it during TickAll", "[crowd][error]") {
-    using Crowd = tickfsm::Crowd<AntStateManager>;
-    constexpr std::size_t kCount = Crowd::kInlineTickMax + 4;
-    std::vector<Ant> ants(kCount);
-    Ant prototype;
-    Crowd crowd(kCount, prototype);
-    const World dry{};
-    crowd.TickAll(ants, [&](std::size_t, Ant&) { return dry; }); // every character started: the common case
-    using Catch::Matchers::Contains;
-    CHECK_THROWS_WITH(crowd.TickAll(ants, [&](std::size_t i, Ant&) { crowd.Reset(i); return dry; }),
-                      Contains("Crowd::Reset(0) called from inside"));
-    CHECK_THROWS_WITH(crowd.TickAll(ants,
-                                    [&](std::size_t, Ant&) {
-                                        crowd.TickAll(ants, [&](std::size_t, Ant&) { return dry; });
-                                        return dry;
-                                    }),
-                      Contains("Crowd::TickAll called from inside"));
-    crowd.TickAll(ants, [&](std::size_t, Ant&) { return dry; }); // the crowd ticks on after each refusal
-    for (std::size_t i = 0; i < kCount; ++i) CHECK(crowd.TicksInState(i) >= 2);
-}
-
 TEST_CASE("TickAll on an empty crowd ticks nobody, then ticks the characters added to it", "[crowd]") {
     // TickAll's common case is decided by one compare of the span's size with
     // a count kept for it (fast_count_); an empty crowd must not take it.
@@ -463,28 +442,35 @@ TEST_CASE("A first tick that runs no hook starts a character as the general path
 
 TEST_CASE("A crowd refuses to be grown reset or ticked again while its TickAll runs", "[crowd][error]") {
     // Add would move the arrays TickAll is walking; Reset and a nested TickAll
-    // would tick characters twice. Each is refused, and the crowd stays usable.
-    std::vector<Ant> ants(3);
-    Ant prototype;
-    tickfsm::Crowd<AntStateManager> crowd(3, prototype);
-    const World dry{};
-    crowd.TickAll(ants, [&](std::size_t, Ant&) { return dry; }); // every character started: the fast path
+    // would tick characters twice. Each is refused, and the crowd stays usable,
+    // whether TickAll's loop runs inline (a few characters) or out of line
+    // (more than kInlineTickMax).
+    using Crowd = tickfsm::Crowd<AntStateManager>;
+    for (const std::size_t count : {std::size_t{3}, Crowd::kInlineTickMax + 4}) {
+        CAPTURE(count);
+        std::vector<Ant> ants(count);
+        Ant prototype;
+        Crowd crowd(count, prototype);
+        const World dry{};
+        crowd.TickAll(ants, [&](std::size_t, Ant&) { return dry; }); // every character started: the fast path
 
-    using Catch::Matchers::Contains;
-    CHECK_THROWS_WITH(crowd.TickAll(ants, [&](std::size_t, Ant&) { crowd.Add(); return dry; }),
-                      Contains("Crowd::Add called from inside"));
-    CHECK_THROWS_WITH(crowd.TickAll(ants, [&](std::size_t i, Ant&) { crowd.Reset(i); return dry; }),
-                      Contains("Crowd::Reset(0) called from inside"));
-    CHECK_THROWS_WITH(crowd.TickAll(ants,
-                                    [&](std::size_t, Ant&) {
-                                        crowd.TickAll(ants, [&](std::size_t, Ant&) { return dry; });
-                                        return dry;
-                                    }),
-                      Contains("Crowd::TickAll called from inside"));
-    CHECK(crowd.Size() == 3);
+        using Catch::Matchers::Contains;
+        CHECK_THROWS_WITH(crowd.TickAll(ants, [&](std::size_t, Ant&) { crowd.Add(); return dry; }),
+                          Contains("Crowd::Add called from inside"));
+        CHECK_THROWS_WITH(crowd.TickAll(ants, [&](std::size_t i, Ant&) { crowd.Reset(i); return dry; }),
+                          Contains("Crowd::Reset(0) called from inside"));
+        CHECK_THROWS_WITH(crowd.TickAll(ants,
+                                        [&](std::size_t, Ant&) {
+                                            crowd.TickAll(ants, [&](std::size_t, Ant&) { return dry; });
+                                            return dry;
+                                        }),
+                          Contains("Crowd::TickAll called from inside"));
+        CHECK(crowd.Size() == count);
 
-    crowd.TickAll(ants, [&](std::size_t, Ant&) { return dry; }); // TickAll is over after each refusal
-    CHECK(crowd.Add() == 3);
+        crowd.TickAll(ants, [&](std::size_t, Ant&) { return dry; }); // TickAll is over after each refusal
+        for (std::size_t i = 0; i < count; ++i) CHECK(crowd.TicksInState(i) >= 2);
+        CHECK(crowd.Add() == count);
+    }
 }
 
 TEST_CASE("TickAll keeps checking every character when a state of the table ticks on the general path",
