@@ -117,7 +117,7 @@ public:
     /// Perform in your own loop: the crowd's table and arrays stay in registers.
     /// A hook or condition may not tick or reset this crowd while it runs. A
     /// small, trivially copyable `make_action` callable as const may be called
-    /// through a copy; any other is called as the object passed.
+    /// through a const copy; any other is called as the object passed.
     template <class MakeAction>
         requires std::is_invocable_r_v<Action, MakeAction&, std::size_t, Controller&>
     void TickAll(std::span<Controller> controllers, MakeAction&& make_action) {
