@@ -63,6 +63,16 @@ inline constexpr StateIndex kNoState = 0xFFFF;
 /// no span has this many controllers.
 inline constexpr std::size_t kNoFastCount = static_cast<std::size_t>(-1);
 
+/// How a loop out of the caller's line holds the caller's callable F: a copy
+/// when a copy behaves as F itself (trivially copyable, at most two pointers,
+/// callable as const), so that what F captured stays in registers across the
+/// opaque calls in the loop instead of being read again through the reference
+/// after each one; the reference otherwise.
+template <class F, class... Args>
+using HeldCallable = std::conditional_t<std::is_trivially_copyable_v<F> && sizeof(F) <= 2 * sizeof(void*) &&
+                                            std::is_invocable_v<const F&, Args...>,
+                                        const F, F&>;
+
 /// Per character: this is all a running machine changes on a tick.
 struct Runtime {
     StateIndex state = kNoState;

@@ -19,16 +19,6 @@ namespace tickfsm::detail {
 template <class...>
 inline constexpr bool kAlwaysFalse = false;
 
-/// How a loop out of the caller's line holds the caller's callable F: a copy
-/// when a copy behaves as F itself (trivially copyable, at most two pointers,
-/// callable as const), so that what F captured stays in registers across the
-/// opaque calls in the loop instead of being read again through the reference
-/// after each one; the reference otherwise.
-template <class F, class... Args>
-using HeldCallable = std::conditional_t<std::is_trivially_copyable_v<F> && sizeof(F) <= 2 * sizeof(void*) &&
-                                            std::is_invocable_v<const F&, Args...>,
-                                        const F, F&>;
-
 // --- state names -----------------------------------------------------------
 
 template <class S>
