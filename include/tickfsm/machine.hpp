@@ -2,8 +2,10 @@
 // tickfsm::Machine<Controller, Action>: the handle a hook may take as its last
 // parameter, to reach the machine that runs it.
 
+#include <cstddef>
 #include <cstdint>
 #include <new>
+#include <tuple>
 #include <type_traits>
 #include <utility>
 #include <string_view>
@@ -18,6 +20,59 @@
 namespace tickfsm {
 
 namespace detail {
+
+/// Room for the arguments of one state change asked from a hook with
+/// arguments (`m.ForceSetState<Walk>(path)`): they are kept here until the
+/// change applies, so that the state's fresh object is built between the old
+/// state's exit and its enter, and never for a request that a later one
+/// replaced. Kept in the tick's context: no allocation.
+inline constexpr std::size_t kStagedBytes = 64;
+
+/// The arguments of the change a hook asked for, waiting for it to apply.
+/// Only ever moved while empty (when the context is returned by value).
+class Staged {
+public:
+    Staged() = default;
+    Staged(Staged&&) noexcept {}
+    Staged& operator=(Staged&&) = delete;
+    ~Staged() { Clear(); }
+
+    /// Keeps `args` (moved or copied) to build a T from them later; any earlier arguments go.
+    template <class T, class... Args>
+    void Stage(Args&&... args) {
+        using Kept = std::tuple<std::decay_t<Args>...>;
+        static_assert(sizeof(Kept) <= kStagedBytes && alignof(Kept) <= alignof(std::max_align_t),
+                      "tickfsm: Machine::TrySetState/TryResetState/ForceSetState<T>(args...) from a hook keeps the "
+                      "arguments until the change applies, in 64 bytes: pass fewer or smaller arguments (a pointer, "
+                      "an index), or enter T with arguments from outside the tick");
+        Clear();
+        ::new (static_cast<void*>(bytes)) Kept(std::forward<Args>(args)...);
+        drop = [](void* kept) noexcept { static_cast<Kept*>(kept)->~Kept(); };
+        build = [](void* kept, std::byte* object) {
+            std::apply([object](auto&... held) { RebuildState<T>(object, std::move(held)...); },
+                       *static_cast<Kept*>(kept));
+        };
+    }
+    /// Builds the kept state object at `object` from the kept arguments, which then go.
+    void Build(std::byte* object) {
+        struct Done { // the arguments go even if the constructor throws
+            Staged& staged;
+            ~Done() { staged.Clear(); }
+        } done{*this};
+        build(bytes, object);
+    }
+    bool Empty() const noexcept { return drop == nullptr; }
+    void Clear() noexcept {
+        if (drop) drop(bytes);
+        drop = nullptr;
+        build = nullptr;
+    }
+
+private:
+    alignas(std::max_align_t) std::byte bytes[kStagedBytes];
+    void (*drop)(void*) noexcept = nullptr;
+    void (*build)(void*, std::byte*) = nullptr;
+};
 
 /// Everything the general tick path and a Machine handle need for one character.
 template <class C, class A>
@@ -35,6 +90,8 @@ struct TickContext {
     StateIndex pending = kNoState; // a change asked for by the hook running now
     Cause pending_cause = Cause::Direct;
     const Event* pending_event = nullptr;
+    Staged staged;                 // the arguments of the pending change, if it has any
+    StateIndex running = kNoState; // the global state while one of its hooks runs
     bool in_exit = false;
 };
 
@@ -73,12 +130,14 @@ public:
     /// last change asked for in one hook wins. Not allowed from an exit hook.
     void SendEvent(const Event& event) {
         CheckNotLeaving("SendEvent");
-        const auto* edge = ctx_.table->FindEvent(ctx_.rt->state, event);
+        const auto* edge =
+            ctx_.rt->state == detail::kNoState ? nullptr : ctx_.table->FindEvent(ctx_.rt->state, event);
         if (!edge) {
             if (ctx_.observer)
                 ctx_.observer->OnUnhandledEvent(ctx_.name, ctx_.table->NameOf(ctx_.rt->state), event);
             return;
         }
+        ctx_.staged.Clear();
         ctx_.pending = edge->to;
         ctx_.pending_cause = Cause::Event;
         ctx_.pending_event = &edge->event;
@@ -158,13 +217,14 @@ public:
     /// True when S is the current state.
     template <class S>
     bool IsIn() const noexcept {
-        return ctx_.table->keys[ctx_.rt->state] == detail::TypeKey<S>();
+        return ctx_.rt->state != detail::kNoState && ctx_.table->keys[ctx_.rt->state] == detail::TypeKey<S>();
     }
     std::string_view CurrentStateName() const noexcept { return ctx_.table->NameOf(ctx_.rt->state); }
     /// True when the keyed state `key` is current.
     template <class K>
         requires StateKey<K>
     bool IsIn(K key) const noexcept {
+        if (ctx_.rt->state == detail::kNoState) return false;
         const auto& meta = ctx_.table->meta[ctx_.rt->state];
         return meta.key_type == detail::TypeKey<K>() && meta.key_value == static_cast<std::uint64_t>(key);
     }
@@ -188,11 +248,13 @@ private:
     bool AskIndex(detail::StateIndex id, detail::Direct how) {
         CheckNotLeaving("TrySetState/TryResetState/ForceSetState");
         if (!detail::DirectAllowed(ctx_, id, how)) return false;
+        ctx_.staged.Clear();
         Pend(id);
         return true;
     }
 
     /// The change to `id` happens when the running hook returns.
+    /// The last change asked for wins, with the arguments staged for it (or none).
     void Pend(detail::StateIndex id) noexcept {
         ctx_.pending = id;
         ctx_.pending_cause = Cause::Direct;
@@ -208,11 +270,13 @@ private:
                                          detail::StateName<T>()));
         if (!detail::DirectAllowed(ctx_, id, how)) return false;
         if constexpr (sizeof...(Args) > 0) {
-            if (id == ctx_.rt->state)
+            if (id == ctx_.rt->state || id == ctx_.running)
                 ctx_.table->Fail(fmt::format("entering {} with arguments from one of its own hooks: its object is "
                                              "in use; ask from outside the tick or from another state",
                                              detail::StateName<T>()));
-            detail::RebuildState<T>(ctx_.data + ctx_.table->meta[id].offset, std::forward<Args>(args)...);
+            ctx_.staged.template Stage<T>(std::forward<Args>(args)...); // built when the change applies
+        } else {
+            ctx_.staged.Clear();
         }
         Pend(id);
         return true;

@@ -554,6 +554,7 @@ public:
             Table_::Fail("Initialize() called from inside a hook or condition of this machine");
         if (seat_.rt.flags & detail::kInitialized) return;
         Freeze_();
+        BusyScope_ busy(seat_.rt); // an OnStateInit cannot tick, change or reset the machine it initializes
         auto ctx = Context_(nullptr);
         detail::Initialize(ctx);
     }
@@ -606,9 +607,10 @@ public:
                                     "reset from outside the tick",
                                     CurrentStateName()));
         seat_.rt.state = detail::kNoState;
-        seat_.rt.ticks = 0;
+        if (seat_.rt.flags & detail::kInitialized) seat_.rt.ticks = 0; // else it counts the states initialized
         seat_.rt.flags =
-            static_cast<std::uint16_t>(seat_.rt.flags & (kFrozen_ | detail::kObserved | detail::kInitialized | detail::kGlobal));
+            static_cast<std::uint16_t>(seat_.rt.flags & (kFrozen_ | detail::kObserved | detail::kInitialized |
+                                                         detail::kGlobal | detail::kGlobalWaiting));
         if (Block_* block = BlockIf_()) {
             block->next = detail::kNoState;
             block->previous = detail::kNoState;
@@ -805,7 +807,12 @@ public:
     /// calling any hook. Before the first Perform it tries the initial state's
     /// transitions as if it had just been entered.
     std::optional<StateId> WouldTransition(const Action& action) const {
+        if (Busy_())
+            Table_::Fail(fmt::format("WouldTransition() called from inside a hook or condition of this machine "
+                                    "(state {}); ask between ticks",
+                                    CurrentStateName()));
         const Table_& table = Resolved_();
+        if (seat_.rt.flags & detail::kNextPending) return StateId{BlockIf_()->next}; // applied before any condition
         detail::StateIndex from = seat_.rt.state;
         std::uint32_t ticks = seat_.rt.ticks;
         if (!IsStarted()) {
@@ -814,6 +821,9 @@ public:
             ticks = 0;
         }
         const float t = static_cast<float>(ticks + 1) * table.dt;
+        // The conditions run marked busy: one that calls back into the machine
+        // (an event, a change, a tick) is refused, so a dry run changes nothing.
+        BusyScope_ busy(seat_.rt);
         const detail::StateIndex to = table.Probe(from, *controller_, action, t, Data_()).to;
         if (to == detail::kNoState) return std::nullopt;
         return StateId{to};
@@ -1374,21 +1384,22 @@ private:
         const A action{};
         BusyScope_ busy(seat_.rt);
         auto ctx = Context_(&action);
-        if (Blk_()->global != detail::kNoState) {
-            const auto& old = Tab_()->meta[Blk_()->global];
-            old.exit(ctx, old.offset);
-        }
-        Blk_()->global = id;
-        seat_.rt.flags = static_cast<std::uint16_t>(id == detail::kNoState ? seat_.rt.flags & ~detail::kGlobal
-                                                                      : seat_.rt.flags | detail::kGlobal);
+        Block_* block = Blk_();
+        // A global state waiting for the machine to start was never entered: it is not exited.
+        if (block->global != detail::kNoState && !(seat_.rt.flags & detail::kGlobalWaiting)) detail::ExitGlobal(ctx);
+        block->global = id;
+        const auto kept = static_cast<std::uint16_t>(seat_.rt.flags & ~(detail::kGlobal | detail::kGlobalWaiting));
+        seat_.rt.flags = kept;
         Invalidate_();
-        if (id != detail::kNoState) {
-            const auto& entered = Tab_()->meta[id];
-            ctx.global = id;
-            entered.enter(ctx, entered.offset);
-            if (ctx.pending != detail::kNoState && (seat_.rt.flags & detail::kStarted))
-                detail::ChangeTo(ctx, ctx.pending, ctx.pending_cause, 0, ctx.pending_event);
+        if (id == detail::kNoState) return;
+        ctx.global = id;
+        if (!(seat_.rt.flags & detail::kStarted)) {
+            // Its enter hook sees the machine's first state: it is entered when the machine starts.
+            seat_.rt.flags = static_cast<std::uint16_t>(seat_.rt.flags | detail::kGlobal | detail::kGlobalWaiting);
+            return;
         }
+        seat_.rt.flags = static_cast<std::uint16_t>(seat_.rt.flags | detail::kGlobal);
+        detail::EnterGlobal(ctx);
     }
 
     /// Close the configuration: the table is resolved, complete and final.

@@ -39,8 +39,8 @@ namespace {
 
 // The lines the run must print, in this order (other lines may come between).
 constexpr std::string_view kPath[] = {
-    "tick  0  Battery: 75%", // SetGlobalState<Battery>() enters it
     " -> Stand (initial)",
+    "tick  1  Battery: 75%", // set before the first tick: entered once the machine starts
     "Stand -> Walk (direct)",
     "tick  3  Walk: 11 tiles from (0,0) to (5,0)", // round the wall at x = 4
     "Walk -> Greet (condition 0)",

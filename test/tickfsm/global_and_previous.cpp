@@ -60,12 +60,13 @@ public:
 TEST_CASE("The global state performs every tick, before the current state", "[global]") {
     Robot r;
     RobotStateManager m(r);
+    m.Perform({});
     m.SetGlobalState<Battery>();
-    CHECK(r.log == std::vector<std::string>{"enter Battery"});
+    CHECK(r.log == std::vector<std::string>{"enter Stand", "Stand", "enter Battery"});
     r.log.clear();
     m.Perform({});
     m.Perform({.walk = true});
-    CHECK(r.log == std::vector<std::string>{"enter Stand", "Battery", "Stand", "Battery", "Walk"});
+    CHECK(r.log == std::vector<std::string>{"Battery", "Stand", "Battery", "Walk"});
     CHECK(r.battery == 98);
     CHECK(m.GlobalStateName() == "Battery");
 }
@@ -73,13 +74,15 @@ TEST_CASE("The global state performs every tick, before the current state", "[gl
 TEST_CASE("Changing the global state exits the old one and enters the new", "[global]") {
     Robot r;
     RobotStateManager m(r);
+    m.Perform({});
+    r.log.clear();
     m.SetGlobalState<Battery>();
     m.SetGlobalState<Alarm>();
     CHECK(r.log == std::vector<std::string>{"enter Battery", "exit Battery"});
     r.log.clear();
     m.ClearGlobalState();
     m.Perform({});
-    CHECK(r.log == std::vector<std::string>{"enter Stand", "Stand"});
+    CHECK(r.log == std::vector<std::string>{"Stand"});
     CHECK(m.GlobalStateName().empty());
 }
 

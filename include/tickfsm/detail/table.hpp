@@ -92,6 +92,7 @@ inline constexpr std::uint16_t kNextPending = 0x200; // a NextState request wait
 inline constexpr std::uint16_t kObserved = 0x400;   // an observer is attached
 inline constexpr std::uint16_t kInitialized = 0x800; // OnStateInit ran (kept across Reset)
 inline constexpr std::uint16_t kGlobal = 0x1000;    // a global state performs every tick
+inline constexpr std::uint16_t kGlobalWaiting = 0x2000; // the global state is entered when the machine starts
 /// What sends a started StateManager's ticks to the general path.
 inline constexpr std::uint16_t kGeneralReasons = kSlow | kNextPending | kObserved | kGlobal;
 /// A StateManager's flags when its next tick calls its Seat's step: a change

@@ -60,13 +60,19 @@ void ActionExit(TickContext<C, A>& ctx, std::uint32_t offset) {
 /// that sends one, ...) beyond this many in one go are a configuration loop.
 inline constexpr int kMaxChangesInARow = 64;
 
+/// Marks the context as inside an exit hook, where asking for a change is refused.
+template <class C, class A>
+struct Leaving {
+    TickContext<C, A>& ctx;
+    explicit Leaving(TickContext<C, A>& c) noexcept : ctx(c) { ctx.in_exit = true; }
+    ~Leaving() { ctx.in_exit = false; } // cleared even if a hook throws
+    Leaving(const Leaving&) = delete;
+    Leaving& operator=(const Leaving&) = delete;
+};
+
 template <class C, class A>
 void RunExit(TickContext<C, A>& ctx) {
-    struct Leaving { // cleared even if a hook throws
-        TickContext<C, A>& ctx;
-        ~Leaving() { ctx.in_exit = false; }
-    } leaving{ctx};
-    ctx.in_exit = true;
+    Leaving<C, A> leaving(ctx);
     const StateMeta<C, A>& meta = ctx.table->meta[ctx.rt->state];
     meta.exit(ctx, meta.offset);
     for (const ActionSlot<C, A>& action : meta.actions) action.exit(ctx, action.offset);
@@ -91,6 +97,15 @@ struct Prepare {
     void (*run)(const void* context, std::byte* object) = nullptr;
     const void* context = nullptr;
 };
+
+/// The Prepare that builds the state object of the pending change from the
+/// arguments a hook staged for it (none if it staged none).
+template <class C, class A>
+Prepare StagedPrepare(TickContext<C, A>& ctx) noexcept {
+    if (ctx.staged.Empty()) return {};
+    return {[](const void* staged, std::byte* object) { static_cast<Staged*>(const_cast<void*>(staged))->Build(object); },
+            &ctx.staged};
+}
 
 /// Leave the current state (if any) for `to`, then follow any change the
 /// entered state asks for at once.
@@ -132,17 +147,62 @@ void ChangeTo(TickContext<C, A>& ctx, StateIndex to, Cause cause, std::size_t co
         cause = ctx.pending_cause;
         event = ctx.pending_event;
         condition = 0;
+        prepare = StagedPrepare(ctx);
     }
 }
 
-/// Every state's OnStateInit in order (once per machine), then the observer's OnInitialized.
+/// Applies the change the hook that just returned asked for.
+template <class C, class A>
+void ApplyPending(TickContext<C, A>& ctx) {
+    ChangeTo(ctx, ctx.pending, ctx.pending_cause, 0, ctx.pending_event, StagedPrepare(ctx));
+}
+
+/// Enters the global state (ctx.global) beside the current one, then applies
+/// the change its enter hook asked for. While its hook runs, ctx.running
+/// names it, so that it cannot rebuild its own object.
+template <class C, class A>
+void EnterGlobal(TickContext<C, A>& ctx) {
+    const StateMeta<C, A>& meta = ctx.table->meta[ctx.global];
+    ctx.pending = kNoState;
+    ctx.running = ctx.global;
+    meta.enter(ctx, meta.offset);
+    ctx.running = kNoState;
+    if (ctx.pending != kNoState) ApplyPending(ctx);
+}
+
+/// Exits the global state (ctx.global): an exit hook like any other, which
+/// cannot ask for a change.
+template <class C, class A>
+void ExitGlobal(TickContext<C, A>& ctx) {
+    Leaving<C, A> leaving(ctx);
+    const StateMeta<C, A>& meta = ctx.table->meta[ctx.global];
+    meta.exit(ctx, meta.offset);
+}
+
+/// A global state set before the machine started is entered once the
+/// machine's first state is.
+template <class C, class A>
+void EnterWaitingGlobal(TickContext<C, A>& ctx) {
+    Runtime& rt = *ctx.rt;
+    if (!(rt.flags & kGlobalWaiting)) return;
+    rt.flags = static_cast<std::uint16_t>(rt.flags & ~kGlobalWaiting);
+    EnterGlobal(ctx);
+}
+
+/// Every state's OnStateInit in order (once per machine), then the observer's
+/// OnInitialized. Until the machine has started its tick count is unused, so
+/// it counts the states initialized: after an OnStateInit that throws, the
+/// next call resumes with that state, and no OnStateInit that returned runs twice.
 template <class C, class A>
 void Initialize(TickContext<C, A>& ctx) {
     const Table<C, A>& table = *ctx.table;
     Runtime& rt = *ctx.rt;
     if (rt.flags & kInitialized) return;
-    for (const StateMeta<C, A>& meta : table.meta)
+    for (; rt.ticks < table.meta.size(); ++rt.ticks) {
+        const StateMeta<C, A>& meta = table.meta[rt.ticks];
         if (meta.init) meta.init(*ctx.controller, ctx.data, meta.offset);
+    }
+    rt.ticks = 0;
     rt.flags = static_cast<std::uint16_t>(rt.flags | kInitialized);
     if (ctx.observer) ctx.observer->OnInitialized(ctx.name, table.names, table.initial);
 }
@@ -164,6 +224,7 @@ template <class C, class A>
 void Start(TickContext<C, A>& ctx) {
     MarkStarted(ctx);
     ChangeTo(ctx, ctx.table->initial, Cause::Initial, 0, nullptr);
+    EnterWaitingGlobal(ctx);
 }
 
 /// One Perform on the general path, by the tick rules.
@@ -202,8 +263,10 @@ void GeneralTick(TickContext<C, A>& ctx) {
     ctx.pending = kNoState;
     if (ctx.global != kNoState) { // the global state performs first, beside the current one
         const StateMeta<C, A>& global = table.meta[ctx.global];
+        ctx.running = ctx.global;
         global.perform(ctx, global.offset);
-        if (ctx.pending != kNoState) return ChangeTo(ctx, ctx.pending, ctx.pending_cause, 0, ctx.pending_event);
+        ctx.running = kNoState;
+        if (ctx.pending != kNoState) return ApplyPending(ctx);
     }
     const StateMeta<C, A>& meta = table.meta[rt.state];
     meta.perform(ctx, meta.offset);
@@ -212,7 +275,7 @@ void GeneralTick(TickContext<C, A>& ctx) {
             action.update(ctx, action.offset);
             if (ctx.pending != kNoState) break;
         }
-    if (ctx.pending != kNoState) ChangeTo(ctx, ctx.pending, ctx.pending_cause, 0, ctx.pending_event);
+    if (ctx.pending != kNoState) ApplyPending(ctx);
 }
 
 /// A direct change asked for from outside a tick; a machine not started yet
@@ -222,6 +285,7 @@ bool SetState(TickContext<C, A>& ctx, StateIndex to, Direct how, Prepare prepare
     if (!DirectAllowed(ctx, to, how)) return false;
     if (!(ctx.rt->flags & kStarted)) MarkStarted(ctx);
     ChangeTo(ctx, to, Cause::Direct, 0, nullptr, prepare);
+    EnterWaitingGlobal(ctx);
     return true;
 }
 
