@@ -26,6 +26,7 @@ struct Walk {
     int steps = 0;
     Walk() = default;
     explicit Walk(int n) : steps(n) {
+        if (n < 0) throw std::invalid_argument("negative steps");
         if (g_log) g_log->push_back("build Walk " + std::to_string(n));
     }
     void OnStateEnter(Bot& b, const int&) { b.log.push_back("enter Walk " + std::to_string(steps)); }
@@ -273,5 +274,19 @@ TEST_CASE("A condition that reaches the machine during WouldTransition is refuse
     REQUIRE_THROWS_AS(m.WouldTransition(1), tickfsm::ConfigError);
     CHECK(m.IsIn<Stand>());
     m.Perform(0); // the machine still ticks
+    CHECK(m.IsIn<Stand>());
+}
+
+TEST_CASE("A state constructor that throws when entered with arguments leaves the old state, exited",
+          "[arguments][exception]") {
+    Bot b;
+    BotStateManager m(b);
+    m.Perform(0);
+    m.State<Walk>().steps = 3;
+    REQUIRE_THROWS_AS(m.ForceSetState<Walk>(-1), std::invalid_argument);
+    CHECK(b.log == std::vector<std::string>{"exit Stand"});
+    CHECK(m.IsIn<Stand>());
+    CHECK(m.State<Walk>().steps == 3);
+    m.Perform(0); // still ticks, in Stand
     CHECK(m.IsIn<Stand>());
 }
