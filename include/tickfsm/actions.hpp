@@ -24,7 +24,7 @@ struct TimedWait {
 
     template <class C, class A>
     void OnUpdate(C&, const A&, Machine<C, A>& machine) const {
-        if (machine.TimeInState() >= seconds) machine.SendEvent(event);
+        if (static_cast<float>(machine.TimeInState()) >= seconds) machine.SendEvent(event); // as a condition sees it
     }
 };
 
@@ -39,7 +39,8 @@ struct SendEventWhen {
 
     template <class C, class A>
     void OnUpdate(C& controller, const A& action, Machine<C, A>& machine) const {
-        if (detail::CallCondition(condition, static_cast<const C&>(controller), action, machine.TimeInState()))
+        if (detail::CallCondition(condition, static_cast<const C&>(controller), action,
+                                  static_cast<float>(machine.TimeInState())))
             machine.SendEvent(event);
     }
 };

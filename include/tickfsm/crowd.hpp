@@ -213,7 +213,7 @@ public:
     /// False before character i's first tick and after Reset(i).
     bool IsStarted(std::size_t i) const noexcept { return (runtime_[i].flags & detail::kStarted) != 0; }
     std::uint32_t TicksInState(std::size_t i) const noexcept { return runtime_[i].ticks; }
-    float TimeInState(std::size_t i) const noexcept { return detail::TimeOf(runtime_[i].ticks, table_->dt); }
+    double TimeInState(std::size_t i) const noexcept { return detail::SecondsOf(runtime_[i].ticks, table_->dt); }
     StateId CurrentState(std::size_t i) const noexcept { return StateId{runtime_[i].state}; }
     std::string_view CurrentStateName(std::size_t i) const noexcept { return table_->NameOf(runtime_[i].state); }
     std::string_view StateName(StateId id) const noexcept { return table_->NameOf(id.value); }
@@ -229,6 +229,8 @@ public:
     }
 
 private:
+    friend struct detail::TicksAccess;
+    std::uint32_t& Ticks_(std::size_t i) noexcept { return runtime_[i].ticks; }
     using Table = detail::Table<Controller, Action>;
     using BusyScope = typename StateManager<Controller, Action>::BusyScope_;
     // What runs in the crowd: nothing, TickAll, or i + 1 while character i ticks

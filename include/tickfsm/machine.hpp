@@ -210,8 +210,8 @@ public:
         AskIndex(KeyedId(key), detail::Direct::Force);
     }
 
-    /// Seconds in the current state (TicksInState() * fixed_dt).
-    float TimeInState() const noexcept { return detail::TimeOf(ctx_.rt->ticks, ctx_.table->dt); }
+    /// Seconds in the current state (TicksInState() * fixed_dt, in double).
+    double TimeInState() const noexcept { return detail::SecondsOf(ctx_.rt->ticks, ctx_.table->dt); }
     /// Ticks in the current state (0 on the tick it was entered).
     std::uint32_t TicksInState() const noexcept { return ctx_.rt->ticks; }
     /// True when S is the current state.

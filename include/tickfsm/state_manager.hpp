@@ -769,8 +769,8 @@ public:
         return detail::StateObject<S>(Data_(), Tab_()->meta[id].offset);
     }
 
-    /// Seconds in the current state: TicksInState() * fixed_dt, with no drift.
-    float TimeInState() const noexcept { return detail::TimeOf(seat_.rt.ticks, Dt_()); }
+    /// Seconds in the current state: TicksInState() * fixed_dt in double, with no drift.
+    double TimeInState() const noexcept { return detail::SecondsOf(seat_.rt.ticks, Dt_()); }
     /// Ticks counted in the current state (0 on the tick it was entered).
     std::uint32_t TicksInState() const noexcept { return seat_.rt.ticks; }
     /// The current state's `Name`, or its class name; empty before the first Perform.
@@ -841,6 +841,8 @@ private:
     friend class InputBuffer;
     template <class, class, std::size_t>
     friend class InputSequenceBuffer;
+    friend struct detail::TicksAccess;
+    std::uint32_t& Ticks_() noexcept { return seat_.rt.ticks; }
 
     /// A buffered request for the state whose type key is `key`.
     detail::BufferedRequest Request_(const void* key, float timeout_seconds,

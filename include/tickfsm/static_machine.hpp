@@ -383,7 +383,7 @@ struct StaticCore {
     template <std::size_t I>
     [[gnu::always_inline]] static void StepAt(C& c, const A& a, Runtime& rt, Storage& d, float dt) {
         using S = StateAt<I>;
-        const std::uint32_t ticks = ++rt.ticks;
+        const std::uint32_t ticks = CountTick(rt.ticks);
         if (!FireFirst(ChainOf<S>{}, c, a, TimeOf(ticks, dt), rt, d)) CallPerform(Get<S>(d), c, a);
     }
 
@@ -508,11 +508,14 @@ public:
         return Core::template Get<S>(states_);
     }
     std::uint32_t TicksInState() const noexcept { return rt_.ticks; }
-    float TimeInState() const noexcept { return detail::TimeOf(rt_.ticks, dt_); }
+    double TimeInState() const noexcept { return detail::SecondsOf(rt_.ticks, dt_); }
     bool IsStarted() const noexcept { return (rt_.flags & detail::kStarted) != 0; }
     float FixedDeltaTime() const noexcept { return dt_; }
 
 private:
+    friend struct detail::TicksAccess;
+    std::uint32_t& Ticks_() noexcept { return rt_.ticks; }
+
     [[noreturn, gnu::cold, gnu::noinline]] void Refuse(std::string_view what) const {
         detail::ReportConfigError(fmt::format("tickfsm: StaticStateManager{}: {} called from inside a hook or "
                                               "condition of this machine (state {}); call it from outside the tick",
@@ -648,7 +651,7 @@ public:
         return Core::template Get<S>(StatesOf(i));
     }
     std::uint32_t TicksInState(std::size_t i) const noexcept { return runtime_[i].ticks; }
-    float TimeInState(std::size_t i) const noexcept { return detail::TimeOf(runtime_[i].ticks, dt_); }
+    double TimeInState(std::size_t i) const noexcept { return detail::SecondsOf(runtime_[i].ticks, dt_); }
     bool IsStarted(std::size_t i) const noexcept { return (runtime_[i].flags & detail::kStarted) != 0; }
     std::size_t Size() const noexcept { return runtime_.size(); }
     float FixedDeltaTime() const noexcept { return dt_; }
@@ -658,6 +661,9 @@ public:
     }
 
 private:
+    friend struct detail::TicksAccess;
+    std::uint32_t& Ticks_(std::size_t i) noexcept { return runtime_[i].ticks; }
+
     static constexpr std::size_t kNothing = 0;
     static constexpr std::size_t kTickingAll = static_cast<std::size_t>(-1);
 

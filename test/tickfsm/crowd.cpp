@@ -641,3 +641,39 @@ TEST_CASE("A crowd refuses to be grown or reset while its TickAllByState runs", 
     crowd.TickAllByState(ants, [&](std::size_t, Ant&) { return dry; }); // the crowd ticks on after each refusal
     CHECK(crowd.Add() == kCount);
 }
+
+namespace {
+
+/// Its one transition holds only at 0 seconds in state: it would fire if the ticks wrapped to 0.
+template <bool kKeepPrevious>
+class SittingAntStateManager : public tickfsm::StateManager<Ant, World> {
+public:
+    explicit SittingAntStateManager(Ant& ant) : StateManager(ant) {
+        if (kKeepPrevious) KeepPreviousState(); // every state on the general path
+        SetInitialState<Shelter>().To<Carry>([](const Ant&, const World&, float t) { return t == 0.0f; });
+        From<Carry>();
+    }
+};
+
+} // namespace
+
+TEMPLATE_TEST_CASE("A crowd character's TicksInState saturates at 2^32-1 and its TimeInState is a double",
+                   "[crowd][time][regression]", SittingAntStateManager<false>, SittingAntStateManager<true>) {
+    std::vector<Ant> ants(2);
+    Ant prototype;
+    tickfsm::Crowd<TestType> crowd(ants.size(), prototype);
+    const auto make = [](std::size_t, Ant&) { return World{}; };
+    crowd.TickAll(ants, make);
+    for (std::size_t i = 0; i < ants.size(); ++i) tickfsm::detail::TicksAccess::Of(crowd, i) = UINT32_MAX - 1;
+    crowd.TickAll(ants, make); // 2^32-1
+    crowd.TickAll(ants, make); // stays there: a wrap to 0 would fire `t == 0`
+    crowd.Perform(1, ants[1], World{});
+    const double dt = static_cast<double>(crowd.FixedDeltaTime());
+    for (std::size_t i = 0; i < ants.size(); ++i) {
+        CHECK(crowd.TicksInState(i) == UINT32_MAX);
+        CHECK(crowd.template IsIn<Shelter>(i));
+        CHECK(crowd.TimeInState(i) == static_cast<double>(UINT32_MAX) * dt);
+    }
+    tickfsm::detail::TicksAccess::Of(crowd, 0) = (1u << 24) + 1; // where a float product stops advancing
+    CHECK(crowd.TimeInState(0) == static_cast<double>((1u << 24) + 1) * dt);
+}

@@ -131,7 +131,7 @@ TEST_CASE("The handle reads the machine's time and state", "[machine]") {
         float seen = -1;
         bool in_self = false;
         void Perform(Gun&, const Trigger&, M& m) {
-            seen = m.TimeInState();
+            seen = static_cast<float>(m.TimeInState());
             in_self = m.IsIn<Reader>() && m.CurrentStateName() == "Reader";
         }
     };
@@ -237,4 +237,18 @@ TEST_CASE("A state on the general path entered by a fast tick keeps its NextStat
     const std::vector<std::string> expected{"aim", "fire 0", "fire 1", "fire 2", "aim", "aim"};
     CHECK(g.log == expected);
     CHECK(m.IsIn<Aim>());
+}
+
+TEST_CASE("The handle's TimeInState is a double that keeps advancing past 2^24 ticks", "[machine][time][regression]") {
+    struct Reader {
+        double seen = -1;
+        void Perform(Gun&, const Trigger&, M& m) { seen = m.TimeInState(); }
+    };
+    Gun g;
+    tickfsm::StateManager<Gun, Trigger> m(g);
+    m.SetInitialState<Reader>();
+    m.Perform({});
+    tickfsm::detail::TicksAccess::Of(m) = 1u << 24;
+    m.Perform({});
+    CHECK(m.State<Reader>().seen == static_cast<double>((1u << 24) + 1) * static_cast<double>(1.0f / 60));
 }

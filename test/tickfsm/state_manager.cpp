@@ -142,7 +142,7 @@ TEST_CASE("TimeInState is TicksInState times fixed_dt, with no accumulated drift
     m.SetInitialState<Counter>();
     for (int i = 0; i < 100000; ++i) m.Perform({});
     CHECK(m.TicksInState() == 100000u);
-    CHECK(m.TimeInState() == static_cast<float>(100000u) * (1.0f / 60.0f));
+    CHECK(m.TimeInState() == 100000.0 * static_cast<double>(1.0f / 60.0f));
     CHECK(std::fabs(m.TimeInState() - 100000.0f / 60.0f) < 1e-3f);
     CHECK(m.FixedDeltaTime() == 1.0f / 60.0f);
 }
@@ -402,4 +402,39 @@ TEST_CASE("After a change made between ticks, the next tick runs the state it ch
     CHECK(observer.transitions == 1);
     CHECK(m.IsIn<Run>());
     CHECK(m.TicksInState() == 0);
+}
+
+TEST_CASE("TicksInState saturates at 2^32-1 instead of wrapping to 0, on the fast and the general path",
+          "[tick][time][regression]") {
+    for (const bool general : {false, true}) {
+        Bot b;
+        Manager m(b);
+        // Holds only at 0 seconds in state: it would fire if the ticks wrapped to 0.
+        m.SetInitialState<Plain>().To<A>([](const Bot&, const Cmd&, float t) { return t == 0.0f; });
+        tickfsm::Observer quiet; // an observer sends every tick to the general path
+        if (general) m.SetObserver(&quiet);
+        m.Perform({});
+        tickfsm::detail::TicksAccess::Of(m) = UINT32_MAX - 1;
+        m.Perform({});
+        CHECK(m.TicksInState() == UINT32_MAX);
+        m.Perform({});
+        CHECK(m.TicksInState() == UINT32_MAX);
+        CHECK(m.IsIn<Plain>());
+        CHECK(m.TimeInState() == static_cast<double>(UINT32_MAX) * static_cast<double>(1.0f / 60));
+    }
+}
+
+TEST_CASE("TimeInState is ticks times fixed_dt in double, and keeps advancing past 2^24 ticks", "[time][regression]") {
+    Bot b;
+    Manager m(b);
+    m.SetInitialState<Plain>();
+    m.Perform({});
+    const double dt = static_cast<double>(m.FixedDeltaTime());
+    auto& ticks = tickfsm::detail::TicksAccess::Of(m);
+    ticks = 1u << 24;
+    const double at = m.TimeInState();
+    CHECK(at == static_cast<double>(1u << 24) * dt);
+    ticks = (1u << 24) + 1;
+    CHECK(m.TimeInState() > at);
+    CHECK(m.TimeInState() == static_cast<double>((1u << 24) + 1) * dt);
 }

@@ -510,3 +510,41 @@ TEST_CASE("Calling back into a running compile-time machine or crowd is a Config
     CHECK(crowd.IsIn<Meddle>(0));
 }
 #endif
+
+namespace {
+// Its one transition holds only at 0 seconds in state: it would fire if the ticks wrapped to 0.
+inline constexpr auto kSittingTransitions = tickfsm::Transitions<Hero, Pad>()
+                                                .SetInitialState<Idle>()
+                                                .To<Walk>([](const Hero&, const Pad&, float t) { return t == 0.0f; })
+                                                .From<Walk>();
+} // namespace
+
+TEST_CASE("Compile-time machines saturate TicksInState at 2^32-1 and give TimeInState as a double",
+          "[static][time][regression]") {
+    const double dt = static_cast<double>(1.0f / 60);
+    Hero hero;
+    tickfsm::StaticStateManager<kSittingTransitions> m(hero);
+    m.Perform(Pad{});
+    tickfsm::detail::TicksAccess::Of(m) = UINT32_MAX - 1;
+    m.Perform(Pad{});
+    m.Perform(Pad{});
+    CHECK(m.TicksInState() == UINT32_MAX);
+    CHECK(m.IsIn<Idle>());
+    CHECK(m.TimeInState() == static_cast<double>(UINT32_MAX) * dt);
+
+    std::vector<Hero> heroes(2);
+    tickfsm::StaticCrowd<kSittingTransitions> crowd(heroes.size());
+    const auto make = [](std::size_t, Hero&) { return Pad{}; };
+    crowd.TickAll(heroes, make);
+    for (std::size_t i = 0; i < heroes.size(); ++i) tickfsm::detail::TicksAccess::Of(crowd, i) = UINT32_MAX - 1;
+    crowd.TickAll(heroes, make);
+    crowd.TickAll(heroes, make);
+    crowd.Perform(1, heroes[1], Pad{});
+    for (std::size_t i = 0; i < heroes.size(); ++i) {
+        CHECK(crowd.TicksInState(i) == UINT32_MAX);
+        CHECK(crowd.IsIn<Idle>(i));
+        CHECK(crowd.TimeInState(i) == static_cast<double>(UINT32_MAX) * dt);
+    }
+    tickfsm::detail::TicksAccess::Of(crowd, 0) = (1u << 24) + 1;
+    CHECK(crowd.TimeInState(0) == static_cast<double>((1u << 24) + 1) * dt);
+}

@@ -382,15 +382,40 @@ void RebuildState(std::byte* at, Args&&... args) {
 
 
 
-[[gnu::always_inline]] inline float TimeOf(std::uint32_t ticks, float dt) noexcept {
-    return static_cast<float>(ticks) * dt;
+/// Seconds in state: ticks * fixed_dt in double, exact to the dt float's value for every tick count
+/// (a float product stopped advancing at 2^24 ticks).
+[[gnu::always_inline]] inline double SecondsOf(std::uint32_t ticks, float dt) noexcept {
+    return static_cast<double>(ticks) * static_cast<double>(dt);
 }
+/// The time in state a condition receives: SecondsOf, as a float.
+[[gnu::always_inline]] inline float TimeOf(std::uint32_t ticks, float dt) noexcept {
+    return static_cast<float>(SecondsOf(ticks, dt));
+}
+/// One more tick in state, saturating at 2^32-1 (about 2.2 years at 60 Hz)
+/// instead of wrapping to 0; branch-free, as it is on every tick's path.
+[[gnu::always_inline]] inline std::uint32_t CountTick(std::uint32_t& ticks) noexcept {
+    ticks += static_cast<std::uint32_t>(ticks != UINT32_MAX);
+    return ticks;
+}
+
+/// Tests only: a machine's (or a crowd character's) ticks in state, to set
+/// without ticking 2^32 times. Each machine and crowd befriends it.
+struct TicksAccess {
+    template <class M>
+    static std::uint32_t& Of(M& machine) noexcept {
+        return machine.Ticks_();
+    }
+    template <class C>
+    static std::uint32_t& Of(C& crowd, std::size_t i) noexcept {
+        return crowd.Ticks_(i);
+    }
+};
 
 /// A state with no transitions: count the tick and perform.
 template <class C, class A, class S>
 void StepNone(const StepWord<C, A>* steps, C& c, const A& a, Runtime& rt, std::byte* data) {
     const StateIndex state = rt.state;
-    ++rt.ticks;
+    CountTick(rt.ticks);
     if constexpr (std::is_empty_v<S>) {
         (void)steps;
         (void)state;
@@ -402,7 +427,7 @@ void StepNone(const StepWord<C, A>* steps, C& c, const A& a, Runtime& rt, std::b
 /// StepNone of a state without data, in a table without data.
 template <class C, class A, class S>
 void StepNoneBare(const StepWord<C, A>*, C& c, const A& a, Runtime& rt) {
-    ++rt.ticks;
+    CountTick(rt.ticks);
     CallPerform(StateObject<S>(nullptr, 0), c, a);
 }
 /// StepNone for a StateManager (see Seat).
@@ -624,7 +649,7 @@ struct Chain final : ChainBase<C, A> {
     template <bool kMachine = false, class... Data>
     [[gnu::always_inline]] static void Tick(const StepWord<C, A>* steps, C& c, const A& a, Runtime& rt,
                                             Data... data) {
-        const std::uint32_t ticks = ++rt.ticks;
+        const std::uint32_t ticks = CountTick(rt.ticks);
         if (!FireFirst<kMachine>(steps, c, a, TimeOf(ticks, steps[kDtWord].dt), rt, std::index_sequence_for<Edges...>{},
                        data...))
             CallPerform(StateObject<S>(DataOf(data...), OffsetOf(steps, rt.state)), c, a);

@@ -233,7 +233,7 @@ void GeneralTick(TickContext<C, A>& ctx) {
     const Table<C, A>& table = *ctx.table;
     Runtime& rt = *ctx.rt;
     if (!(rt.flags & kStarted)) Start(ctx);
-    ++rt.ticks;
+    CountTick(rt.ticks);
     if (rt.flags & kNextPending) {
         rt.flags = static_cast<std::uint16_t>(rt.flags & ~kNextPending);
         const StateIndex to = *ctx.next;
