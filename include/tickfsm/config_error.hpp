@@ -7,6 +7,17 @@
 #include <stdexcept>
 #include <string>
 
+// Checked builds refuse a Crowd's character index out of range with a
+// ConfigError: by default when NDEBUG is not defined; define TICKFSM_CHECKED
+// to 1 or 0 (the same in every file) to choose. Unchecked, the check costs nothing.
+#ifndef TICKFSM_CHECKED
+#ifdef NDEBUG
+#define TICKFSM_CHECKED 0
+#else
+#define TICKFSM_CHECKED 1
+#endif
+#endif
+
 namespace tickfsm {
 
 /// Thrown for every configuration or usage mistake (a second initial state,

@@ -96,6 +96,7 @@ public:
     /// One fixed tick of character i, driving `controller` with `action`
     /// (the same rules as StateManager::Perform).
     void Perform(std::size_t i, Controller& controller, const Action& action) {
+        CheckIndex_(i, "Perform");
         detail::Runtime& rt = runtime_[i];
         if (rt.flags != kRunning || running_ != kNothing) [[unlikely]]
             return SlowTick(i, controller, action);
@@ -167,6 +168,7 @@ public:
 
     /// Sends `event` to character i from outside a tick (see StateManager::SendEvent).
     bool SendEvent(std::size_t i, Controller& controller, const Event& event, const Action& action) {
+        CheckIndex_(i, "SendEvent");
         detail::Runtime& rt = runtime_[i];
         if (running_ == kTickingAll || Busy(i))
             Table::Fail(fmt::format("Crowd::SendEvent({}, {}) called from inside a hook or condition; take a "
@@ -189,6 +191,7 @@ public:
 
     /// Character i back to the initial state, entered on its next Perform.
     void Reset(std::size_t i) {
+        CheckIndex_(i, "Reset");
         if (running_ == kTickingAll || Busy(i))
             Table::Fail(fmt::format("Crowd::Reset({}) called from inside a hook or condition", i));
         if (runtime_[i].flags & detail::kStarted) Recount(checks_ + 1);
@@ -196,14 +199,18 @@ public:
         if (!next_.empty()) next_[i] = detail::kNoState;
     }
 
+    // In checked builds (TICKFSM_CHECKED), every call taking a character's
+    // index refuses one out of range with a ConfigError.
     template <class S>
-    bool IsIn(std::size_t i) const noexcept {
+    bool IsIn(std::size_t i) const noexcept(!TICKFSM_CHECKED) {
+        CheckIndex_(i, "IsIn");
         const detail::StateIndex s = runtime_[i].state;
         return s != detail::kNoState && table_->keys[s] == detail::TypeKey<S>();
     }
     /// Character i's object of state S.
     template <class S>
     S& State(std::size_t i) {
+        CheckIndex_(i, "State");
         const detail::StateIndex id = table_->Find(detail::TypeKey<S>());
         if (id == detail::kNoState)
             Table::Fail(fmt::format("Crowd::State<{}>(): {} is not a state of {}", detail::StateName<S>(),
@@ -211,11 +218,26 @@ public:
         return detail::StateObject<S>(data_ + i * stride_, table_->meta[id].offset);
     }
     /// False before character i's first tick and after Reset(i).
-    bool IsStarted(std::size_t i) const noexcept { return (runtime_[i].flags & detail::kStarted) != 0; }
-    std::uint32_t TicksInState(std::size_t i) const noexcept { return runtime_[i].ticks; }
-    double TimeInState(std::size_t i) const noexcept { return detail::SecondsOf(runtime_[i].ticks, table_->dt); }
-    StateId CurrentState(std::size_t i) const noexcept { return StateId{runtime_[i].state}; }
-    std::string_view CurrentStateName(std::size_t i) const noexcept { return table_->NameOf(runtime_[i].state); }
+    bool IsStarted(std::size_t i) const noexcept(!TICKFSM_CHECKED) {
+        CheckIndex_(i, "IsStarted");
+        return (runtime_[i].flags & detail::kStarted) != 0;
+    }
+    std::uint32_t TicksInState(std::size_t i) const noexcept(!TICKFSM_CHECKED) {
+        CheckIndex_(i, "TicksInState");
+        return runtime_[i].ticks;
+    }
+    double TimeInState(std::size_t i) const noexcept(!TICKFSM_CHECKED) {
+        CheckIndex_(i, "TimeInState");
+        return detail::SecondsOf(runtime_[i].ticks, table_->dt);
+    }
+    StateId CurrentState(std::size_t i) const noexcept(!TICKFSM_CHECKED) {
+        CheckIndex_(i, "CurrentState");
+        return StateId{runtime_[i].state};
+    }
+    std::string_view CurrentStateName(std::size_t i) const noexcept(!TICKFSM_CHECKED) {
+        CheckIndex_(i, "CurrentStateName");
+        return table_->NameOf(runtime_[i].state);
+    }
     std::string_view StateName(StateId id) const noexcept { return table_->NameOf(id.value); }
     template <class S>
     StateId IdOf() const noexcept {
@@ -239,6 +261,17 @@ private:
     static constexpr std::size_t kTickingAll = static_cast<std::size_t>(-1);
     /// Sets running_ for a scope and puts back what it was, even if a hook throws.
     using Running = detail::ScopedValue<std::size_t>;
+    /// Checked builds: character i exists, or a ConfigError naming the call.
+    void CheckIndex_([[maybe_unused]] std::size_t i, [[maybe_unused]] const char* api) const {
+#if TICKFSM_CHECKED
+        if (i >= runtime_.size()) [[unlikely]]
+            FailIndex_(i, api);
+#endif
+    }
+    [[noreturn, gnu::cold, gnu::noinline]] void FailIndex_(std::size_t i, const char* api) const {
+        Table::Fail(fmt::format("Crowd<{}>::{}({}): no character {}: the crowd has {} characters",
+                                detail::TypeName<Manager>(), api, i, i, runtime_.size()));
+    }
     /// What running_ becomes while character i ticks: i + 1, unless something runs already.
     std::size_t Outermost(std::size_t i) const noexcept { return running_ == kNothing ? i + 1 : running_; }
     /// Inside a hook or condition of character i: its fast tick, or its general path (kBusy).

@@ -1,5 +1,8 @@
 // Crowd<Manager>: many characters on one shared table, 8 bytes each plus state data.
 
+// The tests build with NDEBUG; this file checks character indices (see Errors in README.md).
+#define TICKFSM_CHECKED 1
+
 #include <catch2/catch.hpp>
 
 #include <algorithm>
@@ -676,4 +679,29 @@ TEMPLATE_TEST_CASE("A crowd character's TicksInState saturates at 2^32-1 and its
     }
     tickfsm::detail::TicksAccess::Of(crowd, 0) = (1u << 24) + 1; // where a float product stops advancing
     CHECK(crowd.TimeInState(0) == static_cast<double>((1u << 24) + 1) * dt);
+}
+
+TEST_CASE("A crowd refuses a character index out of range in checked builds", "[crowd][error][checked]") {
+    using Catch::Matchers::Contains;
+    std::vector<Ant> ants(3);
+    Ant prototype, stranger;
+    tickfsm::Crowd<CountingAntStateManager> crowd(ants.size(), prototype);
+    crowd.TickAll(ants, [](std::size_t, Ant&) { return World{}; });
+    const auto out_of_range = [](const char* call) { // the whole refusal: "...::IsIn(3): no character 3: ..."
+        return Contains(std::string("tickfsm: StateManager<Ant, World>: Crowd<CountingAntStateManager>::") + call +
+                        ": no character 3: the crowd has 3 characters");
+    };
+    REQUIRE_THROWS_WITH(crowd.IsIn<Wander>(3), out_of_range("IsIn(3)"));
+    REQUIRE_THROWS_WITH(crowd.State<Tally>(3), out_of_range("State(3)"));
+    REQUIRE_THROWS_WITH(crowd.IsStarted(3), out_of_range("IsStarted(3)"));
+    REQUIRE_THROWS_WITH(crowd.TicksInState(3), out_of_range("TicksInState(3)"));
+    REQUIRE_THROWS_WITH(crowd.TimeInState(3), out_of_range("TimeInState(3)"));
+    REQUIRE_THROWS_WITH(crowd.CurrentState(3), out_of_range("CurrentState(3)"));
+    REQUIRE_THROWS_WITH(crowd.CurrentStateName(3), out_of_range("CurrentStateName(3)"));
+    REQUIRE_THROWS_WITH(crowd.Reset(3), out_of_range("Reset(3)"));
+    REQUIRE_THROWS_WITH(crowd.SendEvent(3, stranger, "Go", World{}), out_of_range("SendEvent(3)"));
+    REQUIRE_THROWS_WITH(crowd.Perform(3, stranger, World{}), out_of_range("Perform(3)"));
+    crowd.Perform(2, ants[2], World{}); // the crowd is usable after each refusal
+    CHECK(crowd.TicksInState(2) >= 1);
+    CHECK(crowd.IsStarted(2));
 }
