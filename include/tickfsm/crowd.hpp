@@ -197,6 +197,49 @@ public:
         if (runtime_[i].flags & detail::kStarted) Recount(checks_ + 1);
         runtime_[i] = detail::Runtime{detail::kNoState, static_cast<std::uint16_t>(runtime_[i].flags & detail::kInitialized), 0};
         if (!next_.empty()) next_[i] = detail::kNoState;
+        if (!previous_.empty()) previous_[i] = detail::kNoState;
+    }
+
+    /// The state character i's last change came from (not Valid() before its
+    /// second state). Needs KeepPreviousState() in the Manager's configuration.
+    StateRef PreviousState(std::size_t i) const {
+        CheckIndex_(i, "PreviousState");
+        if (!table_->keep_previous)
+            Table::Fail(fmt::format("Crowd<{}>::PreviousState({}) needs KeepPreviousState() in the configuration",
+                                    detail::TypeName<Manager>(), i));
+        return table_->Ref(previous_[i]);
+    }
+
+    /// Character i goes back to PreviousState(i) through the gates, or past
+    /// them with `force` (see StateManager::RevertToPreviousState); hooks
+    /// receive `Action{}`. Returns whether the state changed.
+    template <class A = Action>
+    bool RevertToPreviousState(std::size_t i, Controller& controller, bool force = false) {
+        CheckIndex_(i, "RevertToPreviousState");
+        if (!table_->keep_previous)
+            Table::Fail(fmt::format("Crowd<{}>::RevertToPreviousState({}) needs KeepPreviousState() in the "
+                                    "configuration",
+                                    detail::TypeName<Manager>(), i));
+        if (running_ == kTickingAll || Busy(i))
+            Table::Fail(fmt::format("Crowd::RevertToPreviousState({}) called from inside a hook or condition; take "
+                                    "a tickfsm::Machine<Controller, Action>& as the hook's last parameter instead",
+                                    i));
+        const detail::StateIndex previous = previous_[i];
+        if (previous == detail::kNoState) return false;
+        const A action{};
+        Running running(running_, Outermost(i));
+        struct CountStart { // a character not started yet starts in the state it reverts to
+            Crowd& crowd;
+            std::size_t i;
+            bool was_started;
+            ~CountStart() {
+                if (!was_started && (crowd.runtime_[i].flags & detail::kStarted)) crowd.Recount(crowd.checks_ - 1);
+            }
+        } count{*this, i, (runtime_[i].flags & detail::kStarted) != 0};
+        BusyScope busy(runtime_[i]);
+        auto ctx = Context(i, controller, action);
+        return detail::SetState(ctx, previous, force ? detail::Direct::Force : detail::Direct::Try,
+                                detail::Prepare{});
     }
 
     // In checked builds (TICKFSM_CHECKED), every call taking a character's
@@ -247,7 +290,8 @@ public:
     float FixedDeltaTime() const noexcept { return table_->dt; }
     /// Bytes the crowd holds per character: state id and ticks, plus state data.
     std::size_t BytesPerCharacter() const noexcept {
-        return sizeof(detail::Runtime) + stride_ + (next_.empty() ? 0 : sizeof(detail::StateIndex));
+        return sizeof(detail::Runtime) + stride_ + (next_.empty() ? 0 : sizeof(detail::StateIndex)) +
+               (previous_.empty() ? 0 : sizeof(detail::StateIndex));
     }
 
 private:
@@ -378,6 +422,7 @@ private:
         ctx.action = &action;
         ctx.data = data_ + i * stride_;
         ctx.next = next_.empty() ? &unused_next_ : &next_[i];
+        ctx.previous = table_->keep_previous ? &previous_[i] : nullptr;
         return ctx;
     }
 
@@ -474,6 +519,7 @@ private:
         size_ = count;
         Recount(checks_ + (count - old));
         if (table_->uses_machine) next_.resize(count, detail::kNoState);
+        if (table_->keep_previous) previous_.resize(count, detail::kNoState);
     }
 
     Table* table_ = nullptr;
@@ -483,6 +529,7 @@ private:
     std::vector<detail::Runtime> runtime_;
     std::size_t size_ = 0; // runtime_.size(), kept for TickAllByState's compare and TickAll's gate
     std::vector<detail::StateIndex> next_; // NextState requests, when a hook can make them
+    std::vector<detail::StateIndex> previous_; // where each character's last change came from (KeepPreviousState only)
     detail::StateIndex unused_next_ = detail::kNoState;
     std::size_t running_ = kNothing; // see Running
     // Why TickAll must check each character's flags: one per character not

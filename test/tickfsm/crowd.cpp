@@ -705,3 +705,69 @@ TEST_CASE("A crowd refuses a character index out of range in checked builds", "[
     CHECK(crowd.TicksInState(2) >= 1);
     CHECK(crowd.IsStarted(2));
 }
+
+namespace {
+
+/// Peeks out of its shelter for a tick, then goes back where it came from.
+struct Peek {
+    void Perform(Ant&, const World&, tickfsm::Machine<Ant, World>& m) {
+        if (m.TicksInState() >= 1) m.RevertToPreviousState();
+    }
+};
+
+class PeekingAntStateManager : public tickfsm::StateManager<Ant, World> {
+public:
+    explicit PeekingAntStateManager(Ant& ant) : StateManager(ant) {
+        KeepPreviousState();
+        SetInitialState<Shelter>().To<Peek>([](const Ant&, const World& w) { return !w.rain; });
+        From<Peek>();
+    }
+};
+
+} // namespace
+
+TEST_CASE("A crowd honours its manager's KeepPreviousState", "[crowd][previous]") {
+    std::vector<Ant> ants(3);
+    Ant prototype;
+    tickfsm::Crowd<PeekingAntStateManager> crowd(ants.size(), prototype);
+    const World rain{true}, dry{false};
+    crowd.Perform(0, ants[0], rain);
+    crowd.Perform(1, ants[1], rain);
+    crowd.Perform(0, ants[0], dry); // Shelter -> Peek
+    REQUIRE(crowd.IsIn<Peek>(0));
+    REQUIRE_NOTHROW(crowd.Perform(0, ants[0], rain)); // Peek reverts through its handle: back to Shelter
+    CHECK(crowd.IsIn<Shelter>(0));
+    crowd.Perform(1, ants[1], dry); // Shelter -> Peek
+    CHECK(crowd.IsIn<Peek>(1));
+}
+
+TEST_CASE("A crowd keeps each character's previous state and reverts it", "[crowd][previous]") {
+    using Catch::Matchers::Contains;
+    std::vector<Ant> ants(3);
+    Ant prototype;
+    tickfsm::Crowd<PeekingAntStateManager> crowd(ants.size(), prototype);
+    const World rain{true}, dry{false};
+    crowd.Perform(0, ants[0], rain);
+    crowd.Perform(1, ants[1], rain);
+    CHECK_FALSE(crowd.PreviousState(0).Valid()); // only the initial state entered
+    CHECK_FALSE(crowd.RevertToPreviousState(0, ants[0]));
+    crowd.Perform(0, ants[0], dry);  // Shelter -> Peek
+    crowd.Perform(0, ants[0], rain); // Peek -> Shelter (revert)
+    crowd.Perform(1, ants[1], dry);  // Shelter -> Peek
+    CHECK(crowd.PreviousState(0).Is<Peek>());
+    CHECK(crowd.PreviousState(1).Is<Shelter>());
+    CHECK_FALSE(crowd.PreviousState(2).Valid());
+    CHECK(crowd.RevertToPreviousState(1, ants[1])); // from outside the tick
+    CHECK(crowd.IsIn<Shelter>(1));
+    CHECK(crowd.PreviousState(1).Is<Peek>());
+    CHECK(crowd.IsIn<Shelter>(0));
+    crowd.Reset(0);
+    CHECK_FALSE(crowd.PreviousState(0).Valid());
+
+    tickfsm::Crowd<AntStateManager> forgetful(1, prototype); // no KeepPreviousState: nothing kept, 8 bytes
+    CHECK(forgetful.BytesPerCharacter() == 8);
+    REQUIRE_THROWS_WITH(forgetful.PreviousState(0), Contains("StateManager<Ant, World>") &&
+                                                        Contains("Crowd<RoamingAntStateManager") &&
+                                                        Contains("PreviousState(0) needs KeepPreviousState()"));
+    REQUIRE_THROWS_WITH(forgetful.RevertToPreviousState(0, ants[0]), Contains("needs KeepPreviousState()"));
+}
