@@ -240,8 +240,7 @@ private:
     detail::StateIndex KeyedId(K key) const {
         const detail::StateIndex id = ctx_.table->FindKey(detail::TypeKey<K>(), static_cast<std::uint64_t>(key));
         if (id == detail::kNoState)
-            ctx_.table->Fail(fmt::format("no state is registered under the key {} of {}",
-                                         static_cast<long long>(key), detail::TypeName<K>()));
+            ctx_.table->Fail(fmt::format("no state is registered under the key {}", detail::KeyText(key)));
         return id;
     }
 

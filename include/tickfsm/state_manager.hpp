@@ -1035,13 +1035,7 @@ private:
 
     template <class K>
     static std::string KeyText_(K key) {
-        if constexpr (std::is_enum_v<K>) {
-            const std::string_view name = detail::EnumName(key);
-            if (!name.empty()) return fmt::format("{}::{}", detail::TypeName<K>(), name);
-            return fmt::format("{}({})", detail::TypeName<K>(), static_cast<long long>(key));
-        } else {
-            return fmt::format("{}", key);
-        }
+        return detail::KeyText(key);
     }
 
     template <class K>

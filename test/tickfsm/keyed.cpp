@@ -168,3 +168,25 @@ TEST_CASE("A hook can ask the handle which key is current", "[keyed][machine]") 
     m.Perform({});
     CHECK(m.State<Watcher>(CreatureState::Idle).saw_key);
 }
+
+namespace {
+enum class Pose { Stand, Missing };
+} // namespace
+
+TEST_CASE("An unknown key names its enumerator from a hook's handle as from outside", "[keyed][machine][error]") {
+    using Catch::Matchers::Contains;
+    Creature c;
+    tickfsm::StateManager<Creature, Buttons> m(c);
+    m.AddDelegateState(Pose::Stand).Perform([](Creature&, const Buttons& b, M& machine) {
+        if (b.attack) machine.TrySetState(Pose::Missing);
+    });
+    m.SetInitialState(Pose::Stand);
+    m.Perform({});
+    REQUIRE_THROWS_WITH(m.TrySetState(Pose::Missing), Contains("StateManager<Creature, Buttons>") &&
+                                                         Contains("TrySetState(Pose::Missing)") &&
+                                                         Contains("no state is registered"));
+    REQUIRE_THROWS_WITH(m.Perform({.attack = true}), Contains("StateManager<Creature, Buttons>") &&
+                                                         Contains("no state is registered under the key Pose::Missing"));
+    m.Perform({});
+    CHECK(m.IsIn(Pose::Stand));
+}

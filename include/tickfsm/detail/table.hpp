@@ -398,6 +398,18 @@ void RebuildState(std::byte* at, Args&&... args) {
     return ticks;
 }
 
+/// A state key as errors show it: "CreatureState::Attack1", "CreatureState(300)", "7".
+template <class K>
+std::string KeyText(K key) {
+    if constexpr (std::is_enum_v<K>) {
+        const std::string_view name = EnumName(key);
+        if (!name.empty()) return fmt::format("{}::{}", TypeName<K>(), name);
+        return fmt::format("{}({})", TypeName<K>(), static_cast<long long>(key));
+    } else {
+        return fmt::format("{}", key);
+    }
+}
+
 /// Tests only: a machine's (or a crowd character's) ticks in state, to set
 /// without ticking 2^32 times. Each machine and crowd befriends it.
 struct TicksAccess {
