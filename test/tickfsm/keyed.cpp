@@ -190,3 +190,23 @@ TEST_CASE("An unknown key names its enumerator from a hook's handle as from outs
     m.Perform({});
     CHECK(m.IsIn(Pose::Stand));
 }
+
+namespace {
+enum class Wide { Low = 3, Big = 70, Top = 255 };
+} // namespace
+
+TEST_CASE("Enum keys keep their enumerator names up to 255", "[keyed][regression]") {
+    using Catch::Matchers::Contains;
+    Creature c;
+    tickfsm::StateManager<Creature, Buttons> m(c);
+    m.AddState<Idle>(Wide::Low);
+    m.AddState<Attack>(Wide::Big, 5);
+    m.SetInitialState(Wide::Big);
+    m.Perform({});
+    CHECK(m.CurrentStateName() == "Big");
+    CHECK(m.StateName(m.CurrentState()) == "Big");
+    REQUIRE_THROWS_WITH(m.TrySetState(Wide::Top), Contains("StateManager<Creature, Buttons>") &&
+                                                      Contains("TrySetState(Wide::Top)"));
+    m.ForceSetState(Wide::Low);
+    CHECK(m.CurrentStateName() == "Low");
+}
