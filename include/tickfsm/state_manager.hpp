@@ -1058,8 +1058,7 @@ private:
         }
         ApplyPrivately_([&](Table_& table) {
             const detail::StateIndex id = table.template Add<S, kFromPrototype>(nullptr, name, std::move(prototype));
-            table.meta[id].key_type = detail::TypeKey<K>();
-            table.meta[id].key_value = static_cast<std::uint64_t>(key);
+            table.SetKey(id, detail::TypeKey<K>(), static_cast<std::uint64_t>(key));
             table.meta[id].owned_name = std::move(owned);
         });
     }

@@ -210,3 +210,19 @@ TEST_CASE("Enum keys keep their enumerator names up to 255", "[keyed][regression
     m.ForceSetState(Wide::Low);
     CHECK(m.CurrentStateName() == "Low");
 }
+
+TEST_CASE("A keyed machine takes 65,534 states quickly and refuses the 65,535th", "[keyed][config][error]") {
+    using Catch::Matchers::Contains;
+    Creature c;
+    tickfsm::StateManager<Creature, Buttons> m(c);
+    for (int key = 0; key < 65534; ++key) m.AddState<Idle>(key); // took minutes while each state grew the table by one
+    CHECK(m.StateCount() == 65534);
+    REQUIRE_THROWS_WITH(m.AddState<Idle>(65534), Contains("StateManager<Creature, Buttons>") &&
+                                                     Contains("cannot add state 65534") &&
+                                                     Contains("at most 65534 states"));
+    CHECK(m.StateCount() == 65534);
+    m.SetInitialState(65533).To(0);
+    m.Perform({});
+    m.Perform({});
+    CHECK(m.IsIn(0));
+}

@@ -140,8 +140,8 @@ template <class C, class A, class X>
 void ApplyDoAt(Table<C, A>& table, StateIndex id, std::shared_ptr<const X> prototype) {
     static_assert(CheckAction<X, C, A>());
     static_assert(alignof(X) <= 64, "tickfsm: a state action aligned to more than 64 bytes is not supported");
-    table.items.reserve(table.items.size() + 1);
-    table.meta[id].actions.reserve(table.meta[id].actions.size() + 1);
+    ReserveOneMore(table.items);
+    ReserveOneMore(table.meta[id].actions);
     ActionSlot<C, A> action;
     action.name = TypeName<X>();
     action.offset = table.template Place<X>();

@@ -22,6 +22,7 @@
 #include <string_view>
 #include <tuple>
 #include <type_traits>
+#include <unordered_map>
 #include <utility>
 #include <vector>
 
@@ -72,6 +73,13 @@ template <class F, class... Args>
 using HeldCallable = std::conditional_t<std::is_trivially_copyable_v<F> && sizeof(F) <= 2 * sizeof(void*) &&
                                             std::is_invocable_v<const F&, Args...>,
                                         const F, F&>;
+
+/// Room for one more element, growing geometrically: reserving size() + 1
+/// each time made adding n states take n^2 / 2 copies.
+template <class V>
+void ReserveOneMore(V& v) {
+    if (v.size() == v.capacity()) v.reserve(v.size() < 8 ? 8 : 2 * v.size());
+}
 
 /// Per character: this is all a running machine changes on a tick.
 struct Runtime {
@@ -740,6 +748,17 @@ struct Table {
     std::vector<const void*> keys;
     std::vector<DataItem> items;          // per-character copies, in construction order
     std::vector<std::string_view> names;  // set by Finalize, for observers
+    struct KeyOf {
+        const void* type;
+        std::uint64_t value;
+        bool operator==(const KeyOf&) const = default;
+    };
+    struct KeyHash {
+        std::size_t operator()(const KeyOf& k) const noexcept {
+            return std::hash<const void*>()(k.type) ^ static_cast<std::size_t>(k.value * 0x9E3779B97F4A7C15ull);
+        }
+    };
+    std::unordered_map<KeyOf, StateIndex, KeyHash> keyed; // keyed states, for FindKey
     float dt = 1.0f / 60.0f;
     StateIndex initial = kNoState;
     std::uint32_t data_size = 0;
@@ -822,11 +841,11 @@ struct Table {
             Fail(fmt::format("cannot add state {}: a machine holds at most {} states", name, kNoState - 1));
 
         // Reserve first so that nothing below throws half-way.
-        words.reserve(words.size() + 1);
-        selfs.reserve(selfs.size() + 1);
-        keys.reserve(keys.size() + 1);
-        meta.reserve(meta.size() + 1);
-        items.reserve(items.size() + 1);
+        ReserveOneMore(words);
+        ReserveOneMore(selfs);
+        ReserveOneMore(keys);
+        ReserveOneMore(meta);
+        ReserveOneMore(items);
 
         StateMeta<C, A> m;
         m.name = name;
@@ -866,9 +885,14 @@ struct Table {
 
     /// Id of the keyed state `value` of key type `key_type`, or kNoState.
     StateIndex FindKey(const void* key_type, std::uint64_t value) const noexcept {
-        for (std::size_t i = 0; i < meta.size(); ++i)
-            if (meta[i].key_type == key_type && meta[i].key_value == value) return static_cast<StateIndex>(i);
-        return kNoState;
+        const auto found = keyed.find(KeyOf{key_type, value});
+        return found == keyed.end() ? kNoState : found->second;
+    }
+    /// State `id` becomes the keyed state `value` of key type `key_type`.
+    void SetKey(StateIndex id, const void* key_type, std::uint64_t value) {
+        keyed.emplace(KeyOf{key_type, value}, id); // first: if it throws, the state has no key yet
+        meta[id].key_type = key_type;
+        meta[id].key_value = value;
     }
 
     /// Undo the last Register (its data state could not be constructed).
