@@ -54,8 +54,9 @@ public:
             return fmt::format("From<{}>().On({}).To<{}>()", detail::StateName<S>(), event_.name,
                                detail::StateName<T>());
         });
+        // Refused before anything changes, also for a builder off the machine's place on the shared path.
+        if (m.Blk_()->node) m.template CheckNoEventOnPath_<S, T>(event_);
         if (m.Blk_()->node && from_.token_ == m.Blk_()->node) {
-            m.template CheckNoEventOnPath_<S, T>(event_);
             detail::StepRecord<Controller, Action> step;
             step.key = detail::TypeKey<detail::OnStep<S, T>>();
             step.event = event_;
@@ -185,6 +186,9 @@ private:
                     function, chain_, &detail::ReplayTo<Controller, Action, S, T, Cond, kForced, Maker, Edges...>))
                 return Next(m, chain_, token);
         }
+        // A builder used already is refused before anything changes (no new state, no private table).
+        m.CheckChain_(detail::TypeKey<S>(), chain_, detail::TypeKey<detail::Chain<Controller, Action, S, Edges...>>(),
+                      &detail::StateName<S>, &detail::StateName<T>);
         m.Detach_();
         m.template AddStatePrivately_<T>();
         detail::ApplyTo<Controller, Action, S, T, Cond, kForced, Maker, Edges...>(
@@ -686,10 +690,10 @@ public:
     template <class Tag>
     DelegateBuilder<Controller, Action> AddDelegateState() {
         CheckConfigurable_([] { return fmt::format("AddDelegateState<{}>()", detail::TypeName<Tag>()); });
-        Detach_();
-        if (Tab_()->Find(detail::TypeKey<Tag>()) != detail::kNoState)
+        if (Resolved_().Find(detail::TypeKey<Tag>()) != detail::kNoState)
             Table_::Fail(fmt::format("AddDelegateState<{}>(): {} is already a state of this machine",
                                     detail::TypeName<Tag>(), detail::TypeName<Tag>()));
+        Detach_();
         auto hooks = std::make_shared<detail::DelegateHooks<Controller, Action>>();
         auto prototype = std::make_shared<const detail::DelegateState<Controller, Action>>(
             detail::DelegateState<Controller, Action>{hooks});
@@ -705,12 +709,12 @@ public:
         requires StateKey<K>
     KeyedTransitionBuilder<Controller, Action> SetInitialState(K key) {
         CheckConfigurable_([&] { return fmt::format("SetInitialState({})", KeyText_(key)); });
-        Detach_();
-        const detail::StateIndex id = KeyedId_(key, "SetInitialState");
-        if (Tab_()->initial != detail::kNoState)
+        const detail::StateIndex id = KeyedId_(key, "SetInitialState"); // a keyed state: the table is private
+        if (Resolved_().initial != detail::kNoState)
             Table_::Fail(fmt::format("SetInitialState({}): the initial state is already {}; a machine has one "
                                     "initial state",
                                     KeyText_(key), Tab_()->NameOf(Tab_()->initial)));
+        Detach_();
         Tab_()->initial = id;
         return KeyedBuilder_(id);
     }
@@ -720,8 +724,9 @@ public:
         requires StateKey<K>
     KeyedTransitionBuilder<Controller, Action> From(K key) {
         CheckConfigurable_([&] { return fmt::format("From({})", KeyText_(key)); });
+        const detail::StateIndex id = KeyedId_(key, "From"); // refused before the machine leaves the shared path
         Detach_();
-        return KeyedBuilder_(KeyedId_(key, "From"));
+        return KeyedBuilder_(id);
     }
 
     /// TrySetState for a keyed state.
@@ -1036,6 +1041,12 @@ private:
     template <class K>
     static std::string KeyText_(K key) {
         return detail::KeyText(key);
+    }
+
+    /// Refuses a builder whose chain was extended already (a builder used
+    /// twice), before its To changes anything.
+    void CheckChain_(const void* from_key, std::size_t chain, const void* expected, NameFn_ from, NameFn_ to) const {
+        detail::CheckChainToExtend(Resolved_(), from_key, chain, expected, from, to);
     }
 
     template <class K>

@@ -318,3 +318,83 @@ TEST_CASE("A private machine's state whose constructor throws is not added", "[e
     m.Perform(2);
     CHECK(m.IsIn<Angry>());
 }
+
+namespace {
+struct Sentry {};
+enum class Post { Gate, Wall };
+} // namespace
+
+TEST_CASE("A builder used twice leaves the machine as it was", "[error][regression]") {
+    Knight k;
+    Manager m(k); // on the shared path
+    auto builder = m.SetInitialState<Patrol>();
+    std::move(builder).To<Guard>([] { return false; });
+    REQUIRE(m.StateCount() == 2);
+    REQUIRE_THROWS_WITH(std::move(builder).To<Sentry>(), Contains("StateManager<Knight, int>") &&
+                                                             Contains("From<Patrol>().To<Sentry>()") &&
+                                                             Contains("used already"));
+    CHECK(m.StateCount() == 2);
+    CHECK_FALSE(m.IdOf<Sentry>().Valid());
+    CHECK(m.SharesTable());
+    m.Perform(0);
+    CHECK(m.IsIn<Patrol>());
+
+    Manager own(k); // a private table
+    int captured = 0;
+    auto own_builder = own.SetInitialState<Patrol>();
+    std::move(own_builder).To<Guard>([captured] { return captured != 0; });
+    REQUIRE_THROWS_WITH(std::move(own_builder).To<Sentry>(), Contains("used already"));
+    CHECK(own.StateCount() == 2);
+    own.Perform(0);
+    CHECK(own.IsIn<Patrol>());
+}
+
+TEST_CASE("A second transition on one event leaves the machine as it was", "[error][event][regression]") {
+    Knight k;
+    Manager own(k); // a private table
+    int captured = 0;
+    own.SetInitialState<Patrol>().To<Guard>([captured] { return captured != 0; }).On("Alarm").To<Guard>();
+    REQUIRE(own.StateCount() == 2);
+    REQUIRE_THROWS_WITH(own.From<Patrol>().On("Alarm").To<Sentry>(),
+                        Contains("StateManager<Knight, int>") && Contains("From<Patrol>().On(Alarm).To<Sentry>()") &&
+                            Contains("already has a transition on event Alarm"));
+    CHECK(own.StateCount() == 2);
+    CHECK_FALSE(own.IdOf<Sentry>().Valid());
+
+    Manager shared(k); // a builder that is no longer at the machine's place on the shared path
+    auto from_patrol = shared.SetInitialState<Patrol>().On("Alarm").To<Guard>();
+    shared.From<Guard>();
+    REQUIRE_THROWS_WITH(std::move(from_patrol).On("Alarm").To<Sentry>(),
+                        Contains("From<Patrol>().On(Alarm).To<Sentry>()") && Contains("already has a transition"));
+    CHECK(shared.StateCount() == 2);
+    CHECK(shared.SharesTable());
+    shared.Perform(0);
+    CHECK(shared.SendEvent("Alarm"));
+    CHECK(shared.IsIn<Guard>());
+}
+
+TEST_CASE("AddDelegateState of a type that is already a state leaves the machine as it was", "[error][delegate][regression]") {
+    Knight k;
+    Manager m(k);
+    m.SetInitialState<Patrol>().To<Guard>([] { return false; });
+    REQUIRE_THROWS_WITH(m.AddDelegateState<Guard>(), Contains("StateManager<Knight, int>") &&
+                                                         Contains("AddDelegateState<Guard>()") &&
+                                                         Contains("already a state"));
+    CHECK(m.SharesTable());
+    CHECK(m.StateCount() == 2);
+}
+
+TEST_CASE("An unknown key given to SetInitialState or From leaves the machine as it was", "[error][keyed][regression]") {
+    Knight k;
+    Manager m(k);
+    m.From<Guard>();
+    REQUIRE_THROWS_WITH(m.SetInitialState(Post::Gate), Contains("StateManager<Knight, int>") &&
+                                                           Contains("SetInitialState(Post::Gate)") &&
+                                                           Contains("no state is registered under that key"));
+    REQUIRE_THROWS_WITH(m.From(Post::Wall), Contains("From(Post::Wall)") && Contains("no state is registered"));
+    CHECK(m.SharesTable());
+    CHECK(m.StateCount() == 1);
+    m.SetInitialState<Patrol>();
+    m.Perform(0);
+    CHECK(m.IsIn<Patrol>());
+}

@@ -88,18 +88,26 @@ std::size_t ApplyInit(Table<C, A>& table) {
     return chain;
 }
 
-/// Chain `chain` of state `from_key`, checked to be of type `expected` (the
-/// builder extends what it built). Shared by every To of a character type.
+/// Refuses chain `chain` of state `from_key` unless it is of type `expected`
+/// (the builder extends what it built). Shared by every To of a character type.
+template <class C, class A>
+void CheckChainToExtend(const Table<C, A>& table, const void* from_key, std::size_t chain, const void* expected,
+                        std::string_view (*from_name)() noexcept, std::string_view (*to_name)() noexcept) {
+    const StateIndex from = table.Find(from_key);
+    if (from == kNoState || chain >= table.meta[from].chains.size() ||
+        table.meta[from].chains[chain]->type != expected) [[unlikely]]
+        table.Fail(fmt::format("From<{}>().To<{}>(): this builder was used already; chain each To<...>() on the "
+                               "builder the previous To returned",
+                               from_name(), to_name()));
+}
+
+/// Chain `chain` of state `from_key`, checked to be of type `expected`.
 template <class C, class A>
 std::unique_ptr<ChainBase<C, A>>& ChainToExtend(Table<C, A>& table, const void* from_key, std::size_t chain,
                                                 const void* expected, std::string_view (*from_name)() noexcept,
                                                 std::string_view (*to_name)() noexcept) {
-    auto& owned = table.meta[table.Find(from_key)].chains[chain];
-    if (owned->type != expected) [[unlikely]]
-        table.Fail(fmt::format("From<{}>().To<{}>(): this builder was used already; chain each To<...>() on the "
-                               "builder the previous To returned",
-                               from_name(), to_name()));
-    return owned;
+    CheckChainToExtend(std::as_const(table), from_key, chain, expected, from_name, to_name);
+    return table.meta[table.Find(from_key)].chains[chain];
 }
 
 template <class C, class A, class S, class T, class Cond, bool kForced, class Maker, class... Edges>
@@ -125,13 +133,15 @@ void ApplyTo(Table<C, A>& table, std::size_t chain, Cond&& condition, Maker&& ma
 
 template <class C, class A, class S, class T>
 void ApplyOn(Table<C, A>& table, const Event& event) {
-    const StateIndex to = table.template Register<T>();
-    const StateIndex from = table.template Register<S>();
-    if (const EventEdge* existing = table.FindEvent(from, event))
+    // Refused before T is added as a state.
+    const StateIndex known = table.Find(TypeKey<S>());
+    if (const EventEdge* existing = known == kNoState ? nullptr : table.FindEvent(known, event))
         table.Fail(fmt::format("From<{}>().On({}).To<{}>(): state {} already has a transition on event {} (to {}); "
                                "a state has one transition per event",
                                StateName<S>(), event.name, StateName<T>(), StateName<S>(), event.name,
                                table.NameOf(existing->to)));
+    const StateIndex to = table.template Register<T>();
+    const StateIndex from = table.template Register<S>();
     table.meta[from].events.push_back(EventEdge{event, to});
     table.finalized = false;
 }
