@@ -1,16 +1,13 @@
 #!/usr/bin/env bash
-# What a large tickfsm machine costs to compile: generates the test machine of
-# test/compile_time/generate.cmake (50 states, 200 transitions; and 10 states,
-# 40 transitions for comparison) into a temporary directory and times one
-#   ${CXX:-g++} -std=c++20 -O2 -c machine.cpp -I include
-# of each, printing
-#   COMPILE states=S transitions=T seconds=X
-# then the same 50x200 machine as a compile-time machine (STATIC=1), printing
-#   COMPILE static=1 states=50 transitions=200 seconds=X
-# and then times bench/compile_time/user.cpp, a file that only uses a machine,
-# without and with TICKFSM_EXTERN_MACHINE, printing
-#   COMPILE file=user extern=0|1 seconds=X
-# (wall-clock seconds; on a busy machine run it again before drawing conclusions).
+# What tickfsm costs to compile, in user seconds and peak memory of one
+#   ${CXX:-g++} -std=c++20 -O2 -c FILE -I include
+# each (CPU time, so a busy machine disturbs it less than wall-clock time):
+#   COMPILE file=include-alone seconds=X peak_mb=M      (#include <tickfsm/tickfsm.hpp> alone)
+#   COMPILE states=S transitions=T seconds=X peak_mb=M  (the generated machine of
+#                                     test/compile_time/generate.cmake, 10x40 and 50x200)
+#   COMPILE static=1 states=50 transitions=200 seconds=X peak_mb=M (the same as a compile-time machine)
+#   COMPILE file=user extern=0|1 seconds=X peak_mb=M    (bench/compile_time/user.cpp, a file that
+#                                     only uses a machine, without and with TICKFSM_EXTERN_MACHINE)
 #
 #   bench/compile_time.sh
 set -euo pipefail
@@ -21,7 +18,7 @@ generator="$root/test/compile_time/generate.cmake"
 
 case "${1:-}" in
   -h|--help)
-    sed -n '2,12p' "$0" | sed 's/^# \{0,1\}//'
+    sed -n '2,13p' "$0" | sed 's/^# \{0,1\}//'
     exit 0 ;;
   "") ;;
   *) echo "compile_time.sh: takes no arguments (got '$1')" >&2; exit 2 ;;
@@ -34,45 +31,40 @@ command -v "$cxx" >/dev/null 2>&1 || { echo "compile_time.sh: compiler '$cxx' no
 tmp="$(mktemp -d "${TMPDIR:-/tmp}/tickfsm-compile-time.XXXXXX")"
 trap 'rm -rf "$tmp"' EXIT
 
-# time_compile <source> <object>: prints the wall-clock seconds of one compile.
+# time_compile <source> <object> [flags...]: prints "seconds=X peak_mb=M" of one compile.
 time_compile() {
   local src="$1" obj="$2" log="$tmp/compile.log"
   shift 2
   local cmd=("$cxx" -std=c++20 -O2 -c "$src" -I "$root/include" -o "$obj" "$@")
-  local seconds
-  if [ -x /usr/bin/time ]; then
-    if ! /usr/bin/time -f %e -o "$tmp/seconds" "${cmd[@]}" >"$log" 2>&1; then
-      cat "$log" >&2
-      echo "compile_time.sh: compile failed: ${cmd[*]}" >&2
-      return 1
-    fi
-    seconds="$(tail -n 1 "$tmp/seconds")"
-  else
-    local TIMEFORMAT=%R
-    if ! { time "${cmd[@]}" >"$log" 2>&1; } 2>"$tmp/seconds"; then
-      cat "$log" >&2
-      echo "compile_time.sh: compile failed: ${cmd[*]}" >&2
-      return 1
-    fi
-    seconds="$(tail -n 1 "$tmp/seconds")"
+  if ! /usr/bin/time -f '%U %M' -o "$tmp/usage" "${cmd[@]}" >"$log" 2>&1; then
+    cat "$log" >&2
+    echo "compile_time.sh: compile failed: ${cmd[*]}" >&2
+    return 1
   fi
-  echo "$seconds"
+  local seconds kb
+  read -r seconds kb < <(tail -n 1 "$tmp/usage")
+  echo "seconds=$seconds peak_mb=$((kb / 1024))"
 }
 
-for size in "50 200" "10 40"; do
+[ -x /usr/bin/time ] || { echo "compile_time.sh: needs /usr/bin/time (Debian package 'time')" >&2; exit 1; }
+
+src="$tmp/include_alone.cpp"
+printf '#include <tickfsm/tickfsm.hpp>\nint main() { return 0; }\n' > "$src"
+echo "compile_time.sh: $cxx -std=c++20 -O2 -c include_alone.cpp" >&2
+echo "COMPILE file=include-alone $(time_compile "$src" "$tmp/include_alone.o")"
+
+for size in "10 40" "50 200"; do
   read -r states transitions <<<"$size"
   src="$tmp/machine_${states}x${transitions}.cpp"
   cmake "-DOUT=$src" "-DSTATES=$states" "-DTRANSITIONS=$transitions" -P "$generator"
   echo "compile_time.sh: $cxx -std=c++20 -O2 -c machine_${states}x${transitions}.cpp ($states states, $transitions transitions)" >&2
-  seconds="$(time_compile "$src" "$tmp/machine_${states}x${transitions}.o")"
-  echo "COMPILE states=$states transitions=$transitions seconds=$seconds"
+  echo "COMPILE states=$states transitions=$transitions $(time_compile "$src" "$tmp/machine_${states}x${transitions}.o")"
 done
 
 src="$tmp/static_machine_50x200.cpp"
 cmake "-DOUT=$src" -DSTATES=50 -DTRANSITIONS=200 -DSTATIC=1 -P "$generator"
 echo "compile_time.sh: $cxx -std=c++20 -O2 -c static_machine_50x200.cpp (the same machine, compile-time)" >&2
-seconds="$(time_compile "$src" "$tmp/static_machine_50x200.o")"
-echo "COMPILE static=1 states=50 transitions=200 seconds=$seconds"
+echo "COMPILE static=1 states=50 transitions=200 $(time_compile "$src" "$tmp/static_machine_50x200.o")"
 
 # A file that only uses a machine (bench/compile_time/user.cpp), without and
 # with TICKFSM_EXTERN_MACHINE: what each of a game's files saves when one file
@@ -82,6 +74,5 @@ for extern in 0 1; do
   flags=()
   [ "$extern" -eq 1 ] && flags=(-DTICKFSM_BENCH_EXTERN)
   echo "compile_time.sh: $cxx -std=c++20 -O2 -c bench/compile_time/user.cpp ${flags[*]:-}" >&2
-  seconds="$(time_compile "$user" "$tmp/user_$extern.o" "${flags[@]}")"
-  echo "COMPILE file=user extern=$extern seconds=$seconds"
+  echo "COMPILE file=user extern=$extern $(time_compile "$user" "$tmp/user_$extern.o" "${flags[@]}")"
 done

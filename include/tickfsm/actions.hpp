@@ -7,8 +7,6 @@
 #include <string_view>
 #include <utility>
 
-#include <fmt/format.h>
-
 #include "event.hpp"
 #include "machine.hpp"
 
@@ -75,11 +73,11 @@ struct LogLine {
 
 private:
     void Write(std::string_view state) const {
-        if (out) {
-            fmt::format_to(std::back_inserter(*out), "[{}] {}\n", state, text);
-        } else {
-            fmt::print(file, "[{}] {}\n", state, text);
-        }
+        std::string line;
+        line.reserve(state.size() + text.size() + 4);
+        line.append("[").append(state).append("] ").append(text).append("\n");
+        if (out) out->append(line);
+        else std::fputs(line.c_str(), file);
     }
 };
 

@@ -12,7 +12,7 @@
 #include <utility>
 #include <vector>
 
-#include <fmt/format.h>
+#include "detail/format.hpp"
 
 #include "config_error.hpp"
 #include "detail/grouped.hpp"
@@ -66,13 +66,13 @@ public:
         Manager manager(prototype, std::forward<Args>(args)...);
         const Table& table = manager.Resolved_();
         if (!manager.Blk_()->node)
-            Table::Fail(fmt::format("Crowd<{}>: its configuration has a condition that holds data (a capturing "
+            Table::Fail(detail::Format("Crowd<{}>: its configuration has a condition that holds data (a capturing "
                                     "lambda or a functor with members); a crowd shares one table between all its "
                                     "characters, so use captureless lambdas, functions or empty functors and reach "
                                     "per-character data through the controller",
                                     detail::TypeName<Manager>()));
         if (table.initial == detail::kNoState)
-            Table::Fail(fmt::format("Crowd<{}>: its configuration has no initial state; call SetInitialState<S>() in "
+            Table::Fail(detail::Format("Crowd<{}>: its configuration has no initial state; call SetInitialState<S>() in "
                                     "its constructor",
                                     detail::TypeName<Manager>()));
         table_ = manager.Tab_();
@@ -107,7 +107,7 @@ public:
     /// One tick of every character: controllers[i] with actions[i].
     void TickAll(std::span<Controller> controllers, std::span<const Action> actions) {
         if (controllers.size() != runtime_.size() || actions.size() != runtime_.size())
-            Table::Fail(fmt::format("Crowd::TickAll: {} controllers and {} actions for {} characters",
+            Table::Fail(detail::Format("Crowd::TickAll: {} controllers and {} actions for {} characters",
                                     controllers.size(), actions.size(), runtime_.size()));
         TickAll(controllers, [&actions](std::size_t i, Controller&) { return actions[i]; });
     }
@@ -171,7 +171,7 @@ public:
         CheckIndex_(i, "SendEvent");
         detail::Runtime& rt = runtime_[i];
         if (running_ == kTickingAll || Busy(i))
-            Table::Fail(fmt::format("Crowd::SendEvent({}, {}) called from inside a hook or condition; take a "
+            Table::Fail(detail::Format("Crowd::SendEvent({}, {}) called from inside a hook or condition; take a "
                                     "tickfsm::Machine<Controller, Action>& as the hook's last parameter instead",
                                     i, event.name));
         Running running(running_, Outermost(i));
@@ -193,7 +193,7 @@ public:
     void Reset(std::size_t i) {
         CheckIndex_(i, "Reset");
         if (running_ == kTickingAll || Busy(i))
-            Table::Fail(fmt::format("Crowd::Reset({}) called from inside a hook or condition", i));
+            Table::Fail(detail::Format("Crowd::Reset({}) called from inside a hook or condition", i));
         if (runtime_[i].flags & detail::kStarted) Recount(checks_ + 1);
         runtime_[i] = detail::Runtime{detail::kNoState, static_cast<std::uint16_t>(runtime_[i].flags & detail::kInitialized), 0};
         if (!next_.empty()) next_[i] = detail::kNoState;
@@ -205,7 +205,7 @@ public:
     StateRef PreviousState(std::size_t i) const {
         CheckIndex_(i, "PreviousState");
         if (!table_->keep_previous)
-            Table::Fail(fmt::format("Crowd<{}>::PreviousState({}) needs KeepPreviousState() in the configuration",
+            Table::Fail(detail::Format("Crowd<{}>::PreviousState({}) needs KeepPreviousState() in the configuration",
                                     detail::TypeName<Manager>(), i));
         return table_->Ref(previous_[i]);
     }
@@ -217,11 +217,11 @@ public:
     bool RevertToPreviousState(std::size_t i, Controller& controller, bool force = false) {
         CheckIndex_(i, "RevertToPreviousState");
         if (!table_->keep_previous)
-            Table::Fail(fmt::format("Crowd<{}>::RevertToPreviousState({}) needs KeepPreviousState() in the "
+            Table::Fail(detail::Format("Crowd<{}>::RevertToPreviousState({}) needs KeepPreviousState() in the "
                                     "configuration",
                                     detail::TypeName<Manager>(), i));
         if (running_ == kTickingAll || Busy(i))
-            Table::Fail(fmt::format("Crowd::RevertToPreviousState({}) called from inside a hook or condition; take "
+            Table::Fail(detail::Format("Crowd::RevertToPreviousState({}) called from inside a hook or condition; take "
                                     "a tickfsm::Machine<Controller, Action>& as the hook's last parameter instead",
                                     i));
         const detail::StateIndex previous = previous_[i];
@@ -256,7 +256,7 @@ public:
         CheckIndex_(i, "State");
         const detail::StateIndex id = table_->Find(detail::TypeKey<S>());
         if (id == detail::kNoState)
-            Table::Fail(fmt::format("Crowd::State<{}>(): {} is not a state of {}", detail::StateName<S>(),
+            Table::Fail(detail::Format("Crowd::State<{}>(): {} is not a state of {}", detail::StateName<S>(),
                                     detail::StateName<S>(), detail::TypeName<Manager>()));
         return detail::StateObject<S>(data_ + i * stride_, table_->meta[id].offset);
     }
@@ -313,7 +313,7 @@ private:
 #endif
     }
     [[noreturn, gnu::cold, gnu::noinline]] void FailIndex_(std::size_t i, const char* api) const {
-        Table::Fail(fmt::format("Crowd<{}>::{}({}): no character {}: the crowd has {} characters",
+        Table::Fail(detail::Format("Crowd<{}>::{}({}): no character {}: the crowd has {} characters",
                                 detail::TypeName<Manager>(), api, i, i, runtime_.size()));
     }
     /// What running_ becomes while character i ticks: i + 1, unless something runs already.
@@ -354,12 +354,12 @@ private:
     template <class MakeAction>
     [[gnu::noinline]] void TickAllChecked(std::span<Controller> controllers, MakeAction& make_action) {
         if (controllers.size() != runtime_.size())
-            Table::Fail(fmt::format("Crowd::TickAll: {} controllers for {} characters", controllers.size(),
+            Table::Fail(detail::Format("Crowd::TickAll: {} controllers for {} characters", controllers.size(),
                                     runtime_.size()));
         if (running_ == kTickingAll)
             Table::Fail("Crowd::TickAll called from inside a hook or condition of the same crowd");
         if (running_ != kNothing)
-            Table::Fail(fmt::format("Crowd::TickAll called from inside a hook or condition of character {} of the "
+            Table::Fail(detail::Format("Crowd::TickAll called from inside a hook or condition of character {} of the "
                                     "same crowd",
                                     running_ - 1));
         if (checks_ == 0) TickEvery<false>(controllers, make_action);
@@ -428,11 +428,11 @@ private:
 
     [[gnu::cold, gnu::noinline]] void SlowTick(std::size_t i, Controller& controller, const Action& action) {
         if (running_ == kTickingAll)
-            Table::Fail(fmt::format("Crowd::Perform({}) called from inside a hook or condition during TickAll of "
+            Table::Fail(detail::Format("Crowd::Perform({}) called from inside a hook or condition during TickAll of "
                                     "the same crowd",
                                     i));
         if (Busy(i))
-            Table::Fail(fmt::format("Crowd::Perform({}) called from inside a hook or condition of that character", i));
+            Table::Fail(detail::Format("Crowd::Perform({}) called from inside a hook or condition of that character", i));
         const bool outermost = running_ == kNothing; // else the general path marks character i busy
         Running running(running_, Outermost(i));
         if (outermost && QuickStart(runtime_[i])) return FastStep(i, controller, action);

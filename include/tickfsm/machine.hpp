@@ -10,7 +10,7 @@
 #include <utility>
 #include <string_view>
 
-#include <fmt/format.h>
+#include "detail/format.hpp"
 
 #include "detail/table.hpp"
 #include "event.hpp"
@@ -151,7 +151,7 @@ public:
         CheckNotLeaving("NextState");
         const detail::StateIndex id = ctx_.table->Find(detail::TypeKey<T>());
         if (id == detail::kNoState)
-            ctx_.table->Fail(fmt::format("NextState<{}>(): {} is not a state of this machine",
+            ctx_.table->Fail(detail::Format("NextState<{}>(): {} is not a state of this machine",
                                          detail::StateName<T>(), detail::StateName<T>()));
         *ctx_.next = id;
         ctx_.rt->flags = static_cast<std::uint16_t>(ctx_.rt->flags | detail::kNextPending);
@@ -240,7 +240,7 @@ private:
     detail::StateIndex KeyedId(K key) const {
         const detail::StateIndex id = ctx_.table->FindKey(detail::TypeKey<K>(), static_cast<std::uint64_t>(key));
         if (id == detail::kNoState)
-            ctx_.table->Fail(fmt::format("no state is registered under the key {}", detail::KeyText(key)));
+            ctx_.table->Fail(detail::Format("no state is registered under the key {}", detail::KeyText(key)));
         return id;
     }
 
@@ -265,12 +265,12 @@ private:
         CheckNotLeaving("TrySetState/TryResetState/ForceSetState");
         const detail::StateIndex id = ctx_.table->Find(detail::TypeKey<T>());
         if (id == detail::kNoState)
-            ctx_.table->Fail(fmt::format("set state {}: {} is not a state of this machine", detail::StateName<T>(),
+            ctx_.table->Fail(detail::Format("set state {}: {} is not a state of this machine", detail::StateName<T>(),
                                          detail::StateName<T>()));
         if (!detail::DirectAllowed(ctx_, id, how)) return false;
         if constexpr (sizeof...(Args) > 0) {
             if (id == ctx_.rt->state || id == ctx_.running)
-                ctx_.table->Fail(fmt::format("entering {} with arguments from one of its own hooks: its object is "
+                ctx_.table->Fail(detail::Format("entering {} with arguments from one of its own hooks: its object is "
                                              "in use; ask from outside the tick or from another state",
                                              detail::StateName<T>()));
             ctx_.staged.template Stage<T>(std::forward<Args>(args)...); // built when the change applies
@@ -285,7 +285,7 @@ private:
 
     void CheckNotLeaving(std::string_view what) const {
         if (ctx_.in_exit)
-            ctx_.table->Fail(fmt::format("{}() called from an exit hook of state {}: a state cannot change the "
+            ctx_.table->Fail(detail::Format("{}() called from an exit hook of state {}: a state cannot change the "
                                          "machine's state while it is being left",
                                          what, ctx_.table->NameOf(ctx_.rt->state)));
     }

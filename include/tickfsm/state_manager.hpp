@@ -13,7 +13,7 @@
 #include <type_traits>
 #include <utility>
 
-#include <fmt/format.h>
+#include "detail/format.hpp"
 
 #include "config_error.hpp"
 #include "detail/config.hpp"
@@ -51,7 +51,7 @@ public:
         static_assert(detail::CheckState<T, Controller, Action>());
         auto& m = *from_.manager_;
         m.CheckConfigurable_([this] {
-            return fmt::format("From<{}>().On({}).To<{}>()", detail::StateName<S>(), event_.name,
+            return detail::Format("From<{}>().On({}).To<{}>()", detail::StateName<S>(), event_.name,
                                detail::StateName<T>());
         });
         // Refused before anything changes, also for a builder off the machine's place on the shared path.
@@ -133,7 +133,7 @@ public:
         static_assert(detail::CheckAction<X, Controller, Action>());
         Manager& m = *manager_;
         m.CheckConfigurable_(
-            [] { return fmt::format("From<{}>().Do<{}>()", detail::StateName<S>(), detail::TypeName<X>()); });
+            [] { return detail::Format("From<{}>().Do<{}>()", detail::StateName<S>(), detail::TypeName<X>()); });
         if constexpr (sizeof...(Args) == 0 && std::is_default_constructible_v<X>) {
             if (m.Blk_()->node && token_ == m.Blk_()->node) {
                 Record_ step;
@@ -379,7 +379,7 @@ public:
     /// Refers to `controller` (does not own it); ticks are `fixed_dt` seconds long.
     explicit StateManager(Controller& controller, float fixed_dt = 1.0f / 60.0f) : controller_(&controller) {
         if (!(std::isfinite(fixed_dt) && fixed_dt > 0.0f))
-            Table_::Fail(fmt::format("fixed_dt must be finite and positive, got {}", fixed_dt));
+            Table_::Fail(detail::Format("fixed_dt must be finite and positive, got {}", fixed_dt));
         SetHome_(NewBlock_(0, alignof(Block_)));
         Blk_()->node = detail::Registry<Controller, Action>::Get().Root(fixed_dt);
         Blk_()->dt = fixed_dt;
@@ -402,10 +402,10 @@ public:
     template <class S>
     TransitionBuilder<Controller, Action, S> SetInitialState() {
         static_assert(detail::CheckState<S, Controller, Action>());
-        CheckConfigurable_([] { return fmt::format("SetInitialState<{}>()", detail::StateName<S>()); });
+        CheckConfigurable_([] { return detail::Format("SetInitialState<{}>()", detail::StateName<S>()); });
         if (Blk_()->node) {
             if (!Blk_()->node->initial.empty())
-                Table_::Fail(fmt::format("SetInitialState<{}>(): the initial state is already {}; a machine has one "
+                Table_::Fail(detail::Format("SetInitialState<{}>(): the initial state is already {}; a machine has one "
                                         "initial state (use From<{}>() to add transitions from {})",
                                         detail::StateName<S>(), Blk_()->node->initial, detail::StateName<S>(),
                                         detail::StateName<S>()));
@@ -427,7 +427,7 @@ public:
     template <class S>
     TransitionBuilder<Controller, Action, S> From() {
         static_assert(detail::CheckState<S, Controller, Action>());
-        CheckConfigurable_([] { return fmt::format("From<{}>()", detail::StateName<S>()); });
+        CheckConfigurable_([] { return detail::Format("From<{}>()", detail::StateName<S>()); });
         if (Blk_()->node) {
             Record_ step;
             step.key = detail::TypeKey<detail::FromStep<S>>();
@@ -532,7 +532,7 @@ public:
     void SetGlobalState() {
         const detail::StateIndex id = Resolved_().Find(detail::TypeKey<G>());
         if (id == detail::kNoState)
-            Table_::Fail(fmt::format("SetGlobalState<{}>(): {} is not a state of this machine; configure it (e.g. "
+            Table_::Fail(detail::Format("SetGlobalState<{}>(): {} is not a state of this machine; configure it (e.g. "
                                     "From<{}>()) first",
                                     detail::StateName<G>(), detail::StateName<G>(), detail::StateName<G>()));
         ChangeGlobal_(id);
@@ -570,7 +570,7 @@ public:
     /// From inside a hook, use the hook's tickfsm::Machine parameter instead.
     bool SendEvent(const Event& event, const Action& action) {
         if (Busy_())
-            Table_::Fail(fmt::format("SendEvent({}) called on the machine from inside one of its hooks or conditions "
+            Table_::Fail(detail::Format("SendEvent({}) called on the machine from inside one of its hooks or conditions "
                                     "(state {}); take a tickfsm::Machine<Controller, Action>& as the hook's last "
                                     "parameter and call SendEvent on it",
                                     event.name, CurrentStateName()));
@@ -593,7 +593,7 @@ public:
     /// one, every tick takes the general path.
     void SetObserver(Observer* observer, std::string_view name = {}) {
         if (Busy_())
-            Table_::Fail(fmt::format("SetObserver() called from inside a hook or condition of this machine (state "
+            Table_::Fail(detail::Format("SetObserver() called from inside a hook or condition of this machine (state "
                                     "{}); attach or detach the observer between ticks",
                                     CurrentStateName()));
         Blk_()->observer = observer;
@@ -607,7 +607,7 @@ public:
     /// the current state's exit is not called and state objects keep their data.
     void Reset() {
         if (Busy_())
-            Table_::Fail(fmt::format("Reset() called from inside a hook or condition of this machine (state {}); "
+            Table_::Fail(detail::Format("Reset() called from inside a hook or condition of this machine (state {}); "
                                     "reset from outside the tick",
                                     CurrentStateName()));
         seat_.rt.state = detail::kNoState;
@@ -634,7 +634,7 @@ public:
         detail::StateIndex id = Resolved_().Find(detail::TypeKey<S>());
         if (id == detail::kNoState) {
             CheckConfigurable_(
-                [] { return fmt::format("State<{}>() of a state never configured", detail::StateName<S>()); });
+                [] { return detail::Format("State<{}>() of a state never configured", detail::StateName<S>()); });
             if (Blk_()->node) {
                 Record_ step;
                 step.key = detail::TypeKey<detail::AddStep<S>>();
@@ -658,10 +658,10 @@ public:
         requires StateKey<K>
     void AddState(K key, Args&&... args) {
         static_assert(detail::CheckState<S, Controller, Action>());
-        CheckConfigurable_([&] { return fmt::format("AddState<{}>({})", detail::StateName<S>(), KeyText_(key)); });
+        CheckConfigurable_([&] { return detail::Format("AddState<{}>({})", detail::StateName<S>(), KeyText_(key)); });
         Detach_();
         if (Tab_()->FindKey(detail::TypeKey<K>(), static_cast<std::uint64_t>(key)) != detail::kNoState)
-            Table_::Fail(fmt::format("AddState<{}>({}): the key {} is already registered (state {})",
+            Table_::Fail(detail::Format("AddState<{}>({}): the key {} is already registered (state {})",
                                     detail::StateName<S>(), KeyText_(key), KeyText_(key),
                                     Tab_()->NameOf(Tab_()->FindKey(detail::TypeKey<K>(), static_cast<std::uint64_t>(key)))));
         std::shared_ptr<const S> prototype;
@@ -673,10 +673,10 @@ public:
     template <class K>
         requires StateKey<K>
     DelegateBuilder<Controller, Action> AddDelegateState(K key) {
-        CheckConfigurable_([&] { return fmt::format("AddDelegateState({})", KeyText_(key)); });
+        CheckConfigurable_([&] { return detail::Format("AddDelegateState({})", KeyText_(key)); });
         Detach_();
         if (Tab_()->FindKey(detail::TypeKey<K>(), static_cast<std::uint64_t>(key)) != detail::kNoState)
-            Table_::Fail(fmt::format("AddDelegateState({}): the key {} is already registered", KeyText_(key),
+            Table_::Fail(detail::Format("AddDelegateState({}): the key {} is already registered", KeyText_(key),
                                     KeyText_(key)));
         auto hooks = std::make_shared<detail::DelegateHooks<Controller, Action>>();
         auto prototype = std::make_shared<const detail::DelegateState<Controller, Action>>(
@@ -689,9 +689,9 @@ public:
     /// TrySetState<Tag>() and From<Tag>() then name it).
     template <class Tag>
     DelegateBuilder<Controller, Action> AddDelegateState() {
-        CheckConfigurable_([] { return fmt::format("AddDelegateState<{}>()", detail::TypeName<Tag>()); });
+        CheckConfigurable_([] { return detail::Format("AddDelegateState<{}>()", detail::TypeName<Tag>()); });
         if (Resolved_().Find(detail::TypeKey<Tag>()) != detail::kNoState)
-            Table_::Fail(fmt::format("AddDelegateState<{}>(): {} is already a state of this machine",
+            Table_::Fail(detail::Format("AddDelegateState<{}>(): {} is already a state of this machine",
                                     detail::TypeName<Tag>(), detail::TypeName<Tag>()));
         Detach_();
         auto hooks = std::make_shared<detail::DelegateHooks<Controller, Action>>();
@@ -708,10 +708,10 @@ public:
     template <class K>
         requires StateKey<K>
     KeyedTransitionBuilder<Controller, Action> SetInitialState(K key) {
-        CheckConfigurable_([&] { return fmt::format("SetInitialState({})", KeyText_(key)); });
+        CheckConfigurable_([&] { return detail::Format("SetInitialState({})", KeyText_(key)); });
         const detail::StateIndex id = KeyedId_(key, "SetInitialState"); // a keyed state: the table is private
         if (Resolved_().initial != detail::kNoState)
-            Table_::Fail(fmt::format("SetInitialState({}): the initial state is already {}; a machine has one "
+            Table_::Fail(detail::Format("SetInitialState({}): the initial state is already {}; a machine has one "
                                     "initial state",
                                     KeyText_(key), Tab_()->NameOf(Tab_()->initial)));
         Detach_();
@@ -723,7 +723,7 @@ public:
     template <class K>
         requires StateKey<K>
     KeyedTransitionBuilder<Controller, Action> From(K key) {
-        CheckConfigurable_([&] { return fmt::format("From({})", KeyText_(key)); });
+        CheckConfigurable_([&] { return detail::Format("From({})", KeyText_(key)); });
         const detail::StateIndex id = KeyedId_(key, "From"); // refused before the machine leaves the shared path
         Detach_();
         return KeyedBuilder_(id);
@@ -761,7 +761,7 @@ public:
         requires StateKey<K>
     K CurrentKey() const {
         if (seat_.rt.state == detail::kNoState || Tab_()->meta[seat_.rt.state].key_type != detail::TypeKey<K>())
-            Table_::Fail(fmt::format("CurrentKey<{}>(): the current state ({}) has no key of that type",
+            Table_::Fail(detail::Format("CurrentKey<{}>(): the current state ({}) has no key of that type",
                                     detail::TypeName<K>(), CurrentStateName().empty() ? "none" : CurrentStateName()));
         return static_cast<K>(Tab_()->meta[seat_.rt.state].key_value);
     }
@@ -813,7 +813,7 @@ public:
     /// transitions as if it had just been entered.
     std::optional<StateId> WouldTransition(const Action& action) const {
         if (Busy_())
-            Table_::Fail(fmt::format("WouldTransition() called from inside a hook or condition of this machine "
+            Table_::Fail(detail::Format("WouldTransition() called from inside a hook or condition of this machine "
                                     "(state {}); ask between ticks",
                                     CurrentStateName()));
         const Table_& table = Resolved_();
@@ -857,7 +857,7 @@ private:
         if (id == detail::kNoState)
             Table_::Fail("InputBuffer::Buffer<T>(): T is not a state of this machine");
         if (!(std::isfinite(timeout_seconds) && timeout_seconds > 0.0f))
-            Table_::Fail(fmt::format("InputBuffer::Buffer<{}>(): the time-out must be finite and positive, got {}",
+            Table_::Fail(detail::Format("InputBuffer::Buffer<{}>(): the time-out must be finite and positive, got {}",
                                     table.NameOf(id), timeout_seconds));
         const float ticks = std::ceil(timeout_seconds / table.dt);
         return {id, ticks < 1.0f ? 1u : static_cast<std::uint32_t>(ticks)};
@@ -1024,10 +1024,10 @@ private:
             FailFrozenEdge_(from, api, to);
     }
     [[noreturn, gnu::cold, gnu::noinline]] static void FailFrozenEdge_(NameFn_ from, const char* api, NameFn_ to) {
-        FailFrozen_(fmt::format("From<{}>().{}<{}>()", from(), api, to()));
+        FailFrozen_(detail::Format("From<{}>().{}<{}>()", from(), api, to()));
     }
     [[noreturn, gnu::cold, gnu::noinline]] static void FailFrozen_(std::string_view what) {
-        Table_::Fail(fmt::format("{}: the transition table is frozen after the first Perform; configure every state "
+        Table_::Fail(detail::Format("{}: the transition table is frozen after the first Perform; configure every state "
                                  "and transition before the machine ticks (usually in the constructor)",
                                  what));
     }
@@ -1053,7 +1053,7 @@ private:
     detail::StateIndex KeyedId_(K key, std::string_view api) const {
         const detail::StateIndex id = Resolved_().FindKey(detail::TypeKey<K>(), static_cast<std::uint64_t>(key));
         if (id == detail::kNoState)
-            Table_::Fail(fmt::format("{}({}): no state is registered under that key (AddState<S>(key) first)", api,
+            Table_::Fail(detail::Format("{}({}): no state is registered under that key (AddState<S>(key) first)", api,
                                     KeyText_(key)));
         return id;
     }
@@ -1083,7 +1083,7 @@ private:
 
     template <class K, class F>
     void AddKeyedEdge_(detail::StateIndex from, std::size_t chain, K key, F&& condition, bool forced) {
-        CheckConfigurable_([&] { return fmt::format("From({}).To({})", Tab_()->NameOf(from), KeyText_(key)); });
+        CheckConfigurable_([&] { return detail::Format("From({}).To({})", Tab_()->NameOf(from), KeyText_(key)); });
         const detail::StateIndex to = KeyedId_(key, "To");
         auto& erased = static_cast<detail::ErasedChain<Controller, Action>&>(*Tab_()->meta[from].chains[chain]);
         erased.Add(std::forward<F>(condition), detail::Target{to, 0, Tab_()->meta[to].offset}, forced);
@@ -1092,10 +1092,10 @@ private:
 
     template <class K>
     void AddKeyedEvent_(detail::StateIndex from, const Event& event, K key) {
-        CheckConfigurable_([&] { return fmt::format("From({}).On({}).To({})", Tab_()->NameOf(from), event.name, KeyText_(key)); });
+        CheckConfigurable_([&] { return detail::Format("From({}).On({}).To({})", Tab_()->NameOf(from), event.name, KeyText_(key)); });
         const detail::StateIndex to = KeyedId_(key, "On");
         if (const detail::EventEdge* existing = Tab_()->FindEvent(from, event))
-            Table_::Fail(fmt::format("From({}).On({}).To({}): state {} already has a transition on event {} (to {})",
+            Table_::Fail(detail::Format("From({}).On({}).To({}): state {} already has a transition on event {} (to {})",
                                     Tab_()->NameOf(from), event.name, KeyText_(key), Tab_()->NameOf(from),
                                     event.name, Tab_()->NameOf(existing->to)));
         Tab_()->meta[from].events.push_back(detail::EventEdge{event, to});
@@ -1104,7 +1104,7 @@ private:
 
     template <class X, class... Args>
     void AddKeyedAction_(detail::StateIndex from, Args&&... args) {
-        CheckConfigurable_([&] { return fmt::format("From({}).Do<{}>()", Tab_()->NameOf(from), detail::TypeName<X>()); });
+        CheckConfigurable_([&] { return detail::Format("From({}).Do<{}>()", Tab_()->NameOf(from), detail::TypeName<X>()); });
         auto prototype = std::make_shared<const X>(std::forward<Args>(args)...);
         ApplyPrivately_([&](Table_& table) { detail::ApplyDoAt<Controller, Action, X>(table, from, std::move(prototype)); });
     }
@@ -1180,7 +1180,7 @@ private:
     void CheckNoEventOnPath_(const Event& event) const {
         for (const Node_* n = Blk_()->node; n && n->parent; n = n->parent)
             if (n->step.event_state == detail::TypeKey<S>() && n->step.event == event)
-                Table_::Fail(fmt::format("From<{}>().On({}).To<{}>(): state {} already has a transition on event "
+                Table_::Fail(detail::Format("From<{}>().On({}).To<{}>(): state {} already has a transition on event "
                                         "{}; a state has one transition per event",
                                         detail::StateName<S>(), event.name, detail::StateName<T>(),
                                         detail::StateName<S>(), event.name));
@@ -1276,7 +1276,7 @@ private:
     /// needs the general path, one with a NextState request or an observer.
     [[gnu::cold, gnu::noinline]] void SlowTick_(const Action& action) {
         if (Busy_())
-            Table_::Fail(fmt::format("Perform() called from inside a hook or condition of this machine (state {}); "
+            Table_::Fail(detail::Format("Perform() called from inside a hook or condition of this machine (state {}); "
                                     "a tick cannot start inside another tick",
                                     CurrentStateName()));
         if (!(seat_.rt.flags & detail::kStarted)) {
@@ -1344,7 +1344,7 @@ private:
         if (!(seat_.rt.flags & detail::kStarted) && !Busy_()) Freeze_();
         const detail::StateIndex id = Resolved_().Find(detail::TypeKey<T>());
         if (id == detail::kNoState)
-            Table_::Fail(fmt::format("{}<{}>(): {} is not a state of this machine", api, detail::StateName<T>(),
+            Table_::Fail(detail::Format("{}<{}>(): {} is not a state of this machine", api, detail::StateName<T>(),
                                     detail::StateName<T>()));
         if constexpr (sizeof...(Args) > 0) {
             auto rebuild = [&](std::byte* object) { detail::RebuildState<T>(object, std::forward<Args>(args)...); };
@@ -1368,7 +1368,7 @@ private:
                       "hand Action{} to the hooks; give the Action a default constructor, or change state from a "
                       "hook's Machine handle");
         if (Busy_())
-            Table_::Fail(fmt::format("{}({}) called on the machine from inside one of its hooks or conditions "
+            Table_::Fail(detail::Format("{}({}) called on the machine from inside one of its hooks or conditions "
                                     "(state {}); take a tickfsm::Machine<Controller, Action>& as the hook's last "
                                     "parameter and call it there",
                                     api, Tab_()->NameOf(id), CurrentStateName()));

@@ -16,7 +16,7 @@
 #include <utility>
 #include <vector>
 
-#include <fmt/format.h>
+#include "detail/format.hpp"
 
 #include "config_error.hpp"
 #include "detail/grouped.hpp"
@@ -347,7 +347,7 @@ struct StaticCore {
         return StaticNames<States>::kNames;
     }
     static std::string_view NameOf(StateIndex id) noexcept { return id < kStateCount ? Names()[id] : ""; }
-    static std::string Machine() { return fmt::format("<{}, {}>", TypeName<C>(), TypeName<A>()); }
+    static std::string Machine() { return detail::Format("<{}, {}>", TypeName<C>(), TypeName<A>()); }
 
     /// Back to not started, entered on the next tick; OnStateInit stays done.
     static void Unstart(Runtime& rt) noexcept {
@@ -517,7 +517,7 @@ private:
     std::uint32_t& Ticks_() noexcept { return rt_.ticks; }
 
     [[noreturn, gnu::cold, gnu::noinline]] void Refuse(std::string_view what) const {
-        detail::ReportConfigError(fmt::format("tickfsm: StaticStateManager{}: {} called from inside a hook or "
+        detail::ReportConfigError(detail::Format("tickfsm: StaticStateManager{}: {} called from inside a hook or "
                                               "condition of this machine (state {}); call it from outside the tick",
                                               Core::Machine(), what, CurrentStateName()));
     }
@@ -550,7 +550,7 @@ public:
     /// One fixed tick of character i (StaticStateManager::Perform's rules).
     void Perform(std::size_t i, Controller& controller, const Action& action) {
         if (running_ != kNothing) [[unlikely]]
-            Refuse(fmt::format("Perform({})", i));
+            Refuse(detail::Format("Perform({})", i));
         detail::ScopedValue<std::size_t> running(running_, i + 1);
         Core::Tick(controller, action, runtime_[i], StatesOf(i), dt_);
     }
@@ -558,7 +558,7 @@ public:
     /// One tick of every character: controllers[i] with actions[i].
     void TickAll(std::span<Controller> controllers, std::span<const Action> actions) {
         if (actions.size() != runtime_.size()) [[unlikely]]
-            Refuse(fmt::format("TickAll with {} actions", actions.size()));
+            Refuse(detail::Format("TickAll with {} actions", actions.size()));
         TickAll(controllers, [actions](std::size_t i, Controller&) -> const Action& { return actions[i]; });
     }
 
@@ -598,7 +598,7 @@ public:
         } else {
             if (controllers.size() < kGroupMin) return TickAll(controllers, make_action);
             if (running_ != kNothing || controllers.size() != runtime_.size()) [[unlikely]]
-                Refuse(fmt::format("TickAllByState with {} controllers", controllers.size()));
+                Refuse(detail::Format("TickAllByState with {} controllers", controllers.size()));
             detail::ScopedValue<std::size_t> running(running_, kTickingAll);
             detail::Runtime* const runtime = runtime_.data();
             Controller* const controller = controllers.data();
@@ -623,7 +623,7 @@ public:
     /// Character i back to the initial state, entered on its next Perform.
     void Reset(std::size_t i) {
         if (running_ != kNothing) [[unlikely]]
-            Refuse(fmt::format("Reset({})", i));
+            Refuse(detail::Format("Reset({})", i));
         Core::Unstart(runtime_[i]);
     }
 
@@ -679,7 +679,7 @@ private:
     /// else is a wrong number of controllers or a call from inside a tick.
     [[gnu::cold, gnu::noinline]] void TickNobody(std::size_t controllers) const {
         if (controllers != runtime_.size() || running_ != kNothing)
-            Refuse(fmt::format("TickAll with {} controllers", controllers));
+            Refuse(detail::Format("TickAll with {} controllers", controllers));
     }
 
     /// `what` was called while the crowd runs, or (TickAll) for the wrong number of characters.
@@ -688,11 +688,11 @@ private:
         if (running_ == kTickingAll)
             why = "called from inside a hook, condition or make_action of this crowd's TickAll; call it between ticks";
         else if (running_ != kNothing)
-            why = fmt::format("called from inside a hook or condition of character {}; call it between ticks",
+            why = detail::Format("called from inside a hook or condition of character {}; call it between ticks",
                               running_ - 1);
         else
-            why = fmt::format("for a crowd of {} characters", runtime_.size());
-        detail::ReportConfigError(fmt::format("tickfsm: StaticCrowd{}: {} {}", Core::Machine(), what, why));
+            why = detail::Format("for a crowd of {} characters", runtime_.size());
+        detail::ReportConfigError(detail::Format("tickfsm: StaticCrowd{}: {} {}", Core::Machine(), what, why));
     }
 
     std::vector<detail::Runtime> runtime_;

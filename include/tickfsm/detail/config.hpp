@@ -21,7 +21,7 @@
 #include <utility>
 #include <vector>
 
-#include <fmt/format.h>
+#include "format.hpp"
 
 #include "../event.hpp"
 
@@ -80,7 +80,7 @@ std::size_t ApplyNewChain(Table<C, A>& table) {
 template <class C, class A, class S>
 std::size_t ApplyInit(Table<C, A>& table) {
     if (table.initial != kNoState)
-        table.Fail(fmt::format("SetInitialState<{}>(): the initial state is already {}; a machine has one initial "
+        table.Fail(detail::Format("SetInitialState<{}>(): the initial state is already {}; a machine has one initial "
                                "state (use From<{}>() to add transitions from {})",
                                StateName<S>(), table.NameOf(table.initial), StateName<S>(), StateName<S>()));
     const std::size_t chain = ApplyNewChain<C, A, S>(table);
@@ -96,7 +96,7 @@ void CheckChainToExtend(const Table<C, A>& table, const void* from_key, std::siz
     const StateIndex from = table.Find(from_key);
     if (from == kNoState || chain >= table.meta[from].chains.size() ||
         table.meta[from].chains[chain]->type != expected) [[unlikely]]
-        table.Fail(fmt::format("From<{}>().To<{}>(): this builder was used already; chain each To<...>() on the "
+        table.Fail(detail::Format("From<{}>().To<{}>(): this builder was used already; chain each To<...>() on the "
                                "builder the previous To returned",
                                from_name(), to_name()));
 }
@@ -136,7 +136,7 @@ void ApplyOn(Table<C, A>& table, const Event& event) {
     // Refused before T is added as a state.
     const StateIndex known = table.Find(TypeKey<S>());
     if (const EventEdge* existing = known == kNoState ? nullptr : table.FindEvent(known, event))
-        table.Fail(fmt::format("From<{}>().On({}).To<{}>(): state {} already has a transition on event {} (to {}); "
+        table.Fail(detail::Format("From<{}>().On({}).To<{}>(): state {} already has a transition on event {} (to {}); "
                                "a state has one transition per event",
                                StateName<S>(), event.name, StateName<T>(), StateName<S>(), event.name,
                                table.NameOf(existing->to)));

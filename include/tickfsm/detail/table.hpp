@@ -26,7 +26,7 @@
 #include <utility>
 #include <vector>
 
-#include <fmt/format.h>
+#include "format.hpp"
 
 #include "../config_error.hpp"
 #include "../event.hpp"
@@ -411,10 +411,10 @@ template <class K>
 std::string KeyText(K key) {
     if constexpr (std::is_enum_v<K>) {
         const std::string_view name = EnumName(key);
-        if (!name.empty()) return fmt::format("{}::{}", TypeName<K>(), name);
-        return fmt::format("{}({})", TypeName<K>(), static_cast<long long>(key));
+        if (!name.empty()) return detail::Format("{}::{}", TypeName<K>(), name);
+        return detail::Format("{}({})", TypeName<K>(), static_cast<long long>(key));
     } else {
-        return fmt::format("{}", key);
+        return detail::Format("{}", key);
     }
 }
 
@@ -793,11 +793,11 @@ struct Table {
     }
 
     static std::string CharacterName() {
-        return fmt::format("StateManager<{}, {}>", TypeName<C>(), TypeName<A>());
+        return detail::Format("StateManager<{}, {}>", TypeName<C>(), TypeName<A>());
     }
 
     [[noreturn]] static void Fail(std::string_view what) {
-        ReportConfigError(fmt::format("tickfsm: {}: {}", CharacterName(), what));
+        ReportConfigError(detail::Format("tickfsm: {}: {}", CharacterName(), what));
     }
 
     StateIndex Find(const void* key) const noexcept {
@@ -838,7 +838,7 @@ struct Table {
         if (key)
             if (const StateIndex found = Find(key); found != kNoState) return found;
         if (meta.size() >= kNoState - 1)
-            Fail(fmt::format("cannot add state {}: a machine holds at most {} states", name, kNoState - 1));
+            Fail(detail::Format("cannot add state {}: a machine holds at most {} states", name, kNoState - 1));
 
         // Reserve first so that nothing below throws half-way.
         ReserveOneMore(words);

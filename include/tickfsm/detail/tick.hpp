@@ -8,7 +8,7 @@
 #include <cstdint>
 #include <string_view>
 
-#include <fmt/format.h>
+#include "format.hpp"
 
 #include "../machine.hpp"
 #include "../observer.hpp"
@@ -116,7 +116,7 @@ void ChangeTo(TickContext<C, A>& ctx, StateIndex to, Cause cause, std::size_t co
     Runtime& rt = *ctx.rt;
     for (int changes = 0;; ++changes) {
         if (changes == kMaxChangesInARow)
-            table.Fail(fmt::format("more than {} state changes in a row without a tick (last: {} -> {}); an entered "
+            table.Fail(Format("more than {} state changes in a row without a tick (last: {} -> {}); an entered "
                                    "state keeps sending the machine on: check its events and enter hooks",
                                    kMaxChangesInARow, table.NameOf(rt.state), table.NameOf(to)));
         const StateIndex from = rt.state;

@@ -1,0 +1,24 @@
+// The one place that formats tickfsm's text (errors, names, traces) with fmt.
+
+#include <tickfsm/detail/format.hpp>
+
+#include <fmt/args.h>
+#include <fmt/format.h>
+
+namespace tickfsm::detail {
+
+std::string VFormat(std::string_view format, std::initializer_list<MessageArg> args) {
+    fmt::dynamic_format_arg_store<fmt::format_context> store;
+    store.reserve(args.size(), 0);
+    for (const MessageArg& arg : args) {
+        switch (arg.kind) {
+        case MessageArg::Kind::Text: store.push_back(arg.text); break;
+        case MessageArg::Kind::Signed: store.push_back(arg.signed_value); break;
+        case MessageArg::Kind::Unsigned: store.push_back(arg.unsigned_value); break;
+        case MessageArg::Kind::Real: store.push_back(arg.real_value); break;
+        }
+    }
+    return fmt::vformat(fmt::string_view(format.data(), format.size()), store);
+}
+
+} // namespace tickfsm::detail

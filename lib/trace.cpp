@@ -1,0 +1,65 @@
+// tickfsm::TracePrinter: seed 002's trace format, printed with fmt.
+
+#include <tickfsm/trace.hpp>
+
+#include <fmt/format.h>
+
+namespace tickfsm {
+
+void TracePrinter::OnInitialized(std::string_view machine, std::span<const std::string_view> states,
+                                 std::size_t initial) {
+    Line(fmt::format("Initializing state machine '{}'", machine));
+    for (std::size_t i = 0; i < states.size(); ++i) {
+        if (i == initial) Line(fmt::format("...state '{}' (initial state)", states[i]));
+        else Line(fmt::format("...state '{}'", states[i]));
+    }
+    Line(fmt::format("Successfully initialized {} fsmStates", states.size()));
+}
+
+void TracePrinter::OnTransition(const TransitionInfo& info) {
+    if (!options_.causes) {
+        Line(fmt::format("{} -> {}", info.from, info.to));
+        return;
+    }
+    switch (info.cause) {
+    case Cause::Initial: Line(fmt::format("{} -> {} (initial)", info.from, info.to)); break;
+    case Cause::Condition: Line(fmt::format("{} -> {} (condition {})", info.from, info.to, info.condition)); break;
+    case Cause::Event: Line(fmt::format("{} -> {} (event {})", info.from, info.to, EventText(*info.event))); break;
+    case Cause::Request: Line(fmt::format("{} -> {} (request)", info.from, info.to)); break;
+    case Cause::Direct: Line(fmt::format("{} -> {} (direct)", info.from, info.to)); break;
+    }
+}
+
+void TracePrinter::OnUnhandledEvent(std::string_view machine, std::string_view state, const Event& event) {
+    if (state.empty())
+        Line(fmt::format("Fsm {} does not have a current state. Check if it was started.", machine));
+    else
+        Line(fmt::format("The current state {} has no transition for event {}.", state, EventText(event)));
+}
+
+void TracePrinter::OnBufferedRequest(std::string_view machine, std::string_view state, BufferOutcome outcome) {
+    const char* what = outcome == BufferOutcome::Entered    ? "entered"
+                       : outcome == BufferOutcome::Replaced ? "replaced"
+                                                            : "timed out";
+    Line(fmt::format("{}: buffered {} {}", machine, state, what));
+}
+
+void TracePrinter::OnWarning(std::string_view machine, std::string_view message) {
+    Line(fmt::format("warning: {}: {}", machine, message));
+}
+
+std::string TracePrinter::EventText(const Event& event) {
+    return event.is_enum ? fmt::format("{}({})", event.name, event.value) : std::string(event.name);
+}
+
+void TracePrinter::Line(const std::string& line) {
+    if (text_) {
+        text_->append(line);
+        text_->push_back('\n');
+    } else {
+        std::fputs(line.c_str(), file_);
+        std::fputc('\n', file_);
+    }
+}
+
+} // namespace tickfsm
