@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # Ensures the Debian packages tickfsm's build needs are installed.
 #
-#   scripts/deps.sh [--bench] [--callgrind]
+#   scripts/deps.sh [--bench] [--callgrind] [--fuzz]
 #
 # Always: libfmt-dev, catch2 (and make if absent). --bench: + libbenchmark-dev. --callgrind: + valgrind.
+# --fuzz: + clang-14, libfuzzer-14-dev (scripts/fuzz.sh --libfuzzer).
 # As root, missing packages are installed with apt-get; otherwise the command
 # to run is printed and the script exits 1.
 set -euo pipefail
@@ -15,8 +16,9 @@ for arg in "$@"; do
   case "$arg" in
     --bench) packages+=(libbenchmark-dev) ;;
     --callgrind) packages+=(valgrind) ;;
+    --fuzz) packages+=(clang-14 libfuzzer-14-dev) ;;
     -h|--help)
-      sed -n '2,8p' "$0" | sed 's/^# \{0,1\}//'
+      sed -n '2,9p' "$0" | sed 's/^# \{0,1\}//'
       exit 0 ;;
     *) echo "deps.sh: unknown argument: $arg" >&2; exit 2 ;;
   esac

@@ -190,10 +190,24 @@ void RunHook(Ctrl& c, const Act& a, Handle* h, int self, HookKind kind, int slot
         log(HookKind::Skip, Op::None, 0, false, 0); // not reached: the request above throws
         return;
     }
+    if (c.looping > 0 && kind == HookKind::Enter && slot < 0 && !is_global) {
+        // A state that keeps re-entering itself: the 65th change in a row is a ConfigError.
+        --c.looping;
+        log(HookKind::Request, Op::Force, self, true, 0);
+        h->Set(self, How::Force, std::nullopt);
+        return;
+    }
     if (error) {
         // A request that must be a ConfigError, if this hook can make one.
         const int cur = h->Current();
-        const int pick = take(3);
+        int pick = take(4);
+        if (is_global && self == kArgState && kind == HookKind::Perform) pick = 2;
+        if (pick == 3 && kind == HookKind::Enter && slot < 0 && !is_global) {
+            c.looping = 100;
+            log(HookKind::Request, Op::Force, self, true, 0);
+            h->Set(self, How::Force, std::nullopt);
+            return;
+        }
         if (pick == 0) {
             log(HookKind::Request, Op::BadTarget, -1, false, 0);
             h->NextState(kBadTarget);

@@ -148,6 +148,7 @@ struct Features {
     bool global_exit_error = true;   // a change asked from the global state's OnStateExit is a ConfigError
     bool global_self_arg = true;     // the global state asking to enter itself with arguments is a ConfigError
     bool crowd_previous = true;      // a Crowd honours KeepPreviousState()
+    bool time_double = true;         // TimeInState() is ticks * fixed_dt computed exactly in double
 };
 
 /// A deliberately wrong reference, to check that the test can fail.
@@ -212,6 +213,7 @@ struct Ctrl {
     std::vector<LogEntry>* log = nullptr;
     std::uint32_t flags = 0;  // set by the driver between ticks; gates and conditions read it
     std::uint64_t calls = 0;  // hook calls so far (drives the script)
+    std::uint32_t looping = 0; // enter hooks that still re-enter their state (see RunHook)
 };
 
 struct Act {
@@ -301,5 +303,35 @@ struct ModelConfigError {
 /// The state a hook asks for when asked for a type that is not a state of the
 /// machine (Op::BadTarget): the handle throws for it.
 inline constexpr int kBadTarget = 1000;
+
+// --- Coverage: what the runs reached (counted by the model, which runs in step
+// with the library as long as nothing diverges) -----------------------------------------
+enum class Cov : std::uint8_t {
+    ConditionFired, GateRefusedCondition, ForcedPastGate, SelfTransition, MakerBuilt, EventFromOutside,
+    EventFromHook, EventUnhandled, NextStateApplied, NextAndImmediate, WouldReportsNext, ChainedChange,
+    ArgBuiltAtChange, ArgSuperseded, DirectRefusedByGate, StartedByDirectChange, RevertApplied,
+    RevertInCrowd, GlobalRecordedBeforeStart, GlobalEnteredAtStart, GlobalChangeFromEnter, GlobalPerformChange,
+    InitRan, ResetWhileRunning, BufferEntered, BufferTimedOut, SequenceReplaced, ExitHookError,
+    GlobalExitError, OwnArgError, GlobalSelfArgError, BadTargetError, RevertWithoutKeepError, ChainLimitError,
+    KeyedTick, DelegateHook, ActionSkippedByChange, ArgStateGlobal, Count
+};
+inline constexpr std::array<std::string_view, static_cast<std::size_t>(Cov::Count)> kCovNames{
+    "condition fired", "gate refused a condition", "ForceTo past a gate", "self transition",
+    "To(condition, make) built S7", "event from outside", "event from a hook", "event unhandled",
+    "NextState applied", "NextState + immediate change in one hook", "WouldTransition reported NextState",
+    "change asked by an enter hook", "argument built at the change", "argument request superseded",
+    "direct change refused by a gate", "machine started by a direct change", "revert applied",
+    "revert in a crowd", "global state recorded before start", "global state entered at start",
+    "change asked by the global OnStateEnter", "change asked by the global Perform", "OnStateInit ran",
+    "Reset of a running machine", "buffered request entered", "buffered request timed out",
+    "sequence buffer replaced its oldest", "ConfigError: change from an exit hook",
+    "ConfigError: change from the global OnStateExit", "ConfigError: own state with arguments",
+    "ConfigError: global state's Perform enters itself with arguments", "ConfigError: not a state",
+    "ConfigError: revert without KeepPreviousState", "ConfigError: more than 64 changes in a row",
+    "tick of a keyed machine", "delegate state's hook", "rest of an action list skipped",
+    "S7 (a state with data) set as the global state"};
+using Coverage = std::array<std::uint64_t, static_cast<std::size_t>(Cov::Count)>;
+inline thread_local Coverage g_coverage{};
+inline void Cover(Cov c) { ++g_coverage[static_cast<std::size_t>(c)]; }
 
 } // namespace tickfsm_diff

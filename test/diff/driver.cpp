@@ -560,10 +560,13 @@ Config GenerateTyped(std::uint64_t seed, Rng& g, const Features& f, bool crowd) 
     cfg.in_crowd = crowd;
     cfg.dt = RandomDt(g);
     cfg.keep_previous = g.Chance(40) && (!crowd || f.crowd_previous);
-    std::vector<int> pool{0, 1, 2, 3, 4, 5, 6, 7};
+    // A crowd whose states all tick on the fast path (plain and empty states, no
+    // actions) reaches its unchecked and grouped loops.
+    const bool fast_only = crowd && g.Chance(25);
+    std::vector<int> pool = fast_only ? std::vector<int>{0, 1, 2} : std::vector<int>{0, 1, 2, 3, 4, 5, 6, 7};
     for (std::size_t i = pool.size(); i > 1; --i)
         std::swap(pool[i - 1], pool[static_cast<std::size_t>(g.Below(static_cast<int>(i)))]);
-    const int n = 2 + g.Below(5);
+    const int n = fast_only ? 2 + g.Below(2) : 2 + g.Below(5);
     std::vector<int> chosen(pool.begin(), pool.begin() + n);
     cfg.initial = chosen[0];
     // One block per chosen state, a few more, in random order; each state's events distinct.
@@ -592,10 +595,12 @@ Config GenerateTyped(std::uint64_t seed, Rng& g, const Features& f, bool crowd) 
                 it.kind = ItemKind::Event;
                 it.event = e;
                 it.to = g.Pick(chosen);
-            } else {
+            } else if (!fast_only) {
                 it.kind = ItemKind::Do;
                 it.action = g.Below(crowd ? 2 : 3);
                 it.arg = s * 16 + action_count[static_cast<std::size_t>(s)]++;
+            } else {
+                continue;
             }
             b.items.push_back(it);
         }
@@ -857,8 +862,8 @@ public:
         : cfg_(cfg), opt_(opt), r_(r), s_(cfg, opt, r), g_(seed ^ 0x5EEDull), static_table_(static_table) {}
 
     void Go() {
-        lib_ctrl_ = Ctrl{&cfg_, &lib_log_, 0, 0};
-        model_ctrl_ = Ctrl{&cfg_, &model_log_, 0, 0};
+        lib_ctrl_ = Ctrl{&cfg_, &lib_log_, 0, 0, 0};
+        model_ctrl_ = Ctrl{&cfg_, &model_log_, 0, 0, 0};
         std::unique_ptr<DiffManager> lib;
         try {
             lib = std::make_unique<DiffManager>(lib_ctrl_, cfg_, static_table_);
@@ -1089,7 +1094,12 @@ public:
 
     template <class... CrowdArgs>
     void Go(CrowdArgs&&... crowd_args) {
-        const std::size_t n = static_cast<std::size_t>(1 + g_.Below(g_.Chance(70) ? 6 : 24));
+        // Mostly small crowds; some beyond kInlineTickMax (16); some of kGroupMin (32) and more,
+        // which TickAllByState groups (by blocks of kGroupBlock, 256).
+        const int size_roll = g_.Below(100);
+        const std::size_t n = static_cast<std::size_t>(size_roll < 65   ? 1 + g_.Below(6)
+                                                       : size_roll < 90 ? 7 + g_.Below(20)
+                                                                        : 30 + g_.Below(270));
         for (std::size_t i = 0; i < n; ++i) AddCharacter();
         std::unique_ptr<Crowd> crowd;
         try {
@@ -1112,7 +1122,7 @@ private:
     template <class... CrowdArgs>
     std::unique_ptr<Crowd> MakeCrowd(std::size_t n, CrowdArgs&&... args) {
         if constexpr (kDynamic) {
-            Ctrl prototype{&cfg_, &proto_log_, 0, 0};
+            Ctrl prototype{&cfg_, &proto_log_, 0, 0, 0};
             return std::make_unique<Crowd>(n, prototype, cfg_, std::forward<CrowdArgs>(args)...);
         } else {
             return std::make_unique<Crowd>(n, cfg_.dt);
@@ -1122,8 +1132,8 @@ private:
     void AddCharacter() {
         lib_logs_.emplace_back();
         model_logs_.emplace_back();
-        lib_ctrls_.push_back(Ctrl{&cfg_, &lib_logs_.back(), 0, 0});
-        model_ctrls_.push_back(Ctrl{&cfg_, &model_logs_.back(), 0, 0});
+        lib_ctrls_.push_back(Ctrl{&cfg_, &lib_logs_.back(), 0, 0, 0});
+        model_ctrls_.push_back(Ctrl{&cfg_, &model_logs_.back(), 0, 0, 0});
         models_.push_back(std::make_unique<Model>(cfg_, model_ctrls_.back(), opt_.mutant));
     }
 
@@ -1247,8 +1257,8 @@ void RunStaticManager(const Config& cfg, const RunOptions& opt, std::uint64_t se
     Session s(cfg, opt, r);
     Rng g(seed ^ 0x57A7ull);
     std::vector<LogEntry> lib_log, model_log;
-    Ctrl lib_ctrl{&cfg, &lib_log, 0, 0};
-    Ctrl model_ctrl{&cfg, &model_log, 0, 0};
+    Ctrl lib_ctrl{&cfg, &lib_log, 0, 0, 0};
+    Ctrl model_ctrl{&cfg, &model_log, 0, 0, 0};
     tickfsm::StaticStateManager<kTable> lib(lib_ctrl, cfg.dt);
     Model model(cfg, model_ctrl, opt.mutant);
     auto compare = [&] {
@@ -1346,6 +1356,7 @@ RunResult RunSeed(std::uint64_t seed, const RunOptions& options) {
 BudgetResult RunBudget(std::uint64_t first_seed, std::uint64_t min_ticks, double max_seconds,
                        const RunOptions& options, std::size_t keep_failures) {
     BudgetResult b;
+    const Coverage before = g_coverage;
     const auto start = std::chrono::steady_clock::now();
     auto elapsed = [&] { return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(); };
     for (std::uint64_t seed = first_seed;; ++seed) {
@@ -1367,7 +1378,14 @@ BudgetResult RunBudget(std::uint64_t first_seed, std::uint64_t min_ticks, double
         }
     }
     b.seconds = elapsed();
+    for (std::size_t i = 0; i < b.coverage.size(); ++i) b.coverage[i] = g_coverage[i] - before[i];
     return b;
+}
+
+std::string DescribeCoverage(const Coverage& coverage) {
+    std::string out;
+    for (std::size_t i = 0; i < coverage.size(); ++i) out += fmt::format("  {:10}  {}\n", coverage[i], kCovNames[i]);
+    return out;
 }
 
 RunResult RunBytes(const std::uint8_t* data, std::size_t size, const RunOptions& options) {
@@ -1390,6 +1408,7 @@ bool SwitchOff(Features& f, const std::string& names) {
         else if (name == "global_exit_error") f.global_exit_error = false;
         else if (name == "global_self_arg") f.global_self_arg = false;
         else if (name == "crowd_previous") f.crowd_previous = false;
+        else if (name == "time_double") f.time_double = false;
         else if (!name.empty()) return false;
         at = end + 1;
     }

@@ -45,6 +45,7 @@ struct BudgetResult {
     std::uint64_t shared_tables = 0;    // StateManagers whose table is shared
     std::uint64_t private_tables = 0;   // and private
     double seconds = 0;
+    Coverage coverage{};                // what the machines reached (see Cov)
     std::vector<RunResult> failures; // the first few
 };
 
@@ -53,12 +54,15 @@ struct BudgetResult {
 BudgetResult RunBudget(std::uint64_t first_seed, std::uint64_t min_ticks, double max_seconds,
                        const RunOptions& options, std::size_t keep_failures = 3);
 
+/// One line per kind of coverage: "  count  name".
+std::string DescribeCoverage(const Coverage& coverage);
+
 /// libFuzzer: the bytes choose the seed, the form and the length.
 RunResult RunBytes(const std::uint8_t* data, std::size_t size, const RunOptions& options);
 
 /// Features switched off by the environment (TICKFSM_DIFF_OFF=name,name) or a
 /// command line (--off name): global_before_start, args_deferred, would_next,
-/// global_exit_error, global_self_arg, crowd_previous. Returns false for an unknown name.
+/// global_exit_error, global_self_arg, crowd_previous, time_double. Returns false for an unknown name.
 bool SwitchOff(Features& features, const std::string& names);
 Features FeaturesFromEnvironment();
 

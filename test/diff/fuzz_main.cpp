@@ -84,5 +84,6 @@ int main(int argc, char** argv) {
                 static_cast<unsigned long long>(b.divergences), static_cast<unsigned long long>(b.by_form[1]),
                 static_cast<unsigned long long>(b.by_form[2]), static_cast<unsigned long long>(b.by_form[3]),
                 static_cast<unsigned long long>(b.config_errors));
+    if (options.verbose) std::printf("coverage:\n%s", DescribeCoverage(b.coverage).c_str());
     return b.divergences ? 1 : 0;
 }

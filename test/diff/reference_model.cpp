@@ -21,44 +21,74 @@ class ModelHandle final : public Handle {
 public:
     ModelHandle(Model& m, int self, bool in_exit, bool global_hook)
         : m_(m), self_(self), in_exit_(in_exit), global_hook_(global_hook) {}
+    ~ModelHandle() override {
+        if (asked_next_ && asked_change_) Cover(Cov::NextAndImmediate);
+    }
 
     void SendEvent(int event) override {
         CheckNotLeaving();
         const int to = m_.event_to_[m_.cur_][event];
-        if (to == kNone) return; // unhandled: nothing changes
-        m_.pending_ = Model::Change_{to, std::nullopt};
+        if (to == kNone) { // unhandled: nothing changes
+            Cover(Cov::EventUnhandled);
+            return;
+        }
+        Cover(Cov::EventFromHook);
+        Pend(to, std::nullopt);
     }
     void NextState(int to) override {
         CheckNotLeaving();
-        if (to == kBadTarget) throw ModelConfigError{"NextState of a type that is not a state"};
+        if (to == kBadTarget) {
+            Cover(Cov::BadTargetError);
+            throw ModelConfigError{"NextState of a type that is not a state"};
+        }
         m_.next_ = to;
+        asked_next_ = true;
     }
     bool Set(int to, How how, std::optional<int> arg) override {
         CheckNotLeaving();
-        if (to == kBadTarget) throw ModelConfigError{"set state of a type that is not a state"};
+        if (to == kBadTarget) {
+            Cover(Cov::BadTargetError);
+            throw ModelConfigError{"set state of a type that is not a state"};
+        }
         if (how == How::Try && m_.cur_ == to) return false;
         if (how != How::Force && !m_.Allowed(m_.cur_, to)) return false;
-        if (arg && (global_hook_ ? to == self_ : to == m_.cur_))
+        if (arg && (global_hook_ ? to == self_ : to == m_.cur_)) {
+            Cover(global_hook_ ? Cov::GlobalSelfArgError : Cov::OwnArgError);
             throw ModelConfigError{"entering with arguments the state whose hook is running"};
-        m_.pending_ = Model::Change_{to, arg};
+        }
+        Pend(to, arg);
         return true;
     }
     bool Revert(bool force) override {
-        if (!m_.cfg_.keep_previous) throw ModelConfigError{"RevertToPreviousState without KeepPreviousState"};
+        if (!m_.cfg_.keep_previous) {
+            Cover(Cov::RevertWithoutKeepError);
+            throw ModelConfigError{"RevertToPreviousState without KeepPreviousState"};
+        }
         if (m_.previous_ == kNone) return false;
-        return Set(m_.previous_, force ? How::Force : How::Try, std::nullopt);
+        const bool done = Set(m_.previous_, force ? How::Force : How::Try, std::nullopt);
+        if (done) Cover(m_.cfg_.in_crowd ? Cov::RevertInCrowd : Cov::RevertApplied);
+        return done;
     }
     std::uint32_t Ticks() const override { return m_.ticks_; }
     int Current() const override { return m_.cur_; }
 
 private:
     void CheckNotLeaving() const {
-        if (in_exit_) throw ModelConfigError{"a change asked for from an exit hook"};
+        if (!in_exit_) return;
+        Cover(global_hook_ ? Cov::GlobalExitError : Cov::ExitHookError);
+        throw ModelConfigError{"a change asked for from an exit hook"};
+    }
+    void Pend(int to, std::optional<int> arg) {
+        if (m_.pending_ && m_.pending_->arg) Cover(Cov::ArgSuperseded); // it builds nothing
+        m_.pending_ = Model::Change_{to, arg};
+        asked_change_ = true;
     }
     Model& m_;
     int self_;
     bool in_exit_;
     bool global_hook_;
+    bool asked_next_ = false;
+    bool asked_change_ = false;
 };
 
 Model::Model(const Config& cfg, Ctrl& ctrl, Mutant mutant) : cfg_(cfg), ctrl_(ctrl), mutant_(mutant) {
@@ -85,6 +115,7 @@ void Model::StateHook(int s, HookKind kind, const Act& a, bool in_exit, bool glo
     const StateInfo& info = cfg_.info[static_cast<std::size_t>(s)];
     const bool has = kind == HookKind::Enter ? info.enter : kind == HookKind::Perform ? info.perform : info.exit;
     if (!has) return;
+    if (info.kind == StateKind::Delegate) Cover(Cov::DelegateHook);
     if (info.machine_hooks) {
         ModelHandle h(*this, s, in_exit, global_hook);
         RunHook(ctrl_, a, &h, s, kind, -1, Data(s));
@@ -118,7 +149,10 @@ void Model::ActionHook(int s, int slot, const Item& action, HookKind kind, const
 void Model::InitAll() {
     // "every state's OnStateInit, in the order states were declared ... and never again"
     for (int s : cfg_.declared)
-        if (cfg_.info[static_cast<std::size_t>(s)].init) RunHook(ctrl_, Act{}, nullptr, s, HookKind::Init, -1, Data(s));
+        if (cfg_.info[static_cast<std::size_t>(s)].init) {
+            Cover(Cov::InitRan);
+            RunHook(ctrl_, Act{}, nullptr, s, HookKind::Init, -1, Data(s));
+        }
     initialized_ = true;
 }
 
@@ -128,7 +162,10 @@ void Model::InitAll() {
 /// rest of that list is skipped)." At most 64 changes in a row.
 void Model::ChangeTo(int to, std::optional<int> arg, const Act& a) {
     for (int changes = 0;; ++changes) {
-        if (changes == 64) throw ModelConfigError{"more than 64 state changes in a row"};
+        if (changes == 64) {
+            Cover(Cov::ChainLimitError);
+            throw ModelConfigError{"more than 64 state changes in a row"};
+        }
         const int from = cur_;
         if (from != kNone) {
             StateHook(from, HookKind::Exit, a, true, false);
@@ -137,17 +174,23 @@ void Model::ChangeTo(int to, std::optional<int> arg, const Act& a) {
                 ActionHook(from, static_cast<int>(i), *list[i], HookKind::AExit, a, true);
         }
         if (cfg_.keep_previous && from != kNone) previous_ = from; // "every change records the state it came from"
-        if (arg) value7_ = *arg; // built between the old state's exit and the new state's enter
+        if (arg) { // built between the old state's exit and the new state's enter
+            Cover(Cov::ArgBuiltAtChange);
+            value7_ = *arg;
+        }
         cur_ = to;
         if (!(mutant_ == Mutant::NoTickReset && from == to)) ticks_ = 0;
         pending_.reset();
         StateHook(to, HookKind::Enter, a, false, false);
         if (!pending_) {
             const auto& list = actions_[to];
-            for (std::size_t i = 0; i < list.size() && !pending_; ++i)
+            for (std::size_t i = 0; i < list.size() && !pending_; ++i) {
                 ActionHook(to, static_cast<int>(i), *list[i], HookKind::AEnter, a, false);
+                if (pending_ && i + 1 < list.size()) Cover(Cov::ActionSkippedByChange);
+            }
         }
         if (!pending_) return;
+        Cover(Cov::ChainedChange);
         to = pending_->to;
         arg = pending_->arg;
         pending_.reset();
@@ -163,6 +206,7 @@ void Model::EnterRecordedGlobal(const Act& a) {
     pending_.reset();
     StateHook(global_, HookKind::Enter, a, false, true);
     if (pending_) {
+        Cover(Cov::GlobalChangeFromEnter);
         const Change_ c = *pending_;
         pending_.reset();
         ChangeTo(c.to, c.arg, a);
@@ -175,6 +219,7 @@ void Model::Start(const Act& a) {
     cur_ = kNone;
     ticks_ = 0;
     ChangeTo(cfg_.initial, std::nullopt, a);
+    if (global_ != kNone && !global_entered_) Cover(Cov::GlobalEnteredAtStart);
     EnterRecordedGlobal(a);
 }
 
@@ -187,13 +232,17 @@ bool Model::Allowed(int from, int to) const {
     return !cfg_.info[static_cast<std::size_t>(to)].gate_enter || GateEnter(ctrl_, to, from, Data(to));
 }
 
-const Edge* Model::Probe(int from, const Act& a, std::uint32_t ticks) const {
+const Edge* Model::Probe(int from, const Act& a, std::uint32_t ticks, bool count) const {
     // "TimeInState() is always TicksInState() * fixed_dt"
     const float t = static_cast<float>(static_cast<double>(ticks) * static_cast<double>(cfg_.dt));
     const Edge* fired = nullptr;
     for (const Edge* e : edges_[from]) {
         if (!EvalCondition(*e, ctrl_, a, t)) continue;
-        if (!e->forced && !Allowed(from, e->to)) continue; // "ForceTo skips them"
+        if (!e->forced && !Allowed(from, e->to)) { // "ForceTo skips them"
+            if (count) Cover(Cov::GateRefusedCondition);
+            continue;
+        }
+        if (count && e->forced && !Allowed(from, e->to)) Cover(Cov::ForcedPastGate);
         fired = e;
         if (mutant_ != Mutant::LastHolding) break; // "the first that holds ... fires"
     }
@@ -203,16 +252,22 @@ const Edge* Model::Probe(int from, const Act& a, std::uint32_t ticks) const {
 void Model::Perform(const Act& a) {
     // 1. First Perform only: OnStateInit (unless Initialize() ran), enter the initial state.
     if (!started_) Start(a);
+    if (cfg_.keyed) Cover(Cov::KeyedTick);
     // 2. Ticks in state += 1.
     ticks_ = Saturating(ticks_);
     // 3. A waiting NextState request is this tick's one transition; else the conditions.
     if (next_ != kNone) {
         const int to = next_;
         next_ = kNone;
+        Cover(Cov::NextStateApplied);
         ChangeTo(to, std::nullopt, a);
-    } else if (const Edge* e = Probe(cur_, a, ticks_)) {
+    } else if (const Edge* e = Probe(cur_, a, ticks_, true)) {
+        Cover(e->to == cur_ ? Cov::SelfTransition : Cov::ConditionFired);
         std::optional<int> arg;
-        if (e->maker) arg = MakerArg(a);
+        if (e->maker) {
+            Cover(Cov::MakerBuilt);
+            arg = MakerArg(a);
+        }
         ChangeTo(e->to, arg, a);
     }
     // 4. The global state's Perform, the current state's Perform, its actions' OnUpdate;
@@ -221,6 +276,7 @@ void Model::Perform(const Act& a) {
     if (global_ != kNone) {
         StateHook(global_, HookKind::Perform, a, false, true);
         if (pending_) {
+            Cover(Cov::GlobalPerformChange);
             const Change_ c = *pending_;
             pending_.reset();
             return ChangeTo(c.to, c.arg, a);
@@ -228,8 +284,10 @@ void Model::Perform(const Act& a) {
     }
     StateHook(cur_, HookKind::Perform, a, false, false);
     const auto& list = actions_[cur_];
-    for (std::size_t i = 0; i < list.size() && !pending_; ++i)
+    for (std::size_t i = 0; i < list.size() && !pending_; ++i) {
         ActionHook(cur_, static_cast<int>(i), *list[i], HookKind::AUpdate, a, false);
+        if (pending_ && i + 1 < list.size()) Cover(Cov::ActionSkippedByChange);
+    }
     if (pending_) {
         const Change_ c = *pending_;
         pending_.reset();
@@ -241,7 +299,11 @@ void Model::Perform(const Act& a) {
 bool Model::SendEvent(int event, const Act& a) {
     if (!started_) return false; // "also when the machine has not started": nothing changes
     const int to = event_to_[cur_][event];
-    if (to == kNone) return false;
+    if (to == kNone) {
+        Cover(Cov::EventUnhandled);
+        return false;
+    }
+    Cover(Cov::EventFromOutside);
     ChangeTo(to, std::nullopt, a); // decision: events do not go through gates
     return true;
 }
@@ -251,14 +313,19 @@ bool Model::SetState(int to, How how, std::optional<int> arg) {
     // TryResetState (re-enters T even if current) and ForceSetState"; gates apply
     // unless forced; "a machine not started yet starts in T".
     if (how == How::Try && cur_ == to) return false;
-    if (how != How::Force && !Allowed(cur_, to)) return false;
+    if (how != How::Force && !Allowed(cur_, to)) {
+        Cover(Cov::DirectRefusedByGate);
+        return false;
+    }
     if (!started_) {
+        Cover(Cov::StartedByDirectChange);
         if (!initialized_) InitAll();
         started_ = true;
         cur_ = kNone;
         ticks_ = 0;
     }
     ChangeTo(to, arg, Act{});
+    if (global_ != kNone && !global_entered_) Cover(Cov::GlobalEnteredAtStart);
     EnterRecordedGlobal(Act{});
     return true;
 }
@@ -266,7 +333,9 @@ bool Model::SetState(int to, How how, std::optional<int> arg) {
 bool Model::Revert(bool force) {
     if (!cfg_.keep_previous) throw ModelConfigError{"RevertToPreviousState without KeepPreviousState"};
     if (previous_ == kNone) return false; // "With no previous state, revert does nothing and returns false."
-    return SetState(previous_, force ? How::Force : How::Try);
+    const bool done = SetState(previous_, force ? How::Force : How::Try);
+    if (done) Cover(Cov::RevertApplied);
+    return done;
 }
 
 void Model::SetGlobal(int g) {
@@ -274,6 +343,8 @@ void Model::SetGlobal(int g) {
     if (global_ != kNone && global_entered_) StateHook(global_, HookKind::Exit, Act{}, true, true);
     global_ = g;
     global_entered_ = false;
+    if (g == kArgState) Cover(Cov::ArgStateGlobal);
+    if (!started_) Cover(Cov::GlobalRecordedBeforeStart);
     if (started_) EnterRecordedGlobal(Act{});
 }
 
@@ -286,6 +357,7 @@ void Model::ClearGlobal() {
 void Model::Reset() {
     // "back to the initial state, entered on the next Perform; no hook runs now";
     // decision: Reset clears a waiting NextState request.
+    if (started_) Cover(Cov::ResetWhileRunning);
     started_ = false;
     cur_ = kNone;
     ticks_ = 0;
@@ -301,10 +373,13 @@ std::optional<int> Model::WouldTransition(const Act& a) const {
     // "the state the next Perform would move to ... calling no hook"; before the
     // first Perform, from the initial state as if just entered; decision: a
     // waiting NextState request is what it reports.
-    if (started_ && next_ != kNone && cfg_.features.would_next) return next_;
+    if (started_ && next_ != kNone && cfg_.features.would_next) {
+        Cover(Cov::WouldReportsNext);
+        return next_;
+    }
     const int from = started_ ? cur_ : cfg_.initial;
     const std::uint32_t ticks = Saturating(started_ ? ticks_ : 0);
-    if (const Edge* e = Probe(from, a, ticks)) return e->to;
+    if (const Edge* e = Probe(from, a, ticks, false)) return e->to;
     return std::nullopt;
 }
 
@@ -317,6 +392,7 @@ Model::Request_ Model::MakeRequest(int state, float timeout) const {
 bool Model::BufferOne(int state, float timeout) {
     wanted_ = MakeRequest(state, timeout); // the latest request wins
     if (!SetState(wanted_->state, How::Try)) return false;
+    Cover(Cov::BufferEntered);
     wanted_.reset();
     return true;
 }
@@ -324,20 +400,28 @@ bool Model::BufferOne(int state, float timeout) {
 void Model::UpdateOne() {
     if (!wanted_) return;
     if (SetState(wanted_->state, How::Try)) {
+        Cover(Cov::BufferEntered);
         wanted_.reset();
         return;
     }
-    if (--wanted_->ticks_left == 0) wanted_.reset();
+    if (--wanted_->ticks_left == 0) {
+        Cover(Cov::BufferTimedOut);
+        wanted_.reset();
+    }
 }
 
 bool Model::TryFront() {
     if (!SetState(queue_.front().state, How::Try)) return false;
+    Cover(Cov::BufferEntered);
     queue_.pop_front();
     return true;
 }
 
 bool Model::BufferSeq(int state, float timeout) {
-    if (queue_.size() == kSeqCapacity) queue_.pop_front(); // "replaces the oldest"
+    if (queue_.size() == kSeqCapacity) { // "replaces the oldest"
+        Cover(Cov::SequenceReplaced);
+        queue_.pop_front();
+    }
     queue_.push_back(MakeRequest(state, timeout));
     return queue_.size() == 1 && TryFront();
 }
@@ -348,6 +432,7 @@ void Model::UpdateSeq() {
     std::deque<Request_> kept;
     for (Request_ r : queue_)
         if (--r.ticks_left != 0) kept.push_back(r);
+        else Cover(Cov::BufferTimedOut);
     queue_ = std::move(kept);
 }
 

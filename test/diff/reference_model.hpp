@@ -42,8 +42,12 @@ public:
     std::optional<int> WouldTransition(const Act& a) const;
     int Current() const { return cur_; }
     std::uint32_t Ticks() const { return ticks_; }
-    /// Decision: TimeInState() is ticks * fixed_dt computed exactly in double.
-    double Time() const { return static_cast<double>(ticks_) * static_cast<double>(cfg_.dt); }
+    /// Decision: TimeInState() is ticks * fixed_dt computed exactly in double
+    /// (with the switch off: in float, as README's first version said nothing more).
+    double Time() const {
+        if (!cfg_.features.time_double) return static_cast<double>(static_cast<float>(ticks_) * cfg_.dt);
+        return static_cast<double>(ticks_) * static_cast<double>(cfg_.dt);
+    }
     bool Started() const { return started_; }
     int Previous() const { return previous_; }
     int Global() const { return global_; }
@@ -68,7 +72,7 @@ private:
     void EnterRecordedGlobal(const Act& a);
     void StateHook(int s, HookKind kind, const Act& a, bool in_exit, bool global_hook);
     void ActionHook(int s, int slot, const Item& action, HookKind kind, const Act& a, bool in_exit);
-    const Edge* Probe(int from, const Act& a, std::uint32_t ticks) const;
+    const Edge* Probe(int from, const Act& a, std::uint32_t ticks, bool count) const;
     bool Allowed(int from, int to) const;
     Request_ MakeRequest(int state, float timeout) const;
     bool TryFront();
