@@ -402,7 +402,13 @@ void RebuildState(std::byte* at, Args&&... args) {
 /// One more tick in state, saturating at 2^32-1 (about 2.2 years at 60 Hz)
 /// instead of wrapping to 0; branch-free, as it is on every tick's path.
 [[gnu::always_inline]] inline std::uint32_t CountTick(std::uint32_t& ticks) noexcept {
-    ticks += static_cast<std::uint32_t>(ticks != UINT32_MAX);
+#if defined(__GNUC__) || defined(__clang__)
+    std::uint32_t next;
+    const bool wrapped = __builtin_add_overflow(ticks, 1u, &next); // an add and an sbb: one instruction more than ++
+    ticks = next - static_cast<std::uint32_t>(wrapped);
+#else
+    ticks += static_cast<std::uint32_t>(ticks != UINT32_MAX); // a compare, a set and an add
+#endif
     return ticks;
 }
 
