@@ -1,6 +1,7 @@
 // The one place that formats tickfsm's text (errors, names, traces) with fmt.
 
 #include <tickfsm/detail/format.hpp>
+#include <tickfsm/event.hpp>
 
 #include <fmt/args.h>
 #include <fmt/format.h>
@@ -19,6 +20,12 @@ std::string VFormat(std::string_view format, std::initializer_list<MessageArg> a
         }
     }
     return fmt::vformat(fmt::string_view(format.data(), format.size()), store);
+}
+
+std::string EventText(const Event& event) {
+    if (!event.is_enum) return std::string(event.name);
+    if (!event.enumerator.empty()) return fmt::format("{}::{}", event.name, event.enumerator);
+    return fmt::format("{}({})", event.name, event.value);
 }
 
 } // namespace tickfsm::detail

@@ -2,6 +2,8 @@
 
 #include <tickfsm/trace.hpp>
 
+#include <tickfsm/detail/format.hpp>
+
 #include <fmt/format.h>
 
 namespace tickfsm {
@@ -48,9 +50,7 @@ void TracePrinter::OnWarning(std::string_view machine, std::string_view message)
     Line(fmt::format("warning: {}: {}", machine, message));
 }
 
-std::string TracePrinter::EventText(const Event& event) {
-    return event.is_enum ? fmt::format("{}({})", event.name, event.value) : std::string(event.name);
-}
+std::string TracePrinter::EventText(const Event& event) { return detail::EventText(event); }
 
 void TracePrinter::Line(const std::string& line) {
     if (text_) {

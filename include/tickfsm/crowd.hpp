@@ -173,7 +173,7 @@ public:
         if (running_ == kTickingAll || Busy(i))
             Table::Fail(detail::Format("Crowd::SendEvent({}, {}) called from inside a hook or condition; take a "
                                     "tickfsm::Machine<Controller, Action>& as the hook's last parameter instead",
-                                    i, event.name));
+                                    i, detail::EventText(event)));
         Running running(running_, Outermost(i));
         BusyScope busy(rt);
         auto ctx = Context(i, controller, action);

@@ -30,6 +30,7 @@ struct Event {
     std::uint64_t key = 0;   // what is compared when the event is sent
     std::string_view name;   // the string, or the enum's type name
     std::int64_t value = 0;  // the enum's value (enum events only)
+    std::string_view enumerator; // the enumerator's name, where the enum names that value
     bool is_enum = false;
 
     constexpr Event() noexcept = default;
@@ -45,6 +46,7 @@ struct Event {
         : key(detail::kEnumEventSeed<E> ^ (static_cast<std::uint64_t>(e) * 0x9E3779B97F4A7C15ull)),
           name(detail::TypeName<E>()),
           value(static_cast<std::int64_t>(e)),
+          enumerator(detail::EnumName(e)),
           is_enum(true) {}
 
     friend constexpr bool operator==(const Event& a, const Event& b) noexcept { return a.key == b.key; }

@@ -573,7 +573,7 @@ public:
             Table_::Fail(detail::Format("SendEvent({}) called on the machine from inside one of its hooks or conditions "
                                     "(state {}); take a tickfsm::Machine<Controller, Action>& as the hook's last "
                                     "parameter and call SendEvent on it",
-                                    event.name, CurrentStateName()));
+                                    detail::EventText(event), CurrentStateName()));
         if (!Tab_()) Resolved_(); // not started: only the observer hears of it
         BusyScope_ busy(seat_.rt);
         auto ctx = Context_(&action);
@@ -825,7 +825,8 @@ public:
             from = table.initial;
             ticks = 0;
         }
-        const float t = static_cast<float>(ticks + 1) * table.dt;
+        detail::CountTick(ticks); // the time the next tick's conditions will see
+        const float t = detail::TimeOf(ticks, table.dt);
         // The conditions run marked busy: one that calls back into the machine
         // (an event, a change, a tick) is refused, so a dry run changes nothing.
         BusyScope_ busy(seat_.rt);
@@ -1092,12 +1093,12 @@ private:
 
     template <class K>
     void AddKeyedEvent_(detail::StateIndex from, const Event& event, K key) {
-        CheckConfigurable_([&] { return detail::Format("From({}).On({}).To({})", Tab_()->NameOf(from), event.name, KeyText_(key)); });
+        CheckConfigurable_([&] { return detail::Format("From({}).On({}).To({})", Tab_()->NameOf(from), detail::EventText(event), KeyText_(key)); });
         const detail::StateIndex to = KeyedId_(key, "On");
         if (const detail::EventEdge* existing = Tab_()->FindEvent(from, event))
             Table_::Fail(detail::Format("From({}).On({}).To({}): state {} already has a transition on event {} (to {})",
-                                    Tab_()->NameOf(from), event.name, KeyText_(key), Tab_()->NameOf(from),
-                                    event.name, Tab_()->NameOf(existing->to)));
+                                    Tab_()->NameOf(from), detail::EventText(event), KeyText_(key), Tab_()->NameOf(from),
+                                    detail::EventText(event), Tab_()->NameOf(existing->to)));
         Tab_()->meta[from].events.push_back(detail::EventEdge{event, to});
         Tab_()->finalized = false;
     }
@@ -1182,8 +1183,8 @@ private:
             if (n->step.event_state == detail::TypeKey<S>() && n->step.event == event)
                 Table_::Fail(detail::Format("From<{}>().On({}).To<{}>(): state {} already has a transition on event "
                                         "{}; a state has one transition per event",
-                                        detail::StateName<S>(), event.name, detail::StateName<T>(),
-                                        detail::StateName<S>(), event.name));
+                                        detail::StateName<S>(), detail::EventText(event), detail::StateName<T>(),
+                                        detail::StateName<S>(), detail::EventText(event)));
     }
 
     template <class S>

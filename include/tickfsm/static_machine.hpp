@@ -549,6 +549,7 @@ public:
 
     /// One fixed tick of character i (StaticStateManager::Perform's rules).
     void Perform(std::size_t i, Controller& controller, const Action& action) {
+        CheckIndex(i, "Perform");
         if (running_ != kNothing) [[unlikely]]
             Refuse(detail::Format("Perform({})", i));
         detail::ScopedValue<std::size_t> running(running_, i + 1);
@@ -622,6 +623,7 @@ public:
 
     /// Character i back to the initial state, entered on its next Perform.
     void Reset(std::size_t i) {
+        CheckIndex(i, "Reset");
         if (running_ != kNothing) [[unlikely]]
             Refuse(detail::Format("Reset({})", i));
         Core::Unstart(runtime_[i]);
@@ -637,22 +639,41 @@ public:
         return runtime_.size() - 1;
     }
 
+    // In checked builds (TICKFSM_CHECKED), every call taking a character's
+    // index refuses one out of range with a ConfigError, as Crowd's do.
     template <class S>
-    bool IsIn(std::size_t i) const noexcept {
+    bool IsIn(std::size_t i) const noexcept(!TICKFSM_CHECKED) {
         Core::template CheckQueried<S>();
+        CheckIndex(i, "IsIn");
         return runtime_[i].state == Core::template kIndexOf<S>;
     }
-    StateId CurrentState(std::size_t i) const noexcept { return StateId{runtime_[i].state}; }
-    std::string_view CurrentStateName(std::size_t i) const noexcept { return Core::NameOf(runtime_[i].state); }
+    StateId CurrentState(std::size_t i) const noexcept(!TICKFSM_CHECKED) {
+        CheckIndex(i, "CurrentState");
+        return StateId{runtime_[i].state};
+    }
+    std::string_view CurrentStateName(std::size_t i) const noexcept(!TICKFSM_CHECKED) {
+        CheckIndex(i, "CurrentStateName");
+        return Core::NameOf(runtime_[i].state);
+    }
     /// Character i's object of state S.
     template <class S>
-    S& State(std::size_t i) noexcept {
+    S& State(std::size_t i) noexcept(!TICKFSM_CHECKED) {
         Core::template CheckQueried<S>();
+        CheckIndex(i, "State");
         return Core::template Get<S>(StatesOf(i));
     }
-    std::uint32_t TicksInState(std::size_t i) const noexcept { return runtime_[i].ticks; }
-    double TimeInState(std::size_t i) const noexcept { return detail::SecondsOf(runtime_[i].ticks, dt_); }
-    bool IsStarted(std::size_t i) const noexcept { return (runtime_[i].flags & detail::kStarted) != 0; }
+    std::uint32_t TicksInState(std::size_t i) const noexcept(!TICKFSM_CHECKED) {
+        CheckIndex(i, "TicksInState");
+        return runtime_[i].ticks;
+    }
+    double TimeInState(std::size_t i) const noexcept(!TICKFSM_CHECKED) {
+        CheckIndex(i, "TimeInState");
+        return detail::SecondsOf(runtime_[i].ticks, dt_);
+    }
+    bool IsStarted(std::size_t i) const noexcept(!TICKFSM_CHECKED) {
+        CheckIndex(i, "IsStarted");
+        return (runtime_[i].flags & detail::kStarted) != 0;
+    }
     std::size_t Size() const noexcept { return runtime_.size(); }
     float FixedDeltaTime() const noexcept { return dt_; }
     /// Bytes the crowd holds per character: state id, flags and ticks, plus state data.
@@ -666,6 +687,19 @@ private:
 
     static constexpr std::size_t kNothing = 0;
     static constexpr std::size_t kTickingAll = static_cast<std::size_t>(-1);
+
+    /// Checked builds: character i exists, or a ConfigError naming the call.
+    void CheckIndex([[maybe_unused]] std::size_t i, [[maybe_unused]] const char* api) const {
+#if TICKFSM_CHECKED
+        if (i >= runtime_.size()) [[unlikely]]
+            FailIndex(i, api);
+#endif
+    }
+    [[noreturn, gnu::cold, gnu::noinline]] void FailIndex(std::size_t i, const char* api) const {
+        detail::ReportConfigError(detail::Format("tickfsm: StaticCrowd{}: {}({}): no character {}: the crowd has {} "
+                                                 "characters",
+                                                 Core::Machine(), api, i, i, runtime_.size()));
+    }
 
     [[gnu::always_inline]] Storage& StatesOf(std::size_t i) noexcept {
         if constexpr (Core::kHasData) return states_[i];

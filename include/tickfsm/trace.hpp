@@ -38,7 +38,7 @@ public:
     void OnBufferedRequest(std::string_view machine, std::string_view state, BufferOutcome outcome) override;
     void OnWarning(std::string_view machine, std::string_view message) override;
 
-    /// "Jump", or "CreatureEvent(2)" for an enum event.
+    /// "Jump", "CreatureEvent::Hit" for an enum event, "CreatureEvent(300)" for an unnamed value.
     static std::string EventText(const Event& event);
 
 private:

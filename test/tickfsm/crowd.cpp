@@ -10,6 +10,7 @@
 #include <functional>
 #include <memory>
 #include <type_traits>
+#include <string>
 #include <utility>
 #include <vector>
 
@@ -770,4 +771,42 @@ TEST_CASE("A crowd keeps each character's previous state and reverts it", "[crow
                                                         Contains("Crowd<RoamingAntStateManager") &&
                                                         Contains("PreviousState(0) needs KeepPreviousState()"));
     REQUIRE_THROWS_WITH(forgetful.RevertToPreviousState(0, ants[0]), Contains("needs KeepPreviousState()"));
+}
+
+namespace {
+
+struct Grazing {
+    int bites = 0;
+    void Perform(Ant&, const World&) { ++bites; }
+};
+struct Sheltering {};
+inline constexpr auto kGrazerTable = tickfsm::Transitions<Ant, World>()
+                                         .SetInitialState<Grazing>()
+                                         .To<Sheltering>([](const Ant&, const World& w) { return w.rain; })
+                                         .From<Sheltering>()
+                                         .To<Grazing>([](const Ant&, const World& w) { return !w.rain; });
+
+} // namespace
+
+TEST_CASE("A compile-time crowd refuses a character index out of range in checked builds",
+          "[crowd][static][error][checked]") {
+    using Catch::Matchers::Contains;
+    std::vector<Ant> ants(3);
+    Ant stranger;
+    tickfsm::StaticCrowd<kGrazerTable> crowd(ants.size());
+    crowd.TickAll(ants, [](std::size_t, Ant&) { return World{}; });
+    const auto out_of_range = [](const char* call) {
+        return Contains(std::string(call) + ": no character 3: the crowd has 3 characters");
+    };
+    REQUIRE_THROWS_WITH(crowd.IsIn<Grazing>(3), out_of_range("IsIn(3)"));
+    REQUIRE_THROWS_WITH(crowd.State<Grazing>(3), out_of_range("State(3)"));
+    REQUIRE_THROWS_WITH(crowd.IsStarted(3), out_of_range("IsStarted(3)"));
+    REQUIRE_THROWS_WITH(crowd.TicksInState(3), out_of_range("TicksInState(3)"));
+    REQUIRE_THROWS_WITH(crowd.TimeInState(3), out_of_range("TimeInState(3)"));
+    REQUIRE_THROWS_WITH(crowd.CurrentState(3), out_of_range("CurrentState(3)"));
+    REQUIRE_THROWS_WITH(crowd.CurrentStateName(3), out_of_range("CurrentStateName(3)"));
+    REQUIRE_THROWS_WITH(crowd.Reset(3), out_of_range("Reset(3)"));
+    REQUIRE_THROWS_WITH(crowd.Perform(3, stranger, World{}), out_of_range("Perform(3)"));
+    crowd.Perform(2, ants[2], World{}); // the crowd is usable after each refusal
+    CHECK(crowd.State<Grazing>(2).bites == 2);
 }

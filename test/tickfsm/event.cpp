@@ -124,3 +124,27 @@ TEST_CASE("SendEvent on the machine from inside its own hook is an error pointin
     m.State<Loop>().m = &m;
     REQUIRE_THROWS_WITH(m.Perform({}), Catch::Matchers::Contains("tickfsm::Machine<Controller, Action>&"));
 }
+
+namespace {
+enum class Range : int { Near = 1, Distant = 70, Beyond = 300 };
+} // namespace
+
+TEST_CASE("Enum events keep their enumerator names in traces and errors, beyond value 63", "[event][trace]") {
+    using Catch::Matchers::Contains;
+    CHECK(tickfsm::TracePrinter::EventText(Range::Near) == "Range::Near");
+    CHECK(tickfsm::TracePrinter::EventText(Range::Distant) == "Range::Distant");
+    CHECK(tickfsm::TracePrinter::EventText(Range::Beyond) == "Range(300)"); // past the 256 values named
+    CHECK(tickfsm::TracePrinter::EventText(Jump) == "Jump");
+    Runner r;
+    RunnerStateManager m(r);
+    Recorder rec;
+    m.SetObserver(&rec, "runner");
+    m.Perform({});
+    CHECK_FALSE(m.SendEvent(Range::Distant));
+    CHECK(rec.lines == std::vector<std::string>{"Running/Range::Distant"});
+    m.SetObserver(nullptr);
+    tickfsm::StateManager<Runner, Key> twice(r);
+    twice.SetInitialState<Running>().On(Range::Distant).To<Jumping>();
+    REQUIRE_THROWS_WITH(twice.From<Running>().On(Range::Distant).To<Die>(),
+                        Contains("already has a transition on event Range::Distant"));
+}

@@ -4,6 +4,7 @@
 
 #include <catch2/catch.hpp>
 
+#include <cstdint>
 #include <optional>
 #include <stdexcept>
 #include <string>
@@ -289,4 +290,18 @@ TEST_CASE("A state constructor that throws when entered with arguments leaves th
     CHECK(m.State<Walk>().steps == 3);
     m.Perform(0); // still ticks, in Stand
     CHECK(m.IsIn<Stand>());
+}
+
+TEST_CASE("WouldTransition at saturated ticks sees the time the next tick will see", "[query][time]") {
+    Bot b;
+    tickfsm::StateManager<Bot, int> m(b);
+    m.SetInitialState<Idle>().To<Run>([](const Bot&, const int&, float t) { return t < 1.0f; });
+    m.From<Run>();
+    m.Perform(0);
+    m.ForceSetState<Idle>(); // 0 ticks: the next tick's time is 1/60 s, so the condition holds
+    CHECK(m.WouldTransition(0) == m.IdOf<Run>());
+    tickfsm::detail::TicksAccess::Of(m) = UINT32_MAX; // the next tick stays at 2^32-1 ticks, not 0
+    CHECK_FALSE(m.WouldTransition(0).has_value());
+    m.Perform(0);
+    CHECK(m.IsIn<Idle>());
 }

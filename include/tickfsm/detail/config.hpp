@@ -138,7 +138,7 @@ void ApplyOn(Table<C, A>& table, const Event& event) {
     if (const EventEdge* existing = known == kNoState ? nullptr : table.FindEvent(known, event))
         table.Fail(detail::Format("From<{}>().On({}).To<{}>(): state {} already has a transition on event {} (to {}); "
                                "a state has one transition per event",
-                               StateName<S>(), event.name, StateName<T>(), StateName<S>(), event.name,
+                               StateName<S>(), detail::EventText(event), StateName<T>(), StateName<S>(), detail::EventText(event),
                                table.NameOf(existing->to)));
     const StateIndex to = table.template Register<T>();
     const StateIndex from = table.template Register<S>();

@@ -10,6 +10,10 @@
 #include <string>
 #include <string_view>
 
+namespace tickfsm {
+struct Event;
+} // namespace tickfsm
+
 namespace tickfsm::detail {
 
 /// One argument of a message: text, an integer or a real number. It refers to
@@ -45,5 +49,9 @@ template <class... Args>
 std::string Format(std::string_view format, const Args&... args) {
     return VFormat(format, {MessageArg(args)...});
 }
+
+/// An event as messages and traces show it: "Jump", "Hit::Obstacle", or
+/// "Hit(300)" for an enum value without a name.
+std::string EventText(const Event& event);
 
 } // namespace tickfsm::detail
