@@ -46,7 +46,7 @@ corpus="$build/corpus"
 mkdir -p "$corpus"
 log="$build/libfuzzer.log"
 set +e
-"$build/test/tickfsm_libfuzzer" -max_total_time="$seconds" -print_final_stats=1 "$@" "$corpus" >"$log" 2>&1
+"$build/test/tickfsm_libfuzzer" -max_total_time="$seconds" -print_final_stats=1 -artifact_prefix="$build/" "$@" "$corpus" >"$log" 2>&1
 status=$?
 set -e
 grep -E "DIVERGENCE|ERROR|SUMMARY|DONE" "$log" || true

@@ -149,6 +149,7 @@ struct Features {
     bool global_self_arg = true;     // the global state asking to enter itself with arguments is a ConfigError
     bool crowd_previous = true;      // a Crowd honours KeepPreviousState()
     bool time_double = true;         // TimeInState() is ticks * fixed_dt computed exactly in double
+    bool saturation = true;          // ticks set near 2^32-1 (detail::TicksAccess): TicksInState saturates
 };
 
 /// A deliberately wrong reference, to check that the test can fail.
@@ -313,7 +314,7 @@ enum class Cov : std::uint8_t {
     RevertInCrowd, GlobalRecordedBeforeStart, GlobalEnteredAtStart, GlobalChangeFromEnter, GlobalPerformChange,
     InitRan, ResetWhileRunning, BufferEntered, BufferTimedOut, SequenceReplaced, ExitHookError,
     GlobalExitError, OwnArgError, GlobalSelfArgError, BadTargetError, RevertWithoutKeepError, ChainLimitError,
-    KeyedTick, DelegateHook, ActionSkippedByChange, ArgStateGlobal, Count
+    KeyedTick, DelegateHook, ActionSkippedByChange, ArgStateGlobal, TicksSaturated, Count
 };
 inline constexpr std::array<std::string_view, static_cast<std::size_t>(Cov::Count)> kCovNames{
     "condition fired", "gate refused a condition", "ForceTo past a gate", "self transition",
@@ -329,7 +330,7 @@ inline constexpr std::array<std::string_view, static_cast<std::size_t>(Cov::Coun
     "ConfigError: global state's Perform enters itself with arguments", "ConfigError: not a state",
     "ConfigError: revert without KeepPreviousState", "ConfigError: more than 64 changes in a row",
     "tick of a keyed machine", "delegate state's hook", "rest of an action list skipped",
-    "S7 (a state with data) set as the global state"};
+    "S7 (a state with data) set as the global state", "tick counted at 2^32-1 (saturated)"};
 using Coverage = std::array<std::uint64_t, static_cast<std::size_t>(Cov::Count)>;
 inline thread_local Coverage g_coverage{};
 inline void Cover(Cov c) { ++g_coverage[static_cast<std::size_t>(c)]; }

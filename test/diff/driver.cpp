@@ -801,12 +801,36 @@ public:
                            shown < trace_.size() ? fmt::format(", the last {}", shown) : std::string());
         for (std::size_t i = trace_.size() - shown; i < trace_.size(); ++i)
             out += fmt::format("    {:5} {}\n", i, trace_[i]);
-        out += fmt::format("  reproduce: tickfsm_fuzz --seed {} --verbose\n", cfg_.seed);
+        out += fmt::format("  reproduce: tickfsm_fuzz --seed {} --verbose{}\n", cfg_.seed, ExtraArguments());
         result_.report = std::move(out);
         return false;
     }
 
     std::vector<std::string>& Trace() { return trace_; }
+
+    /// The options that differ from tickfsm_fuzz's defaults, as its arguments.
+    std::string ExtraArguments() const {
+        std::string out;
+        static constexpr std::string_view kForms[] = {"", "manager", "crowd", "static"};
+        if (opt_.form != Form::Auto) out += fmt::format(" --form {}", kForms[static_cast<int>(opt_.form)]);
+        if (opt_.max_ticks != RunOptions{}.max_ticks) out += fmt::format(" --ticks {}", opt_.max_ticks);
+        if (opt_.mutant != Mutant::None) out += opt_.mutant == Mutant::LastHolding ? " --mutant last" : " --mutant noreset";
+        const Features& f = opt_.features;
+        std::string off;
+        auto add = [&](bool on, std::string_view name) {
+            if (!on) off += fmt::format("{}{}", off.empty() ? "" : ",", name);
+        };
+        add(f.global_before_start, "global_before_start");
+        add(f.args_deferred, "args_deferred");
+        add(f.would_next, "would_next");
+        add(f.global_exit_error, "global_exit_error");
+        add(f.global_self_arg, "global_self_arg");
+        add(f.crowd_previous, "crowd_previous");
+        add(f.time_double, "time_double");
+        add(f.saturation, "saturation");
+        if (!off.empty()) out += " --off " + off;
+        return out;
+    }
 
 private:
     const Config& cfg_;
@@ -854,6 +878,23 @@ float RandomTimeout(Rng& g) {
     static constexpr float kTimeouts[] = {0.01f, 0.05f, 0.1f, 0.3f, 1.0f};
     return kTimeouts[g.Below(5)];
 }
+
+/// Sets a machine's (or a crowd character's) ticks through the library's test
+/// hook, to reach TicksInState's saturation at 2^32-1 in a few ticks.
+template <class... L>
+void SetLibraryTicks(std::uint32_t ticks, L&... lib) {
+#ifndef TICKFSM_DIFF_NO_TICKS_ACCESS
+    tickfsm::detail::TicksAccess::Of(lib...) = ticks;
+#else
+    (void)ticks;
+    ((void)lib, ...);
+#endif
+}
+#ifndef TICKFSM_DIFF_NO_TICKS_ACCESS
+constexpr bool kTicksAccess = true;
+#else
+constexpr bool kTicksAccess = false;
+#endif
 
 // --- A StateManager ------------------------------------------------------------------------
 class ManagerRun {
@@ -952,6 +993,13 @@ private:
             return Both(
                 s_, r_, [&] { WithTypedState(gl, [&]<class G>() { lib_->template SetGlobalState<G>(); }); },
                 [&] { model_->SetGlobal(gl); });
+        }
+        if (roll < 91 && kTicksAccess && cfg_.features.saturation && model_->Started() && g_.Chance(20)) {
+            const std::uint32_t ticks = 0xFFFFFFFFu - static_cast<std::uint32_t>(g_.Below(4));
+            s_.Call(fmt::format("TicksAccess::Of(machine) = {}", ticks));
+            SetLibraryTicks(ticks, *lib_);
+            model_->SetTicks(ticks);
+            return true;
         }
         if (roll < 92) {
             s_.Call("Reset()");
@@ -1189,6 +1237,27 @@ private:
                        s_.Same("SendEvent's result", lr, mr);
             }
         }
+        if (roll < 88 && kDynamic && cfg_.keep_previous) {
+            if constexpr (kDynamic && requires(Crowd& c, Ctrl& ctrl) { c.RevertToPreviousState(0, ctrl, true); }) {
+                const std::size_t i = static_cast<std::size_t>(g_.Below(static_cast<int>(Size())));
+                const bool force = g_.Chance(40);
+                s_.Call(fmt::format("RevertToPreviousState({}, {})", i, force));
+                bool lr = false, mr = false;
+                return Both(s_, r_, [&] { lr = crowd_->RevertToPreviousState(i, lib_ctrls_[i], force); },
+                            [&] { mr = models_[i]->Revert(force); }) &&
+                       s_.Same("RevertToPreviousState's result", lr, mr);
+            }
+        }
+        if (roll < 89 && kTicksAccess && cfg_.features.saturation) {
+            const std::size_t i = static_cast<std::size_t>(g_.Below(static_cast<int>(Size())));
+            if (models_[i]->Started()) {
+                const std::uint32_t ticks = 0xFFFFFFFFu - static_cast<std::uint32_t>(g_.Below(4));
+                s_.Call(fmt::format("TicksAccess::Of(crowd, {}) = {}", i, ticks));
+                SetLibraryTicks(ticks, *crowd_, i);
+                models_[i]->SetTicks(ticks);
+                return true;
+            }
+        }
         if (roll < 93) {
             const std::size_t i = static_cast<std::size_t>(g_.Below(static_cast<int>(Size())));
             s_.Call(fmt::format("Reset({})", i));
@@ -1226,6 +1295,12 @@ private:
                     !s_.Same(fmt::format("State<S7>({}).value", i), crowd_->template State<ArgS>(i).value,
                              m.Data(kArgState)))
                     return false;
+                if constexpr (requires(const Crowd& c) { c.PreviousState(0); }) {
+                    if (cfg_.keep_previous &&
+                        !s_.SameState(fmt::format("PreviousState({})", i),
+                                      IndexOfName(crowd_->PreviousState(i).Name()), m.Previous()))
+                        return false;
+                }
             } else {
                 for (int k = 0; k < 3; ++k) {
                     const bool in = WithEdgeIndex(k, [&]<int I>() {
@@ -1409,6 +1484,7 @@ bool SwitchOff(Features& f, const std::string& names) {
         else if (name == "global_self_arg") f.global_self_arg = false;
         else if (name == "crowd_previous") f.crowd_previous = false;
         else if (name == "time_double") f.time_double = false;
+        else if (name == "saturation") f.saturation = false;
         else if (!name.empty()) return false;
         at = end + 1;
     }

@@ -254,6 +254,7 @@ void Model::Perform(const Act& a) {
     if (!started_) Start(a);
     if (cfg_.keyed) Cover(Cov::KeyedTick);
     // 2. Ticks in state += 1.
+    if (ticks_ == std::numeric_limits<std::uint32_t>::max()) Cover(Cov::TicksSaturated);
     ticks_ = Saturating(ticks_);
     // 3. A waiting NextState request is this tick's one transition; else the conditions.
     if (next_ != kNone) {

@@ -28,6 +28,8 @@ public:
     void ClearGlobal();
     void Reset();
     void Initialize();
+    /// What tickfsm::detail::TicksAccess does to the library: ticks set directly (to test saturation).
+    void SetTicks(std::uint32_t ticks) { ticks_ = ticks; }
 
     // InputBuffer and InputSequenceBuffer<..., kSeqCapacity>.
     static constexpr std::size_t kSeqCapacity = 3;
