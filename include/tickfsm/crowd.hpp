@@ -64,6 +64,23 @@ public:
     template <class... Args>
     Crowd(std::size_t count, Controller& prototype, Args&&... args) {
         Manager manager(prototype, std::forward<Args>(args)...);
+        Take(manager, count);
+    }
+
+    /// `count` characters, none started, of a Manager built from its Controller
+    /// alone: a default-constructed Controller serves to construct one Manager
+    /// once, whose configuration the crowd takes.
+    explicit Crowd(std::size_t count)
+        requires std::is_default_constructible_v<Controller> && std::is_constructible_v<Manager, Controller&>
+    {
+        Controller prototype{};
+        Manager manager(prototype);
+        Take(manager, count);
+    }
+
+private:
+    /// The crowd takes `manager`'s configuration and grows to `count` characters.
+    void Take(Manager& manager, std::size_t count) {
         const Table& table = manager.Resolved_();
         if (!manager.Blk_()->node)
             Table::Fail(detail::Format("Crowd<{}>: its configuration has a condition that holds data (a capturing "
@@ -84,6 +101,7 @@ public:
         Grow(count);
     }
 
+public:
     Crowd(const Crowd&) = delete;
     Crowd& operator=(const Crowd&) = delete;
 

@@ -810,3 +810,21 @@ TEST_CASE("A compile-time crowd refuses a character index out of range in checke
     crowd.Perform(2, ants[2], World{}); // the crowd is usable after each refusal
     CHECK(crowd.State<Grazing>(2).bites == 2);
 }
+
+TEST_CASE("A crowd is built from its count alone when the controller can be default-constructed", "[crowd]") {
+    std::vector<Ant> ants(4);
+    tickfsm::Crowd<AntStateManager> crowd(ants.size());
+    Ant prototype;
+    tickfsm::Crowd<AntStateManager> same(ants.size(), prototype);
+    CHECK(crowd.BytesPerCharacter() == same.BytesPerCharacter());
+    std::vector<Ant> others = ants;
+    for (int tick = 0; tick < 5; ++tick) {
+        const World world{tick >= 2};
+        crowd.TickAll(ants, [world](std::size_t, Ant&) { return world; });
+        same.TickAll(others, [world](std::size_t, Ant&) { return world; });
+    }
+    for (std::size_t i = 0; i < ants.size(); ++i) {
+        CHECK(crowd.CurrentState(i) == same.CurrentState(i));
+        CHECK(crowd.TicksInState(i) == same.TicksInState(i));
+    }
+}
