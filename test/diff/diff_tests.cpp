@@ -12,13 +12,13 @@ using namespace tickfsm_diff;
 
 namespace {
 
-// Ticks per run: 3,000,000 in the normal build (at least 1,000,000 is the
-// goal; a few seconds); ASan+UBSan builds (TICKFSM_SANITIZE) run a tenth,
+// Ticks per run: 3,000,000 in the normal build (about 5 s; at least 1,000,000
+// is the goal), 1,000,000 in ASan+UBSan builds (TICKFSM_SANITIZE, about 15 s),
 // unless TICKFSM_DIFF_TICKS says otherwise.
 std::uint64_t TickBudget() {
     if (const char* env = std::getenv("TICKFSM_DIFF_TICKS")) return std::strtoull(env, nullptr, 10);
 #ifdef TICKFSM_DIFF_SANITIZED
-    return 300000;
+    return 1000000;
 #else
     return 3000000;
 #endif
@@ -41,8 +41,8 @@ TEST_CASE("random machines tick as the reference model says", "[diff]") {
                     << b.shared_tables << ", private " << b.private_tables);
     for (const RunResult& r : b.failures) UNSCOPED_INFO(r.report);
     INFO("coverage:\n" << DescribeCoverage(b.coverage));
-    // Every kind of event the generator aims at was reached (see Cov).
-    for (std::size_t i = 0; i < b.coverage.size(); ++i) {
+    // Every kind of event the generator aims at was reached (see Cov), in a full budget.
+    for (std::size_t i = 0; i < b.coverage.size() && b.ticks >= 1000000; ++i) {
         INFO(kCovNames[i]);
         CHECK(b.coverage[i] > 0);
     }
