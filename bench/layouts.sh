@@ -5,7 +5,7 @@
 #   bench/layouts.sh [--rev REV]... [--rounds R] [-- BENCH_ARGS...]
 #
 # The same source, built with different function and loop alignments, moves
-# the brawler's ratios by 10% and more (see README, Benchmarks): a change
+# the brawler's ratios by 10% and more (see docs/performance.md): a change
 # judged on one build may only have moved the code. This script builds the
 # benchmark once per layout below (and per --rev), runs the builds in turn for
 # R rounds, and prints, for each version, implementation and N, the median

@@ -2,7 +2,7 @@
 // (contiguous slices), each ticked by TickAll on its own thread, as a game's
 // job system would; the harness's thread is the first worker. Not one of the
 // spec's four: it shows what the cores of the machine add, against
-// `tickfsm-crowd` on one core in the same run (README, Threads).
+// `tickfsm-crowd` on one core in the same run (docs/crowds.md, Threads).
 #include <algorithm>
 #include <barrier>
 #include <cstddef>

@@ -83,10 +83,12 @@ private:
     void Take(Manager& manager, std::size_t count) {
         const Table& table = manager.Resolved_();
         if (!manager.Blk_()->node)
-            Table::Fail(detail::Format("Crowd<{}>: its configuration has a condition that holds data (a capturing "
-                                    "lambda or a functor with members); a crowd shares one table between all its "
-                                    "characters, so use captureless lambdas, functions or empty functors and reach "
-                                    "per-character data through the controller",
+            Table::Fail(detail::Format("Crowd<{}>: its configuration is private to one machine: a condition that "
+                                    "holds data (a capturing lambda or a functor with members), an action built "
+                                    "with arguments, or keyed or delegate states; a crowd shares one table between "
+                                    "all its characters, so use captureless lambdas, functions or empty functors, "
+                                    "Do<X>() without arguments and states named by type, and reach per-character "
+                                    "data through the controller",
                                     detail::TypeName<Manager>()));
         if (table.initial == detail::kNoState)
             Table::Fail(detail::Format("Crowd<{}>: its configuration has no initial state; call SetInitialState<S>() in "
@@ -352,7 +354,7 @@ private:
     /// TickAll's common case for more than kInlineTickMax characters: the loop
     /// in a function of its own that starts on a 64-byte boundary, so that its
     /// speed does not depend on where the caller's code lands (inlined, the
-    /// brawler's loop ran up to 20% slower in some layouts: README, Benchmarks).
+    /// brawler's loop ran slower in some layouts: docs/performance.md).
     template <class MakeAction>
     [[gnu::noinline, gnu::aligned(64)]] void TickLoopAligned(std::span<Controller> controllers,
                                                              MakeAction& make_action) {

@@ -1,6 +1,6 @@
 // Crowd<Manager>: many characters on one shared table, 8 bytes each plus state data.
 
-// The tests build with NDEBUG; this file checks character indices (see Errors in README.md).
+// The tests build with NDEBUG; this file checks character indices (see docs/errors.md).
 #define TICKFSM_CHECKED 1
 
 #include <catch2/catch.hpp>
@@ -240,11 +240,36 @@ TEST_CASE("TickAll gives each character its own state data as Perform does", "[c
     CHECK(all.State<Tally>(0).visits != all.State<Tally>(kCount - 1).visits);
 }
 
-TEST_CASE("A crowd refuses a configuration whose conditions hold data", "[crowd][error]") {
+namespace {
+
+struct Burden {
+    int load = 0;
+    explicit Burden(int l) : load(l) {}
+};
+class LoadedAntStateManager : public tickfsm::StateManager<Ant, World> { // an action built with arguments
+public:
+    explicit LoadedAntStateManager(Ant& a) : StateManager(a) { SetInitialState<Wander>().Do<Burden>(3); }
+};
+enum class AntKey { Wander };
+class KeyedAntStateManager : public tickfsm::StateManager<Ant, World> {
+public:
+    explicit KeyedAntStateManager(Ant& a) : StateManager(a) {
+        AddState<Wander>(AntKey::Wander);
+        SetInitialState(AntKey::Wander);
+    }
+};
+
+} // namespace
+
+TEST_CASE("A crowd refuses a configuration private to one machine, and says why", "[crowd][error]") {
     Ant prototype;
     using Catch::Matchers::Contains;
     REQUIRE_THROWS_WITH(tickfsm::Crowd<CapturingAntStateManager>(10, prototype, 2),
                         Contains("Crowd<CapturingAntStateManager>") && Contains("captureless"));
+    REQUIRE_THROWS_WITH(tickfsm::Crowd<LoadedAntStateManager>(10, prototype),
+                        Contains("Crowd<LoadedAntStateManager>") && Contains("an action built with arguments"));
+    REQUIRE_THROWS_WITH(tickfsm::Crowd<KeyedAntStateManager>(10, prototype),
+                        Contains("Crowd<KeyedAntStateManager>") && Contains("keyed or delegate states"));
 }
 
 TEST_CASE("TickAll ticks every character and checks the spans' sizes", "[crowd]") {

@@ -342,7 +342,7 @@ TEST_CASE("States may be named like the library's internal names", "[regression]
 }
 
 // A StateManager's fast tick calls the step it keeps for its current state
-// (see README, Speed and memory): every change made between ticks must leave
+// (see docs/internals.md): every change made between ticks must leave
 // the next tick running the state it changed to, never the step of the state
 // before it.
 namespace {
