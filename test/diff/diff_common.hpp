@@ -150,6 +150,7 @@ struct Features {
     bool crowd_previous = true;      // a Crowd honours KeepPreviousState()
     bool time_double = true;         // TimeInState() is ticks * fixed_dt computed exactly in double
     bool saturation = true;          // ticks set near 2^32-1 (detail::TicksAccess): TicksInState saturates
+    bool static_machines = true;     // StaticStateManager and StaticCrowd are driven (off: only Configure(kTable))
 };
 
 /// A deliberately wrong reference, to check that the test can fail.

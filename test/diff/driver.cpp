@@ -828,6 +828,7 @@ public:
         add(f.crowd_previous, "crowd_previous");
         add(f.time_double, "time_double");
         add(f.saturation, "saturation");
+        add(f.static_machines, "static_machines");
         if (!off.empty()) out += " --off " + off;
         return out;
     }
@@ -1406,7 +1407,8 @@ RunResult RunSeed(std::uint64_t seed, const RunOptions& options) {
     }
     default: {
         const int which = g.Below(2);
-        const int kind = g.Below(4);
+        int kind = g.Below(4);
+        if (!options.features.static_machines && kind < 2) kind += 2;
         cfg = StaticConfig(seed, g, which, options.features);
         static constexpr std::string_view kKinds[] = {"StaticStateManager", "StaticCrowd",
                                                       "StateManager::Configure", "Crowd of Configure"};
@@ -1485,6 +1487,7 @@ bool SwitchOff(Features& f, const std::string& names) {
         else if (name == "crowd_previous") f.crowd_previous = false;
         else if (name == "time_double") f.time_double = false;
         else if (name == "saturation") f.saturation = false;
+        else if (name == "static_machines") f.static_machines = false;
         else if (!name.empty()) return false;
         at = end + 1;
     }

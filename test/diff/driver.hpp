@@ -62,7 +62,8 @@ RunResult RunBytes(const std::uint8_t* data, std::size_t size, const RunOptions&
 
 /// Features switched off by the environment (TICKFSM_DIFF_OFF=name,name) or a
 /// command line (--off name): global_before_start, args_deferred, would_next,
-/// global_exit_error, global_self_arg, crowd_previous, time_double, saturation. Returns false for an unknown name.
+/// global_exit_error, global_self_arg, crowd_previous, time_double, saturation,
+/// static_machines. Returns false for an unknown name.
 bool SwitchOff(Features& features, const std::string& names);
 Features FeaturesFromEnvironment();
 
