@@ -394,15 +394,25 @@ struct StaticCore {
         return ((s == I && (StepAt<I>(c, a, rt, d, dt), true)) || ...);
     }
 
+    /// Every state's OnStateInit, in order. Until the character starts its tick
+    /// count is unused, so it counts the states initialized: after one that
+    /// throws, the next start resumes with that state (as a StateManager does).
+    template <std::size_t... I>
+    static void InitAll(C& c, Runtime& rt, Storage& d, std::index_sequence<I...>) {
+        (InitAt<I>(c, rt, d), ...);
+    }
+    template <std::size_t I>
+    static void InitAt(C& c, Runtime& rt, Storage& d) {
+        if (rt.ticks > I) return;
+        using S = StateAt<I>;
+        if constexpr (HasOnStateInit<S, C>) Get<S>(d).OnStateInit(c);
+        rt.ticks = static_cast<std::uint32_t>(I + 1);
+    }
+
     /// OnStateInit of every state once per character, then the initial state is entered.
     [[gnu::noinline]] static void Start(C& c, const A& a, Runtime& rt, Storage& d) {
         if (!(rt.flags & kInitialized)) {
-            [&]<std::size_t... I>(std::index_sequence<I...>) {
-                (..., [&] {
-                    using S = StateAt<I>;
-                    if constexpr (HasOnStateInit<S, C>) Get<S>(d).OnStateInit(c);
-                }());
-            }(Indices{});
+            InitAll(c, rt, d, Indices{});
             rt.flags = static_cast<std::uint16_t>(rt.flags | kInitialized);
         }
         using Initial = typename Table::Initial_;

@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <string>
 #include <type_traits>
+#include <stdexcept>
 #include <vector>
 
 #include <tickfsm/tickfsm.hpp>
@@ -547,4 +548,43 @@ TEST_CASE("Compile-time machines saturate TicksInState at 2^32-1 and give TimeIn
     }
     tickfsm::detail::TicksAccess::Of(crowd, 0) = (1u << 24) + 1;
     CHECK(crowd.TimeInState(0) == static_cast<double>((1u << 24) + 1) * dt);
+}
+
+namespace {
+
+struct Inits {
+    int count = 0;
+    bool ready = false;
+};
+struct InitFirst {
+    void OnStateInit(Inits& c) { c.count += 1; }
+};
+struct InitFragile {
+    void OnStateInit(Inits& c) {
+        if (!c.ready) throw std::runtime_error("not ready");
+        c.count += 10;
+    }
+};
+struct InitLast {
+    void OnStateInit(Inits& c) { c.count += 100; }
+};
+inline constexpr auto kInitTable = tickfsm::Transitions<Inits, Pad>()
+                                       .SetInitialState<InitFirst>()
+                                       .To<InitFragile>()
+                                       .From<InitFragile>()
+                                       .To<InitLast>()
+                                       .From<InitLast>();
+
+} // namespace
+
+TEST_CASE("A compile-time machine runs each OnStateInit once, resuming after one that threw", "[static][init]") {
+    Inits c;
+    tickfsm::StaticStateManager<kInitTable> m(c);
+    REQUIRE_THROWS_WITH(m.Perform({}), "not ready");
+    CHECK(c.count == 1);
+    CHECK_FALSE(m.IsStarted());
+    c.ready = true;
+    m.Perform({});
+    CHECK(c.count == 111); // InitFirst's did not run again
+    CHECK(m.IsIn<InitFragile>());
 }

@@ -976,10 +976,13 @@ struct Table {
         }
         quick_start = initial < meta.size() && !meta[initial].slow && !meta[initial].has_enter;
         for (const StateMeta<C, A>& m : meta) quick_start = quick_start && !m.init;
-        words[kStepHeaderWords + kDtWord].dt = dt;
-        words[kStepHeaderWords + kSelfsWord].selfs = selfs.data();
-        machine_words[kStepHeaderWords + kDtWord].dt = dt;
-        machine_words[kStepHeaderWords + kSelfsWord].selfs = selfs.data();
+        // The header words sit just before the steps (steps[kDtWord], steps[kSelfsWord]).
+        constexpr auto kDtAt = static_cast<std::size_t>(static_cast<std::ptrdiff_t>(kStepHeaderWords) + kDtWord);
+        constexpr auto kSelfsAt = static_cast<std::size_t>(static_cast<std::ptrdiff_t>(kStepHeaderWords) + kSelfsWord);
+        words[kDtAt].dt = dt;
+        words[kSelfsAt].selfs = selfs.data();
+        machine_words[kDtAt].dt = dt;
+        machine_words[kSelfsAt].selfs = selfs.data();
         finalized = true;
     }
 
