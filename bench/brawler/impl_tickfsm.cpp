@@ -3,7 +3,7 @@
 // same machine as a compile-time table (not one of the spec's four
 // implementations: it shows what the machine costs when its table is known at
 // compile time).
-// `tickfsm-by-state`: the same StateManagers ticked by tickfsm::PerformAllByState
+// `tickfsm-by-state`: the same StateManagers ticked by PerformAllByState (perform_all.hpp)
 // (blocks of 256 agents: inputs and physics in index order, then the machines
 // grouped by state). Not one of the spec's four either.
 #include <cstdint>
@@ -14,6 +14,7 @@
 
 #include "brawler.hpp"
 #include "impl.hpp"
+#include "perform_all.hpp"
 #include "tickfsm_brawler.hpp"
 
 namespace brawler {
@@ -63,7 +64,7 @@ class TickfsmImpl final : public ImplBase<TickfsmImpl<Machine, kByState>> {
     std::uint32_t* const rng = rng_.data();
     Machine* const machines = machines_;
     if constexpr (kByState) {
-      tickfsm::PerformAllByState(std::span<Machine>(machines, n), [rng, fighters](std::size_t i) {
+      PerformAllByState(std::span<Machine>(machines, n), [rng, fighters](std::size_t i) {
         const Input in = DrawInput(rng[i]);
         Physics(fighters[i]);
         return in;

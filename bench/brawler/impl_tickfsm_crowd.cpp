@@ -4,7 +4,7 @@
 // Crowd::Perform in the harness's own loop (as a game that interleaves other
 // per-character work would). Not one of the spec's four implementations: it
 // shows what the per-character entry costs.
-// `tickfsm-crowd-by-state`: that crowd ticked by TickAllByState: each block of
+// `tickfsm-crowd-by-state`: that crowd ticked by TickAll(..., TickOrder::ByState): each block of
 // 256 agents has its inputs drawn and its physics run in index order, then
 // ticks grouped by state. The checksum is the same, as agents do not read
 // each other. Not one of the spec's four either.
@@ -12,7 +12,7 @@
 // machine as a compile-time table), ticked by TickAll. Not one of the spec's
 // four either: it shows what a crowd costs when its table is known at compile
 // time.
-// `tickfsm-static-crowd-by-state`: that StaticCrowd ticked by TickAllByState.
+// `tickfsm-static-crowd-by-state`: that StaticCrowd ticked by TickAll(..., TickOrder::ByState).
 #include <memory>
 #include <optional>
 #include <span>
@@ -61,11 +61,11 @@ class TickfsmCrowdImpl final : public ImplBase<TickfsmCrowdImpl<CrowdType, kLoop
         crowd.Perform(i, fighters[i], in);
       }
     } else if constexpr (kLoop == Loop::kByState) {
-      crowd_->TickAllByState(std::span<Fighter>(fighters_), [rng](std::size_t i, Fighter& f) {
+      crowd_->TickAll(std::span<Fighter>(fighters_), [rng](std::size_t i, Fighter& f) {
         const Input in = DrawInput(rng[i]);
         Physics(f);
         return in;
-      });
+      }, tickfsm::TickOrder::ByState);
     } else {
       crowd_->TickAll(std::span<Fighter>(fighters_), [rng](std::size_t i, Fighter& f) {
         const Input in = DrawInput(rng[i]);

@@ -21,6 +21,7 @@
 #include "event.hpp"
 #include "detail/traits.hpp"
 #include "state_manager.hpp"
+#include "tick_order.hpp"
 
 namespace tickfsm {
 
@@ -132,16 +133,18 @@ public:
         TickAll(controllers, [&actions](std::size_t i, Controller&) { return actions[i]; });
     }
 
-    /// One tick of every character in index order: `make_action(i, controllers[i])`
-    /// returns character i's action (read its input, run its physics: whatever
-    /// comes before its machine), then character i ticks. Faster than calling
-    /// Perform in your own loop: the crowd's table and arrays stay in registers.
-    /// A hook or condition may not tick or reset this crowd while it runs. A
-    /// small, trivially copyable `make_action` callable as const may be called
-    /// through a const copy; any other is called as the object passed.
+    /// One tick of every character: `make_action(i, controllers[i])` returns
+    /// character i's action (read its input, run its physics: whatever comes
+    /// before its machine), then character i ticks, in `order` (index order by
+    /// default; TickOrder::ByState groups characters by state). Faster than
+    /// calling Perform in your own loop: the crowd's table and arrays stay in
+    /// registers. A hook or condition may not tick or reset this crowd while it
+    /// runs. A small, trivially copyable `make_action` callable as const may be
+    /// called through a const copy; any other is called as the object passed.
     template <class MakeAction>
         requires std::is_invocable_r_v<Action, MakeAction&, std::size_t, Controller&>
-    void TickAll(std::span<Controller> controllers, MakeAction&& make_action) {
+    void TickAll(std::span<Controller> controllers, MakeAction&& make_action, TickOrder order = TickOrder::ByIndex) {
+        if (order == TickOrder::ByState) return TickByState(controllers, make_action);
         // The common case, kept small so that a call for few characters costs
         // little: every character has started on a table whose states all
         // tick on the fast path and hold no data, so no character can leave
@@ -153,38 +156,6 @@ public:
         }
         TickAllChecked(controllers, make_action);
     }
-
-    /// TickAll in an order that suits the CPU, for characters that do not
-    /// read each other during a tick. `make_action(i, controllers[i])` runs
-    /// for every character in index order, each before character i ticks;
-    /// the ticks go by blocks of up to kGroupBlock characters, and within a
-    /// block grouped by current state (by state id, then by index): the
-    /// block's actions are all made first, then its characters tick, so that
-    /// one state's step runs for several characters in a row and the CPU
-    /// predicts its call. A crowd of fewer than kGroupMin characters, a table
-    /// of more than kGroupMaxStates states, or a crowd that TickAll would
-    /// check (characters not started yet, states on the general path) ticks
-    /// as TickAll does, in index order. If a hook throws, the characters after
-    /// it in that order do not tick (their block's actions were made). Uses
-    /// about 4 KB of stack.
-    template <class MakeAction>
-        requires std::is_invocable_r_v<Action, MakeAction&, std::size_t, Controller&>
-    void TickAllByState(std::span<Controller> controllers, MakeAction&& make_action) {
-        if (controllers.size() >= kGroupMin && controllers.size() == size_ && checks_ == 0 &&
-            running_ == kNothing && table_->keys.size() <= kGroupMaxStates) [[likely]]
-            return TickGroupedEvery(controllers, make_action);
-        TickAll(controllers, make_action);
-    }
-
-    /// Up to this many characters, TickAll's common case runs its loop inline
-    /// in the caller (no call for a small crowd); more run it out of line (see TickLoopAligned).
-    static constexpr std::size_t kInlineTickMax = 16;
-    /// Characters per block of TickAllByState: 256, fewer for an action of more than 8 bytes.
-    static constexpr std::size_t kGroupBlock = detail::GroupBlockFor(sizeof(Action));
-    /// Fewer characters than this gain nothing from grouping: TickAllByState ticks them as TickAll.
-    static constexpr std::size_t kGroupMin = detail::kGroupMin;
-    /// States a table may have for TickAllByState to group its characters.
-    static constexpr std::size_t kGroupMaxStates = detail::kGroupMaxBuckets - 1;
 
     /// Sends `event` to character i from outside a tick (see StateManager::SendEvent).
     bool SendEvent(std::size_t i, Controller& controller, const Event& event, const Action& action) {
@@ -323,6 +294,22 @@ private:
     // (Perform) or takes an event (SendEvent), outermost first.
     static constexpr std::size_t kNothing = 0;
     static constexpr std::size_t kTickingAll = static_cast<std::size_t>(-1);
+    /// Up to this many characters, TickAll's common case runs its loop inline
+    /// in the caller (no call for a small crowd); more run it out of line (see TickLoopAligned).
+    static constexpr std::size_t kInlineTickMax = detail::kInlineTickMax;
+    /// Characters per block of TickOrder::ByState: 256, fewer for an action of more than 8 bytes.
+    static constexpr std::size_t kGroupBlock = detail::GroupBlockFor(sizeof(Action));
+    /// States a table may have for TickOrder::ByState to group its characters.
+    static constexpr std::size_t kGroupMaxStates = detail::kGroupMaxBuckets - 1;
+
+    /// TickAll in TickOrder::ByState; crowds it cannot group tick by index.
+    template <class MakeAction>
+    void TickByState(std::span<Controller> controllers, MakeAction& make_action) {
+        if (controllers.size() >= detail::kGroupMin && controllers.size() == size_ && checks_ == 0 &&
+            running_ == kNothing && table_->keys.size() <= kGroupMaxStates) [[likely]]
+            return TickGroupedEvery(controllers, make_action);
+        TickAll(controllers, make_action);
+    }
     /// Sets running_ for a scope and puts back what it was, even if a hook throws.
     using Running = detail::ScopedValue<std::size_t>;
     /// Checked builds: character i exists, or a ConfigError naming the call.
@@ -409,8 +396,8 @@ private:
         }
     }
 
-    /// TickAllByState when it groups: out of line, so that the caller's copy
-    /// of TickAllByState stays as small as TickAll for a crowd too small to group.
+    /// TickByState when it groups: out of line, so that the caller's copy of
+    /// TickByState stays small for a crowd too small to group.
     template <class MakeAction>
     [[gnu::noinline]] void TickGroupedEvery(std::span<Controller> controllers, MakeAction& make_action) {
         Running running(running_, kTickingAll);
@@ -418,7 +405,7 @@ private:
         else TickGrouped<true>(controllers, make_action);
     }
 
-    /// TickAllByState's loop: detail::TickGrouped with the crowd's step call.
+    /// TickByState's loop: detail::TickGrouped with the crowd's step call.
     template <bool kHasData, class MakeAction>
     void TickGrouped(std::span<Controller> controllers, MakeAction& make_action) {
         const detail::StepWord<Controller, Action>* const steps = steps_;
@@ -547,7 +534,7 @@ private:
     std::byte* data_ = nullptr;
     std::size_t stride_ = 0;
     std::vector<detail::Runtime> runtime_;
-    std::size_t size_ = 0; // runtime_.size(), kept for TickAllByState's compare and TickAll's gate
+    std::size_t size_ = 0; // runtime_.size(), kept for TickByState's compare and TickAll's gate
     std::vector<detail::StateIndex> next_; // NextState requests, when a hook can make them
     std::vector<detail::StateIndex> previous_; // where each character's last change came from (KeepPreviousState only)
     detail::StateIndex unused_next_ = detail::kNoState;

@@ -453,7 +453,7 @@ public:
         static_assert(detail::ReplayableTransitions<Transitions>,
                       "tickfsm: StateManager::Configure(transitions) takes the constant of a compile-time machine "
                       "(tickfsm::Transitions<Controller, Action>().SetInitialState<S>()...): pass that constant, and "
-                      "include <tickfsm/static_machine.hpp> (the umbrella header tickfsm/tickfsm.hpp does)");
+                      "#include <tickfsm/static_machine.hpp> (not in the umbrella header)");
         if constexpr (detail::ReplayableTransitions<Transitions>) detail::StaticReplay<Transitions>::Apply(*this);
     }
 

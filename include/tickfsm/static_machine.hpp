@@ -20,6 +20,7 @@
 
 #include "config_error.hpp"
 #include "detail/grouped.hpp"
+#include "tick_order.hpp"
 #include "detail/table.hpp"
 #include "detail/traits.hpp"
 #include "detail/type_name.hpp"
@@ -573,12 +574,13 @@ public:
         TickAll(controllers, [actions](std::size_t i, Controller&) -> const Action& { return actions[i]; });
     }
 
-    /// One tick of every character in index order: `make_action(i, controllers[i])`
-    /// returns character i's action (read its input, run its physics), then
-    /// character i ticks.
+    /// One tick of every character: `make_action(i, controllers[i])` returns
+    /// character i's action (read its input, run its physics), then character
+    /// i ticks, in `order` (Crowd::TickAll's rules).
     template <class MakeAction>
         requires std::is_invocable_r_v<Action, MakeAction&, std::size_t, Controller&>
-    void TickAll(std::span<Controller> controllers, MakeAction&& make_action) {
+    void TickAll(std::span<Controller> controllers, MakeAction&& make_action, TickOrder order = TickOrder::ByIndex) {
+        if (order == TickOrder::ByState) return TickByState(controllers, make_action);
         if (controllers.size() != fast_count_ || running_ != kNothing) [[unlikely]]
             return TickNobody(controllers.size());
         detail::ScopedValue<std::size_t> running(running_, kTickingAll);
@@ -592,44 +594,6 @@ public:
             Core::Tick(controller[i], action, runtime[i], StatesOf(i), dt);
         }
     }
-
-    /// TickAll in an order that suits the CPU, for characters that do not
-    /// read each other during a tick (Crowd::TickAllByState's rules): blocks
-    /// of up to kGroupBlock characters, each block's actions made in index
-    /// order, then its characters ticked grouped by current state. Fewer
-    /// than kGroupMin characters, or a machine of more than 256 states, tick
-    /// as TickAll does.
-    template <class MakeAction>
-        requires std::is_invocable_r_v<Action, MakeAction&, std::size_t, Controller&>
-    void TickAllByState(std::span<Controller> controllers, MakeAction&& make_action) {
-        // One group per state, and one for characters not started yet.
-        constexpr std::size_t kGroups = Core::kStateCount + 1;
-        if constexpr (kGroups > detail::kGroupMaxBuckets) {
-            TickAll(controllers, make_action);
-        } else {
-            if (controllers.size() < kGroupMin) return TickAll(controllers, make_action);
-            if (running_ != kNothing || controllers.size() != runtime_.size()) [[unlikely]]
-                Refuse(detail::Format("TickAllByState with {} controllers", controllers.size()));
-            detail::ScopedValue<std::size_t> running(running_, kTickingAll);
-            detail::Runtime* const runtime = runtime_.data();
-            Controller* const controller = controllers.data();
-            const float dt = dt_;
-            detail::TickGrouped<Action, kGroupBlock, false>(
-                controllers.size(), kGroups, [&](std::size_t i) { return make_action(i, controller[i]); },
-                [runtime](std::size_t i) {
-                    const detail::StateIndex s = runtime[i].state;
-                    return s < Core::kStateCount ? s : Core::kStateCount;
-                },
-                [&](std::size_t i, std::uint16_t, const Action& action) {
-                    Core::Tick(controller[i], action, runtime[i], StatesOf(i), dt);
-                });
-        }
-    }
-
-    /// Characters per block of TickAllByState: 256, fewer for an action of more than 8 bytes.
-    static constexpr std::size_t kGroupBlock = detail::GroupBlockFor(sizeof(Action));
-    /// Fewer characters than this gain nothing from grouping: TickAllByState ticks them as TickAll.
-    static constexpr std::size_t kGroupMin = detail::kGroupMin;
 
     /// Character i back to the initial state, entered on its next Perform.
     void Reset(std::size_t i) {
@@ -697,6 +661,38 @@ private:
 
     static constexpr std::size_t kNothing = 0;
     static constexpr std::size_t kTickingAll = static_cast<std::size_t>(-1);
+    /// Characters per block of TickOrder::ByState: 256, fewer for an action of more than 8 bytes.
+    static constexpr std::size_t kGroupBlock = detail::GroupBlockFor(sizeof(Action));
+
+    /// TickAll in TickOrder::ByState: blocks of up to kGroupBlock characters,
+    /// each block's actions made in index order, then its characters ticked
+    /// grouped by current state. Fewer than detail::kGroupMin characters, or a
+    /// machine of more than 255 states, tick by index.
+    template <class MakeAction>
+    void TickByState(std::span<Controller> controllers, MakeAction& make_action) {
+        // One group per state, and one for characters not started yet.
+        constexpr std::size_t kGroups = Core::kStateCount + 1;
+        if constexpr (kGroups > detail::kGroupMaxBuckets) {
+            TickAll(controllers, make_action);
+        } else {
+            if (controllers.size() < detail::kGroupMin) return TickAll(controllers, make_action);
+            if (running_ != kNothing || controllers.size() != runtime_.size()) [[unlikely]]
+                Refuse(detail::Format("TickAll(..., TickOrder::ByState) with {} controllers", controllers.size()));
+            detail::ScopedValue<std::size_t> running(running_, kTickingAll);
+            detail::Runtime* const runtime = runtime_.data();
+            Controller* const controller = controllers.data();
+            const float dt = dt_;
+            detail::TickGrouped<Action, kGroupBlock, false>(
+                controllers.size(), kGroups, [&](std::size_t i) { return make_action(i, controller[i]); },
+                [runtime](std::size_t i) {
+                    const detail::StateIndex s = runtime[i].state;
+                    return s < Core::kStateCount ? s : Core::kStateCount;
+                },
+                [&](std::size_t i, std::uint16_t, const Action& action) {
+                    Core::Tick(controller[i], action, runtime[i], StatesOf(i), dt);
+                });
+        }
+    }
 
     /// Checked builds: character i exists, or a ConfigError naming the call.
     void CheckIndex([[maybe_unused]] std::size_t i, [[maybe_unused]] const char* api) const {

@@ -1,6 +1,8 @@
 #pragma once
 // tickfsm: fixed-tick finite state machines for game characters.
-// Umbrella header: include this one.
+// Umbrella header: include this one. The compile-time form is opt-in:
+// #include <tickfsm/static_machine.hpp> for Transitions, StaticStateManager
+// and StaticCrowd.
 
 #include "actions.hpp"
 #include "config_error.hpp"
@@ -10,8 +12,6 @@
 #include "instantiate.hpp"
 #include "machine.hpp"
 #include "observer.hpp"
-#include "perform_all.hpp"
 #include "state_manager.hpp"
 #include "state_ref.hpp"
-#include "static_machine.hpp"
 #include "trace.hpp"

@@ -1,5 +1,6 @@
 // Must not compile: StateManager::Configure given transitions that were never
 // given an initial state.
+#include <tickfsm/static_machine.hpp>
 #include <tickfsm/tickfsm.hpp>
 
 struct Hero {};

@@ -1,5 +1,6 @@
 // Must not compile: StateManager::Configure given the transitions of a machine
 // written for another Controller.
+#include <tickfsm/static_machine.hpp>
 #include <tickfsm/tickfsm.hpp>
 
 struct Hero {};

@@ -61,6 +61,7 @@ string(APPEND src [=[
 #include <set>
 #include <string_view>
 
+#include <tickfsm/static_machine.hpp>
 #include <tickfsm/tickfsm.hpp>
 
 namespace gen {

@@ -1,6 +1,7 @@
 // The random differential test in CTest: random machines driven through the
 // library and through the reference model (test/diff/reference_model.cpp) must
 // log the same hooks and answer every query the same after every call.
+#include <cstdio>
 #include <cstdlib>
 #include <string>
 
@@ -39,6 +40,11 @@ TEST_CASE("random machines tick as the reference model says", "[diff]") {
                     << b.by_form[1] << ", Crowd " << b.by_form[2] << ", compile-time " << b.by_form[3]
                     << "), ended by an expected ConfigError " << b.config_errors << ", shared tables "
                     << b.shared_tables << ", private " << b.private_tables);
+    // One line for the record, on success too (ctest -V, or the binary run alone).
+    std::printf("DIFF machines=%llu ticks=%llu seconds=%.1f manager=%llu crowd=%llu compile_time=%llu divergences=%llu\n",
+                static_cast<unsigned long long>(b.machines), static_cast<unsigned long long>(b.ticks), b.seconds,
+                static_cast<unsigned long long>(b.by_form[1]), static_cast<unsigned long long>(b.by_form[2]),
+                static_cast<unsigned long long>(b.by_form[3]), static_cast<unsigned long long>(b.divergences));
     for (const RunResult& r : b.failures) UNSCOPED_INFO(r.report);
     INFO("coverage:\n" << DescribeCoverage(b.coverage));
     // Every kind of event the generator aims at was reached (see Cov), in a full budget.

@@ -18,6 +18,7 @@
 #include <vector>
 
 #include <fmt/format.h>
+#include <tickfsm/static_machine.hpp>
 #include <tickfsm/tickfsm.hpp>
 
 #include "reference_model.hpp"
@@ -1220,7 +1221,7 @@ private:
                     std::span<Ctrl> ctrls(lib_ctrls_.data(), lib_ctrls_.size());
                     if (how == 0) crowd_->TickAll(ctrls, std::span<const Act>(acts));
                     else if (how == 1) crowd_->TickAll(ctrls, [&acts](std::size_t i, Ctrl&) { return acts[i]; });
-                    else crowd_->TickAllByState(ctrls, [&acts](std::size_t i, Ctrl&) { return acts[i]; });
+                    else crowd_->TickAll(ctrls, [&acts](std::size_t i, Ctrl&) { return acts[i]; }, tickfsm::TickOrder::ByState);
                 },
                 [&] {
                     for (std::size_t i = 0; i < Size(); ++i) models_[i]->Perform(acts[i]);

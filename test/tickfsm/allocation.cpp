@@ -8,6 +8,7 @@
 #include <new>
 #include <vector>
 
+#include <tickfsm/static_machine.hpp>
 #include <tickfsm/tickfsm.hpp>
 
 namespace {
@@ -194,7 +195,7 @@ TEST_CASE("A crowd's ticks allocate nothing", "[alloc][crowd]") {
         else if (t % 3 == 1)
             crowd.TickAll(walkers, [](std::size_t, Walker&) { return Step{}; });
         else // 64 characters: grouped by state
-            crowd.TickAllByState(walkers, [](std::size_t, Walker&) { return Step{}; });
+            crowd.TickAll(walkers, [](std::size_t, Walker&) { return Step{}; }, tickfsm::TickOrder::ByState);
     }
     CHECK(g_allocations.load() - before == 0);
 }
@@ -308,7 +309,7 @@ TEST_CASE("Compile-time machines and crowds allocate nothing per tick", "[alloc]
         if (t % 3 == 0) {
             crowd.TickAll(walkers, [](std::size_t, Walker&) { return Step{}; });
         } else if (t % 3 == 1) {
-            crowd.TickAllByState(walkers, [](std::size_t, Walker&) { return Step{}; });
+            crowd.TickAll(walkers, [](std::size_t, Walker&) { return Step{}; }, tickfsm::TickOrder::ByState);
         } else {
             for (std::size_t i = 0; i < walkers.size(); ++i) crowd.Perform(i, walkers[i], Step{});
         }

@@ -14,6 +14,7 @@
 #include <utility>
 #include <vector>
 
+#include <tickfsm/static_machine.hpp>
 #include <tickfsm/tickfsm.hpp>
 
 #include "tick_log.hpp"
@@ -113,7 +114,7 @@ public:
     explicit PestStateManager(Pest& pest) : StateManager(pest) { SetInitialState<Pester>(); }
 };
 
-/// A character that notes when it ticks, for the order TickAllByState keeps.
+/// A character that notes when it ticks, for the order TickOrder::ByState keeps.
 struct Bug {
     std::size_t id = 0;
     tick_log::Log* log = nullptr;
@@ -288,8 +289,7 @@ TEST_CASE("TickAll ticks every character and checks the spans' sizes", "[crowd]"
 TEST_CASE("TickAll ticks crowds on either side of kInlineTickMax as their own StateManagers", "[crowd]") {
     // Up to kInlineTickMax characters, TickAll's common case runs its loop in
     // the caller; beyond, in TickLoopAligned. Both must tick every character once.
-    using Crowd = tickfsm::Crowd<AntStateManager>;
-    for (const std::size_t count : {std::size_t{1}, Crowd::kInlineTickMax, Crowd::kInlineTickMax + 1, std::size_t{50}}) {
+    for (const std::size_t count : {std::size_t{1}, tickfsm::detail::kInlineTickMax, tickfsm::detail::kInlineTickMax + 1, std::size_t{50}}) {
         CAPTURE(count);
         Twins<AntStateManager> twins(count, 104729, 3);
         auto& [solo, herd, machines, prototype, crowd] = twins;
@@ -333,7 +333,7 @@ TEST_CASE("TickAll calls the caller's own make_action when it keeps state in its
     };
     using HeldLambda = tickfsm::detail::HeldCallable<decltype(by_value), std::size_t, Ant&>;
     STATIC_REQUIRE(std::is_same_v<HeldLambda, const decltype(by_value)>);
-    for (const std::size_t count : {std::size_t{3}, Crowd::kInlineTickMax + 3}) {
+    for (const std::size_t count : {std::size_t{3}, tickfsm::detail::kInlineTickMax + 3}) {
         CAPTURE(count);
         std::vector<Ant> ants(count);
         Ant prototype;
@@ -475,7 +475,7 @@ TEST_CASE("A crowd refuses to be grown reset or ticked again while its TickAll r
     // whether TickAll's loop runs inline (a few characters) or out of line
     // (more than kInlineTickMax).
     using Crowd = tickfsm::Crowd<AntStateManager>;
-    for (const std::size_t count : {std::size_t{3}, Crowd::kInlineTickMax + 4}) {
+    for (const std::size_t count : {std::size_t{3}, tickfsm::detail::kInlineTickMax + 4}) {
         CAPTURE(count);
         std::vector<Ant> ants(count);
         Ant prototype;
@@ -564,15 +564,15 @@ TEST_CASE("A crowd refuses calls back into a character that Perform is ticking, 
     CHECK(crowd.Add() == 3);
 }
 
-TEST_CASE("TickAllByState ticks each character as its own StateManager would", "[crowd][by-state]") {
+TEST_CASE("TickAll by state ticks each character as its own StateManager would", "[crowd][by-state]") {
     constexpr std::size_t kCount = 600; // two full blocks and a part
-    static_assert(kCount > 2 * tickfsm::Crowd<AntStateManager>::kGroupBlock);
+    static_assert(kCount > 2 * tickfsm::detail::GroupBlockFor(sizeof(World)));
     Twins<AntStateManager> twins(kCount, 7919, 1);
     auto& [solo, herd, machines, prototype, crowd] = twins;
     int changes = 0;
     for (int tick = 0; tick < 200; ++tick) {
         const World w = WeatherAt(tick);
-        crowd.TickAllByState(herd, [w](std::size_t, Ant&) { return w; });
+        crowd.TickAll(herd, [w](std::size_t, Ant&) { return w; }, tickfsm::TickOrder::ByState);
         for (std::size_t i = 0; i < kCount; ++i) {
             machines[i]->Perform(w);
             twins.RequireInStep(i);
@@ -586,11 +586,11 @@ TEST_CASE("TickAllByState ticks each character as its own StateManager would", "
     CHECK(changes > 5000);
 }
 
-TEST_CASE("TickAllByState makes a block's actions in index order, then ticks it grouped by state",
+TEST_CASE("TickAll by state makes a block's actions in index order, then ticks it grouped by state",
           "[crowd][by-state]") {
     using Bugs = tickfsm::Crowd<BugStateManager>;
     constexpr std::size_t kCount = 600;
-    constexpr std::size_t kBlock = Bugs::kGroupBlock;
+    constexpr std::size_t kBlock = tickfsm::detail::GroupBlockFor(sizeof(typename Bugs::Action));
     tick_log::Log log, twin_log;
     std::vector<Bug> bugs(kCount), twin_bugs(kCount);
     for (std::size_t i = 0; i < kCount; ++i) {
@@ -604,10 +604,10 @@ TEST_CASE("TickAllByState makes a block's actions in index order, then ticks it 
         std::vector<tickfsm::StateId> before(kCount);
         for (std::size_t i = 0; i < kCount; ++i) before[i] = crowd.CurrentState(i);
         log.clear();
-        crowd.TickAllByState(bugs, [&](std::size_t i, Bug&) {
+        crowd.TickAll(bugs, [&](std::size_t i, Bug&) {
             log.push_back({'M', i});
             return Clock{tick};
-        });
+        }, tickfsm::TickOrder::ByState);
         twin.TickAll(twin_bugs, [&](std::size_t, Bug&) { return Clock{tick}; });
         for (std::size_t i = 0; i < kCount; ++i) REQUIRE(crowd.CurrentState(i) == twin.CurrentState(i));
 
@@ -619,9 +619,9 @@ TEST_CASE("TickAllByState makes a block's actions in index order, then ticks it 
     CHECK(grouped_ticks > 30);
 }
 
-TEST_CASE("TickAllByState ticks a crowd too small to group in index order, as TickAll", "[crowd][by-state]") {
+TEST_CASE("TickAll by state ticks a crowd too small to group in index order", "[crowd][by-state]") {
     using Bugs = tickfsm::Crowd<BugStateManager>;
-    constexpr std::size_t kCount = Bugs::kGroupMin - 1;
+    constexpr std::size_t kCount = tickfsm::detail::kGroupMin - 1;
     tick_log::Log log;
     std::vector<Bug> bugs(kCount);
     for (std::size_t i = 0; i < kCount; ++i) bugs[i] = Bug{i, &log};
@@ -629,22 +629,22 @@ TEST_CASE("TickAllByState ticks a crowd too small to group in index order, as Ti
     Bugs crowd(kCount, prototype);
     for (int tick = 0; tick < 10; ++tick) {
         log.clear();
-        crowd.TickAllByState(bugs, [&](std::size_t i, Bug&) {
+        crowd.TickAll(bugs, [&](std::size_t i, Bug&) {
             log.push_back({'M', i});
             return Clock{tick};
-        });
+        }, tickfsm::TickOrder::ByState);
         tick_log::RequireIndexOrder(log, kCount);
     }
 }
 
-TEST_CASE("TickAllByState gives each character its own state data", "[crowd][by-state][data]") {
+TEST_CASE("TickAll by state gives each character its own state data", "[crowd][by-state][data]") {
     constexpr std::size_t kCount = 300;
     std::vector<Ant> grouped(kCount), each(kCount);
     for (std::size_t i = 0; i < kCount; ++i) grouped[i].seed = each[i].seed = static_cast<std::uint32_t>(i * 7 + 1);
     Ant prototype;
     tickfsm::Crowd<CountingAntStateManager> by_state(kCount, prototype), by_perform(kCount, prototype);
     for (int tick = 0; tick < 60; ++tick) {
-        by_state.TickAllByState(grouped, [](std::size_t, Ant&) { return World{}; });
+        by_state.TickAll(grouped, [](std::size_t, Ant&) { return World{}; }, tickfsm::TickOrder::ByState);
         for (std::size_t i = 0; i < kCount; ++i) by_perform.Perform(i, each[i], World{});
         for (std::size_t i = 0; i < kCount; ++i) {
             REQUIRE(by_state.IsIn<Tally>(i) == by_perform.IsIn<Tally>(i));
@@ -654,20 +654,20 @@ TEST_CASE("TickAllByState gives each character its own state data", "[crowd][by-
     }
 }
 
-TEST_CASE("A crowd refuses to be grown or reset while its TickAllByState runs", "[crowd][by-state][error]") {
+TEST_CASE("A crowd refuses to be grown or reset while its TickAll by state runs", "[crowd][by-state][error]") {
     constexpr std::size_t kCount = 100;
     std::vector<Ant> ants(kCount);
     Ant prototype;
     tickfsm::Crowd<AntStateManager> crowd(kCount, prototype);
     const World dry{};
-    crowd.TickAll(ants, [&](std::size_t, Ant&) { return dry; }); // every character started: TickAllByState groups
+    crowd.TickAll(ants, [&](std::size_t, Ant&) { return dry; }); // every character started: TickAll by state groups
     using Catch::Matchers::Contains;
-    CHECK_THROWS_WITH(crowd.TickAllByState(ants, [&](std::size_t, Ant&) { crowd.Add(); return dry; }),
+    CHECK_THROWS_WITH(crowd.TickAll(ants, [&](std::size_t, Ant&) { crowd.Add(); return dry; }, tickfsm::TickOrder::ByState),
                       Contains("Crowd::Add called from inside"));
-    CHECK_THROWS_WITH(crowd.TickAllByState(ants, [&](std::size_t i, Ant&) { crowd.Reset(i); return dry; }),
+    CHECK_THROWS_WITH(crowd.TickAll(ants, [&](std::size_t i, Ant&) { crowd.Reset(i); return dry; }, tickfsm::TickOrder::ByState),
                       Contains("Crowd::Reset(0) called from inside"));
     CHECK(crowd.Size() == kCount);
-    crowd.TickAllByState(ants, [&](std::size_t, Ant&) { return dry; }); // the crowd ticks on after each refusal
+    crowd.TickAll(ants, [&](std::size_t, Ant&) { return dry; }, tickfsm::TickOrder::ByState); // the crowd ticks on after each refusal
     CHECK(crowd.Add() == kCount);
 }
 

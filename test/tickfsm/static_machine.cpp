@@ -9,6 +9,7 @@
 #include <stdexcept>
 #include <vector>
 
+#include <tickfsm/static_machine.hpp>
 #include <tickfsm/tickfsm.hpp>
 
 namespace {
@@ -237,9 +238,9 @@ TEST_CASE("A StaticCrowd's TickAll and Perform tick each character as its own ma
     }
 }
 
-TEST_CASE("A StaticCrowd's TickAllByState ticks each character as its own machine would", "[static][crowd][by-state]") {
+TEST_CASE("A StaticCrowd's TickAll by state ticks each character as its own machine would", "[static][crowd][by-state]") {
     constexpr std::size_t kCount = 300; // a full block and a part
-    static_assert(kCount > HeroCrowd::kGroupBlock && kCount >= HeroCrowd::kGroupMin);
+    static_assert(kCount > tickfsm::detail::GroupBlockFor(sizeof(Pad)) && kCount >= tickfsm::detail::kGroupMin);
     HeroTwins twins(kCount);
     auto& [crowd_heroes, single_heroes, machines, crowd] = twins;
     std::vector<std::size_t> made;
@@ -251,10 +252,10 @@ TEST_CASE("A StaticCrowd's TickAllByState ticks each character as its own machin
             }
         for (std::size_t i = 0; i < kCount; ++i) machines[i].Perform(NextPad(single_heroes[i].seed));
         made.clear();
-        crowd.TickAllByState(crowd_heroes, [&](std::size_t i, Hero& h) {
+        crowd.TickAll(crowd_heroes, [&](std::size_t i, Hero& h) {
             made.push_back(i);
             return NextPad(h.seed);
-        });
+        }, tickfsm::TickOrder::ByState);
         REQUIRE(made.size() == kCount);
         for (std::size_t i = 0; i < kCount; ++i) {
             REQUIRE(made[i] == i);
@@ -267,7 +268,7 @@ TEST_CASE("A StaticCrowd's TickAllByState ticks each character as its own machin
         CHECK(crowd.State<Jump>(i).airborne_ticks == machines[i].State<Jump>().airborne_ticks);
     }
     std::vector<Hero> too_few(kCount - 1);
-    CHECK_THROWS_AS(crowd.TickAllByState(too_few, [](std::size_t, Hero&) { return Pad{}; }), tickfsm::ConfigError);
+    CHECK_THROWS_AS(crowd.TickAll(too_few, [](std::size_t, Hero&) { return Pad{}; }, tickfsm::TickOrder::ByState), tickfsm::ConfigError);
 }
 
 TEST_CASE("The first Perform enters the initial state, counts the tick, then tries the conditions", "[static]") {

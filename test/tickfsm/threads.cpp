@@ -126,7 +126,7 @@ std::vector<std::string> FlyMachines(std::uint32_t first, std::uint32_t count, s
 }
 
 /// Drones [first, first + count) as one crowd, ticked kTicks times by TickAll
-/// (or TickAllByState).
+/// (or by state).
 std::vector<std::string> FlyCrowd(std::uint32_t first, std::uint32_t count, bool by_state) {
     std::vector<Drone> drones(count);
     for (std::uint32_t i = 0; i < count; ++i) drones[i].id = first + i;
@@ -134,7 +134,7 @@ std::vector<std::string> FlyCrowd(std::uint32_t first, std::uint32_t count, bool
     tickfsm::Crowd<DroneStateManager> crowd(count, prototype);
     for (std::uint32_t tick = 0; tick < kTicks; ++tick) {
         auto radio = [tick](std::size_t, Drone& d) { return RadioAt(d.id, tick); };
-        if (by_state) crowd.TickAllByState(std::span<Drone>(drones), radio);
+        if (by_state) crowd.TickAll(std::span<Drone>(drones), radio, tickfsm::TickOrder::ByState);
         else crowd.TickAll(std::span<Drone>(drones), radio);
     }
     std::vector<std::string> lines;

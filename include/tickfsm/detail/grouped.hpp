@@ -1,5 +1,5 @@
 #pragma once
-// The loop of TickAllByState (Crowd and StaticCrowd): characters in blocks,
+// The loop of TickAll in TickOrder::ByState (Crowd and StaticCrowd): characters in blocks,
 // each block's actions made in index order, then its characters ticked
 // grouped by state, so that one state's code runs for several characters in a
 // row and the CPU predicts the branch that picks it.
@@ -19,6 +19,9 @@ constexpr std::size_t GroupBlockFor(std::size_t action_size) noexcept {
 
 /// Fewer characters than this gain nothing from grouping.
 inline constexpr std::size_t kGroupMin = 32;
+/// Up to this many characters, a Crowd's TickAll runs its common loop inline
+/// in the caller; more run it out of line, on a boundary of its own.
+inline constexpr std::size_t kInlineTickMax = 16;
 /// Groups (states) a block may be sorted into.
 inline constexpr std::size_t kGroupMaxBuckets = 257;
 

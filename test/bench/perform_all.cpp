@@ -1,4 +1,5 @@
-// PerformAllByState: many StateManagers ticked grouped by state.
+// The benchmark's PerformAllByState (bench/brawler/perform_all.hpp): many
+// StateManagers ticked grouped by state, each as its own Perform would.
 
 #include <catch2/catch.hpp>
 
@@ -9,9 +10,11 @@
 #include <utility>
 #include <vector>
 
+#include <tickfsm/static_machine.hpp>
 #include <tickfsm/tickfsm.hpp>
 
-#include "tick_log.hpp"
+#include "brawler/perform_all.hpp"
+#include "tickfsm/tick_log.hpp"
 
 namespace {
 
@@ -92,7 +95,7 @@ TEST_CASE("PerformAllByState ticks each machine as Perform in a loop would", "[p
     Pack<CritterStateManager> grouped(kCount), looped(kCount);
     int changes = 0;
     for (int tick = 0; tick < 120; ++tick) {
-        tickfsm::PerformAllByState(grouped.Machines(), [tick](std::size_t) { return Sense{tick}; });
+        brawler::PerformAllByState(grouped.Machines(), [tick](std::size_t) { return Sense{tick}; });
         for (std::size_t i = 0; i < kCount; ++i) looped.machines[i].Perform(Sense{tick});
         for (std::size_t i = 0; i < kCount; ++i) {
             REQUIRE(grouped.machines[i].CurrentState() == looped.machines[i].CurrentState());
@@ -115,7 +118,7 @@ TEST_CASE("PerformAllByState makes a block's actions in index order, then ticks 
         std::vector<tickfsm::StateId> before(kCount);
         for (std::size_t i = 0; i < kCount; ++i) before[i] = pack.machines[i].CurrentState();
         log.clear();
-        tickfsm::PerformAllByState(pack.Machines(), [&](std::size_t i) {
+        brawler::PerformAllByState(pack.Machines(), [&](std::size_t i) {
             log.push_back({'M', i});
             return Sense{tick};
         });
@@ -131,7 +134,7 @@ TEST_CASE("PerformAllByState ticks fewer than 32 machines in index order", "[per
     Pack<CritterStateManager> pack(kCount, &log);
     for (int tick = 0; tick < 10; ++tick) {
         log.clear();
-        tickfsm::PerformAllByState(pack.Machines(), [&](std::size_t i) {
+        brawler::PerformAllByState(pack.Machines(), [&](std::size_t i) {
             log.push_back({'M', i});
             return Sense{tick};
         });
@@ -145,7 +148,7 @@ TEST_CASE("PerformAllByState ticks compile-time machines too", "[perform_all][st
     Pack<Machine> grouped(kCount);
     Pack<CritterStateManager> looped(kCount);
     for (int tick = 0; tick < 60; ++tick) {
-        tickfsm::PerformAllByState(grouped.Machines(), [tick](std::size_t) { return Sense{tick}; });
+        brawler::PerformAllByState(grouped.Machines(), [tick](std::size_t) { return Sense{tick}; });
         for (std::size_t i = 0; i < kCount; ++i) looped.machines[i].Perform(Sense{tick});
         for (std::size_t i = 0; i < kCount; ++i) {
             REQUIRE(grouped.machines[i].CurrentState() == looped.machines[i].CurrentState());

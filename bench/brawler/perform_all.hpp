@@ -1,6 +1,7 @@
 #pragma once
 // PerformAllByState: many StateManagers (one per character) ticked grouped by
-// state, as Crowd::TickAllByState does for a crowd.
+// state, as a Crowd's TickAll(..., TickOrder::ByState) does for a crowd. The
+// benchmark's `tickfsm-by-state` row; not part of the library.
 
 #include <cstddef>
 #include <concepts>
@@ -8,13 +9,13 @@
 #include <span>
 #include <type_traits>
 
-#include "detail/grouped.hpp"
-#include "detail/traits.hpp"
-#include "state_manager.hpp"
+#include <tickfsm/detail/grouped.hpp>
+#include <tickfsm/detail/traits.hpp>
+#include <tickfsm/state_manager.hpp>
 
-namespace tickfsm {
+namespace brawler {
 
-namespace detail {
+namespace perform_all {
 /// The action type of a StateManager (ActionType) or a StaticStateManager (Action).
 template <class M>
 struct MachineAction {};
@@ -33,15 +34,15 @@ template <class M>
 concept PerformableMachine = requires { typename MachineAction<M>::type; } &&
                              requires(M& m, const typename MachineAction<M>::type& a) {
                                  m.Perform(a);
-                                 { m.CurrentState() } -> std::same_as<StateId>;
+                                 { m.CurrentState() } -> std::same_as<tickfsm::StateId>;
                              };
 
 template <class M>
 struct PerformAllNeedsMachines {
-    static_assert(kAlwaysFalse<M>, "tickfsm: PerformAllByState(machines, make_action) takes a span of your "
+    static_assert(tickfsm::detail::kAlwaysFalse<M>, "PerformAllByState(machines, make_action) takes a span of your "
                                    "StateManager subclass (or StaticStateManager), e.g. std::span<HeroStateManager>");
 };
-} // namespace detail
+} // namespace perform_all
 
 /// Ticks every machine once, `machines[i]` with `make_action(i)` (its
 /// character's action: read its input, run its physics), in an order that
@@ -55,24 +56,24 @@ struct PerformAllNeedsMachines {
 /// after it in that order do not tick. Uses about 4 KB of stack.
 template <class Manager, class MakeAction>
 void PerformAllByState(std::span<Manager> machines, MakeAction&& make_action) {
-    if constexpr (!detail::PerformableMachine<Manager>) {
-        (void)sizeof(detail::PerformAllNeedsMachines<Manager>);
+    if constexpr (!perform_all::PerformableMachine<Manager>) {
+        (void)sizeof(perform_all::PerformAllNeedsMachines<Manager>);
     } else {
-        using Action = typename detail::MachineAction<Manager>::type;
+        using Action = typename perform_all::MachineAction<Manager>::type;
         static_assert(std::is_invocable_r_v<Action, MakeAction&, std::size_t>,
                       "tickfsm: PerformAllByState(machines, make_action): make_action(i) must return machine i's "
                       "action (the Action type of the machines)");
         Manager* const machine = machines.data();
         const std::size_t count = machines.size();
-        if (count < detail::kGroupMin) {
+        if (count < tickfsm::detail::kGroupMin) {
             for (std::size_t i = 0; i < count; ++i) machine[i].Perform(make_action(i));
             return;
         }
         // One group per state id below 256; machines not started yet, and
         // states beyond, share the last one.
-        constexpr std::size_t kLast = detail::kGroupMaxBuckets - 1;
-        detail::TickGrouped<Action, detail::GroupBlockFor(sizeof(Action)), true>(
-            count, detail::kGroupMaxBuckets, [&](std::size_t i) { return make_action(i); },
+        constexpr std::size_t kLast = tickfsm::detail::kGroupMaxBuckets - 1;
+        tickfsm::detail::TickGrouped<Action, tickfsm::detail::GroupBlockFor(sizeof(Action)), true>(
+            count, tickfsm::detail::kGroupMaxBuckets, [&](std::size_t i) { return make_action(i); },
             [machine](std::size_t i) {
                 const std::size_t s = machine[i].CurrentState().value;
                 return s < kLast ? s : kLast;
@@ -81,4 +82,4 @@ void PerformAllByState(std::span<Manager> machines, MakeAction&& make_action) {
     }
 }
 
-} // namespace tickfsm
+} // namespace brawler
