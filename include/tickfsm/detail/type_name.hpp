@@ -43,9 +43,14 @@ constexpr std::string_view Unqualify(std::string_view name) noexcept {
     return name.substr(cut);
 }
 
+/// T's unqualified name, computed while compiling (a variable, so that no
+/// code is generated to parse the signature at run time).
+template <class T>
+inline constexpr std::string_view kTypeName = Unqualify(RawTypeName<T>());
+
 template <class T>
 constexpr std::string_view TypeName() noexcept {
-    return Unqualify(RawTypeName<T>());
+    return kTypeName<T>;
 }
 
 /// Every value of E's scanned range in one instantiation: its signature lists
