@@ -1,0 +1,351 @@
+#pragma once
+// The fluent builders of a StateManager's configuration:
+// `SetInitialState<S>()` and `From<S>()` return a TransitionBuilder, whose
+// `To<T>(condition)`, `ForceTo`, `On(event).To<T>()` and `Do<X>()` add S's
+// transitions and actions in order; keyed states and delegate states have
+// their own. Every builder works on the StateManager that made it.
+
+#include <cstddef>
+#include <memory>
+#include <type_traits>
+#include <utility>
+
+#include "detail/config.hpp"
+#include "detail/format.hpp"
+#include "detail/table.hpp"
+#include "detail/traits.hpp"
+#include "event.hpp"
+#include "machine.hpp"
+#include "state_ref.hpp"
+
+namespace tickfsm {
+
+template <class Controller, class Action>
+class StateManager;
+
+template <class Controller, class Action, class S, class... Edges>
+class TransitionBuilder;
+
+/// Returned by `On(event)`: `To<T>()` completes the event transition and gives
+/// back the builder of S's transitions.
+template <class Controller, class Action, class S, class... Edges>
+class EventTransitionBuilder {
+public:
+    /// The event moves the machine from S to T (exit S, enter T, ticks reset).
+    template <class T>
+    TransitionBuilder<Controller, Action, S, Edges...> To() && {
+        static_assert(detail::CheckState<T, Controller, Action>());
+        auto& m = *from_.manager_;
+        m.CheckConfigurable_([this] {
+            return detail::Format("From<{}>().On({}).To<{}>()", detail::StateName<S>(), event_.name,
+                               detail::StateName<T>());
+        });
+        // Refused before anything changes, also for a builder off the machine's place on the shared path.
+        if (m.Blk_()->node) m.template CheckNoEventOnPath_<S, T>(event_);
+        if (m.Blk_()->node && from_.token_ == m.Blk_()->node) {
+            detail::StepRecord<Controller, Action> step;
+            step.key = detail::TypeKey<detail::OnStep<S, T>>();
+            step.event = event_;
+            step.event_state = detail::TypeKey<S>();
+            step.replay = &detail::ReplayOn<Controller, Action, S, T>;
+            return TransitionBuilder<Controller, Action, S, Edges...>(m, from_.chain_, m.Step_(step));
+        }
+        m.Detach_();
+        m.ApplyPrivately_([this](auto& table) { detail::ApplyOn<Controller, Action, S, T>(table, event_); });
+        return TransitionBuilder<Controller, Action, S, Edges...>(m, from_.chain_, nullptr);
+    }
+
+private:
+    template <class, class, class, class...>
+    friend class TransitionBuilder;
+    EventTransitionBuilder(TransitionBuilder<Controller, Action, S, Edges...>&& from, const Event& event) noexcept
+        : from_(from), event_(event) {}
+    TransitionBuilder<Controller, Action, S, Edges...> from_;
+    Event event_;
+};
+
+/// Returned by `SetInitialState<S>()` and `From<S>()`: each `To<T>(condition)`
+/// adds one transition from S, tried in the order written, and returns the
+/// builder for the next one. The condition types are kept in the builder's type
+/// so that S's whole tick compiles into one function.
+template <class Controller, class Action, class S, class... Edges>
+class TransitionBuilder {
+public:
+    /// Adds the transition S -> T taken when `condition` holds. Accepted forms:
+    /// bool(const Controller&, const Action&, float timeInState),
+    /// bool(const Controller&, const Action&), bool(const Controller&), bool().
+    template <class T, class F>
+    auto To(F&& condition) && {
+        return std::move(*this).template AddEdge_<T, false>(std::forward<F>(condition), detail::NoMaker{});
+    }
+
+    /// Adds the transition S -> T taken when `condition` holds, entering a fresh
+    /// T built by `make(controller, action)` (which returns a T): arguments for
+    /// the state being entered, from the controller and the input.
+    template <class T, class F, class M>
+    auto To(F&& condition, M&& make) && {
+        using Maker = std::decay_t<M>;
+        static_assert(std::is_invocable_r_v<T, const Maker&, const Controller&, const Action&>,
+                      "tickfsm: To<T>(condition, make): `make` must be callable as T(const Controller&, const "
+                      "Action&) and return the T to enter");
+        return std::move(*this).template AddEdge_<T, false>(std::forward<F>(condition), std::forward<M>(make));
+    }
+
+    /// Like To, but the transition skips the gates (CanExitState, CanEnterState),
+    /// as ForceSetState does.
+    template <class T, class F>
+    auto ForceTo(F&& condition) && {
+        return std::move(*this).template AddEdge_<T, true>(std::forward<F>(condition), detail::NoMaker{});
+    }
+
+    /// Adds the transition S -> T taken on the first tick it is tried.
+    template <class T>
+    auto To() && {
+        return std::move(*this).template To<T>(detail::Always{});
+    }
+
+    /// Starts a transition taken when `event` is sent while in S:
+    /// `From<Running>().On(Jump).To<Jumping>()`. A state has one transition per event.
+    [[nodiscard]] EventTransitionBuilder<Controller, Action, S, Edges...> On(const Event& event) && {
+        return EventTransitionBuilder<Controller, Action, S, Edges...>(std::move(*this), event);
+    }
+
+    /// Adds an action to S's list: a copy of `X(args...)` per character, whose
+    /// optional OnEnter, OnUpdate and OnExit run in list order after S's own
+    /// OnStateEnter, Perform and OnStateExit. An action built with arguments
+    /// gives this machine a private table.
+    template <class X, class... Args>
+    TransitionBuilder Do(Args&&... args) && {
+        static_assert(detail::CheckAction<X, Controller, Action>());
+        Manager& m = *manager_;
+        m.CheckConfigurable_(
+            [] { return detail::Format("From<{}>().Do<{}>()", detail::StateName<S>(), detail::TypeName<X>()); });
+        if constexpr (sizeof...(Args) == 0 && std::is_default_constructible_v<X>) {
+            if (m.Blk_()->node && token_ == m.Blk_()->node) {
+                Record_ step;
+                step.key = detail::TypeKey<detail::DoStep<S, X>>();
+                step.replay = &detail::ReplayDo<Controller, Action, S, X>;
+                return TransitionBuilder(m, chain_, m.Step_(step));
+            }
+        }
+        m.Detach_();
+        m.ApplyPrivately_([&](Table_& table) {
+            detail::ApplyDo<Controller, Action, S, X>(table, std::make_shared<const X>(std::forward<Args>(args)...));
+        });
+        return TransitionBuilder(m, chain_, nullptr);
+    }
+
+    template <class T, class F>
+    void To(F&&) & {
+        static_assert(detail::kAlwaysFalse<T, F>,
+                      "tickfsm: chain To<...>() calls on the builder that From<S>()/SetInitialState<S>() or the "
+                      "previous To returned, e.g. From<A>().To<B>(c1).To<C>(c2); a builder kept in a variable cannot "
+                      "add transitions (call From<A>() again to append)");
+    }
+    template <class T>
+    void To() & {
+        static_assert(detail::kAlwaysFalse<T>,
+                      "tickfsm: chain To<...>() calls on the builder that From<S>()/SetInitialState<S>() or the "
+                      "previous To returned, e.g. From<A>().To<B>(c1).To<C>(c2); a builder kept in a variable cannot "
+                      "add transitions (call From<A>() again to append)");
+    }
+
+private:
+    using Manager = StateManager<Controller, Action>;
+    using Record_ = detail::StepRecord<Controller, Action>;
+
+    template <class T, bool kForced, class F, class M>
+    auto AddEdge_(F&& condition, M&& make) && {
+        using Maker = std::decay_t<M>;
+        using Cond = std::decay_t<F>;
+        static_assert(detail::CheckCondition<Cond, Controller, Action>());
+        static_assert(detail::CheckState<T, Controller, Action>());
+        using Next = TransitionBuilder<Controller, Action, S, Edges..., detail::Edge<T, Cond, kForced, Maker>>;
+        Manager& m = *manager_;
+        m.CheckConfigurableEdge_(&detail::StateName<S>, kForced ? "ForceTo" : "To", &detail::StateName<T>);
+        if constexpr (detail::kShareableCondition<Cond> &&
+                      (std::is_empty_v<Maker> && std::is_default_constructible_v<Maker>)) {
+            void (*function)() = nullptr;
+            if constexpr (detail::kIsFunctionPointer<Cond>) function = reinterpret_cast<void (*)()>(condition);
+            if (const void* token = m.StepTo_(
+                    token_, detail::TypeKey<detail::Chain<Controller, Action, S, Edges..., detail::Edge<T, Cond, kForced, Maker>>>(),
+                    function, chain_, &detail::ReplayTo<Controller, Action, S, T, Cond, kForced, Maker, Edges...>))
+                return Next(m, chain_, token);
+        }
+        // A builder used already is refused before anything changes (no new state, no private table).
+        m.CheckChain_(detail::TypeKey<S>(), chain_, detail::TypeKey<detail::Chain<Controller, Action, S, Edges...>>(),
+                      &detail::StateName<S>, &detail::StateName<T>);
+        m.Detach_();
+        m.template AddStatePrivately_<T>();
+        detail::ApplyTo<Controller, Action, S, T, Cond, kForced, Maker, Edges...>(
+            *m.Tab_(), chain_, Cond(std::forward<F>(condition)), Maker(std::forward<M>(make)));
+        return Next(m, chain_, nullptr);
+    }
+
+
+    friend Manager;
+    using Table_ = detail::Table<Controller, Action>;
+    template <class, class, class, class...>
+    friend class TransitionBuilder;
+    template <class, class, class, class...>
+    friend class EventTransitionBuilder;
+
+    TransitionBuilder(Manager& m, std::size_t chain, const void* token) noexcept
+        : manager_(&m), chain_(chain), token_(token) {}
+
+    Manager* manager_;
+    std::size_t chain_;  // which of S's chains this builder extends
+    const void* token_;  // the machine's step position after this builder's last step (shared tables only)
+};
+
+/// Returned by `SetInitialState(key)` and `From(key)` of keyed states: the same
+/// fluent transitions as TransitionBuilder, between keys. Conditions take the
+/// same forms; they are called through a pointer (the states' classes are known
+/// only at run time), so keyed machines tick on the general path.
+template <class Controller, class Action>
+class KeyedTransitionBuilder {
+public:
+    /// Adds the transition to the state of `key`, taken when `condition` holds.
+    template <class K, class F>
+        requires StateKey<K>
+    KeyedTransitionBuilder To(K key, F&& condition) && {
+        static_assert(detail::CheckCondition<std::decay_t<F>, Controller, Action>());
+        manager_->AddKeyedEdge_(from_, chain_, key, std::forward<F>(condition), false);
+        return std::move(*this);
+    }
+    /// Adds the transition to the state of `key`, taken on the first tick it is tried.
+    template <class K>
+        requires StateKey<K>
+    KeyedTransitionBuilder To(K key) && {
+        return std::move(*this).To(key, detail::Always{});
+    }
+    /// Like To, but skipping the gates.
+    template <class K, class F>
+        requires StateKey<K>
+    KeyedTransitionBuilder ForceTo(K key, F&& condition) && {
+        static_assert(detail::CheckCondition<std::decay_t<F>, Controller, Action>());
+        manager_->AddKeyedEdge_(from_, chain_, key, std::forward<F>(condition), true);
+        return std::move(*this);
+    }
+    /// `On(event).To(key)`: the transition taken when `event` is sent.
+    struct EventTarget {
+        KeyedTransitionBuilder builder;
+        Event event;
+        template <class K>
+            requires StateKey<K>
+        KeyedTransitionBuilder To(K key) && {
+            builder.manager_->AddKeyedEvent_(builder.from_, event, key);
+            return std::move(builder);
+        }
+    };
+    [[nodiscard]] EventTarget On(const Event& event) && { return EventTarget{std::move(*this), event}; }
+    /// Adds an action to this state's list (see TransitionBuilder::Do).
+    template <class X, class... Args>
+    KeyedTransitionBuilder Do(Args&&... args) && {
+        static_assert(detail::CheckAction<X, Controller, Action>());
+        manager_->template AddKeyedAction_<X>(from_, std::forward<Args>(args)...);
+        return std::move(*this);
+    }
+
+private:
+    friend class StateManager<Controller, Action>;
+    KeyedTransitionBuilder(StateManager<Controller, Action>& m, detail::StateIndex from, std::size_t chain) noexcept
+        : manager_(&m), from_(from), chain_(chain) {}
+    StateManager<Controller, Action>* manager_;
+    detail::StateIndex from_;
+    std::size_t chain_;
+};
+
+namespace detail {
+/// The hooks of a delegate state: lambdas, each called through one pointer.
+template <class C, class A>
+struct DelegateHooks {
+    struct Hook {
+        void (*call)(const void* f, C&, const A&, Machine<C, A>&) = nullptr;
+        std::shared_ptr<const void> f;
+    };
+    struct Gate {
+        bool (*call)(const void* f, const C&, const StateRef&) = nullptr;
+        std::shared_ptr<const void> f;
+    };
+    Hook enter, perform, exit;
+    Gate can_enter, can_exit;
+};
+
+/// A state made of lambdas (Animancer's DelegateState); each character holds a
+/// pointer to the shared hooks.
+template <class C, class A>
+struct DelegateState {
+    std::shared_ptr<const DelegateHooks<C, A>> hooks;
+    void OnStateEnter(C& c, const A& a, Machine<C, A>& m) {
+        if (hooks->enter.call) hooks->enter.call(hooks->enter.f.get(), c, a, m);
+    }
+    void Perform(C& c, const A& a, Machine<C, A>& m) {
+        if (hooks->perform.call) hooks->perform.call(hooks->perform.f.get(), c, a, m);
+    }
+    void OnStateExit(C& c, const A& a, Machine<C, A>& m) {
+        if (hooks->exit.call) hooks->exit.call(hooks->exit.f.get(), c, a, m);
+    }
+    bool CanEnterState(const C& c, const StateRef& from) const {
+        return !hooks->can_enter.call || hooks->can_enter.call(hooks->can_enter.f.get(), c, from);
+    }
+    bool CanExitState(const C& c, const StateRef& to) const {
+        return !hooks->can_exit.call || hooks->can_exit.call(hooks->can_exit.f.get(), c, to);
+    }
+};
+} // namespace detail
+
+/// Returned by AddDelegateState: give the state's hooks as lambdas. Each hook
+/// takes (Controller&, const Action&) or (Controller&, const Action&,
+/// tickfsm::Machine<Controller, Action>&); each gate (const Controller&, const
+/// tickfsm::StateRef&) and returns bool.
+template <class Controller, class Action>
+class DelegateBuilder {
+public:
+    template <class F>
+    DelegateBuilder& OnEnter(F&& f) { Set(hooks_->enter, std::forward<F>(f)); return *this; }
+    template <class F>
+    DelegateBuilder& Perform(F&& f) { Set(hooks_->perform, std::forward<F>(f)); return *this; }
+    template <class F>
+    DelegateBuilder& OnExit(F&& f) { Set(hooks_->exit, std::forward<F>(f)); return *this; }
+    template <class F>
+    DelegateBuilder& CanEnter(F&& f) { SetGate(hooks_->can_enter, std::forward<F>(f)); return *this; }
+    template <class F>
+    DelegateBuilder& CanExit(F&& f) { SetGate(hooks_->can_exit, std::forward<F>(f)); return *this; }
+
+private:
+    friend class StateManager<Controller, Action>;
+    using Hooks = detail::DelegateHooks<Controller, Action>;
+    explicit DelegateBuilder(std::shared_ptr<Hooks> hooks) noexcept : hooks_(std::move(hooks)) {}
+
+    template <class F>
+    static void Set(typename Hooks::Hook& hook, F&& f) {
+        using Fn = std::decay_t<F>;
+        static_assert(std::is_invocable_v<const Fn&, Controller&, const Action&, Machine<Controller, Action>&> ||
+                          std::is_invocable_v<const Fn&, Controller&, const Action&>,
+                      "tickfsm: a delegate state's hook takes (Controller&, const Action&) or (Controller&, const "
+                      "Action&, tickfsm::Machine<Controller, Action>&)");
+        hook.f = std::make_shared<const Fn>(std::forward<F>(f));
+        hook.call = [](const void* p, Controller& c, const Action& a, Machine<Controller, Action>& m) {
+            const Fn& fn = *static_cast<const Fn*>(p);
+            if constexpr (std::is_invocable_v<const Fn&, Controller&, const Action&, Machine<Controller, Action>&>)
+                fn(c, a, m);
+            else
+                fn(c, a);
+        };
+    }
+    template <class F>
+    static void SetGate(typename Hooks::Gate& gate, F&& f) {
+        using Fn = std::decay_t<F>;
+        static_assert(std::is_invocable_r_v<bool, const Fn&, const Controller&, const StateRef&>,
+                      "tickfsm: a delegate state's gate is bool(const Controller&, const tickfsm::StateRef&)");
+        gate.f = std::make_shared<const Fn>(std::forward<F>(f));
+        gate.call = [](const void* p, const Controller& c, const StateRef& r) {
+            return static_cast<bool>((*static_cast<const Fn*>(p))(c, r));
+        };
+    }
+
+    std::shared_ptr<Hooks> hooks_;
+};
+
+} // namespace tickfsm
