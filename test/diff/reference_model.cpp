@@ -234,7 +234,7 @@ bool Model::Allowed(int from, int to) const {
 
 const Edge* Model::Probe(int from, const Act& a, std::uint32_t ticks, bool count) const {
     // "TimeInState() is always TicksInState() * fixed_dt"
-    const float t = static_cast<float>(static_cast<double>(ticks) * static_cast<double>(cfg_.dt));
+    const float t = static_cast<float>(ticks) * cfg_.dt; // README: a condition receives the time as a float
     const Edge* fired = nullptr;
     for (const Edge* e : edges_[from]) {
         if (!EvalCondition(*e, ctrl_, a, t)) continue;

@@ -395,9 +395,12 @@ void RebuildState(std::byte* at, Args&&... args) {
 [[gnu::always_inline]] inline double SecondsOf(std::uint32_t ticks, float dt) noexcept {
     return static_cast<double>(ticks) * static_cast<double>(dt);
 }
-/// The time in state a condition receives: SecondsOf, as a float.
+/// The time in state a condition receives, as a float: the ticks (exact below
+/// 2^24) times dt. Past 2^24 ticks a float cannot tell one tick from the next
+/// whichever way it is computed, so the float product is as good as any and
+/// costs less on the tick path than going through a double.
 [[gnu::always_inline]] inline float TimeOf(std::uint32_t ticks, float dt) noexcept {
-    return static_cast<float>(SecondsOf(ticks, dt));
+    return static_cast<float>(ticks) * dt;
 }
 /// One more tick in state, saturating at 2^32-1 (about 2.2 years at 60 Hz)
 /// instead of wrapping to 0; branch-free, as it is on every tick's path.
