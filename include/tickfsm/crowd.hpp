@@ -219,14 +219,7 @@ public:
         if (previous == detail::kNoState) return false;
         const A action{};
         Running running(running_, Outermost(i));
-        struct CountStart { // a character not started yet starts in the state it reverts to
-            Crowd& crowd;
-            std::size_t i;
-            bool was_started;
-            ~CountStart() {
-                if (!was_started && (crowd.runtime_[i].flags & detail::kStarted)) crowd.Recount(crowd.checks_ - 1);
-            }
-        } count{*this, i, (runtime_[i].flags & detail::kStarted) != 0};
+        CountStart count(*this, i); // a character not started yet starts in the state it reverts to
         BusyScope busy(runtime_[i]);
         auto ctx = Context(i, controller, action);
         return detail::SetState(ctx, previous, force ? detail::Direct::Force : detail::Direct::Try,
@@ -465,18 +458,26 @@ private:
     }
 
     [[gnu::cold, gnu::noinline]] void GeneralTick(std::size_t i, Controller& controller, const Action& action) {
-        struct CountStart { // this tick may start character i, even if a hook throws
-            Crowd& crowd;
-            std::size_t i;
-            bool was_started;
-            ~CountStart() {
-                if (!was_started && (crowd.runtime_[i].flags & detail::kStarted)) crowd.Recount(crowd.checks_ - 1);
-            }
-        } count{*this, i, (runtime_[i].flags & detail::kStarted) != 0};
+        CountStart count(*this, i); // this tick may start character i
         BusyScope busy(runtime_[i]);
         auto ctx = Context(i, controller, action);
         detail::GeneralTick(ctx);
     }
+
+    /// For a scope that may start character i: if it did (even if a hook
+    /// threw on the way), the count of characters TickAll checks goes down.
+    struct CountStart {
+        Crowd& crowd;
+        std::size_t i;
+        bool was_started;
+        CountStart(Crowd& c, std::size_t index) noexcept
+            : crowd(c), i(index), was_started((c.runtime_[index].flags & detail::kStarted) != 0) {}
+        ~CountStart() {
+            if (!was_started && (crowd.runtime_[i].flags & detail::kStarted)) crowd.Recount(crowd.checks_ - 1);
+        }
+        CountStart(const CountStart&) = delete;
+        CountStart& operator=(const CountStart&) = delete;
+    };
 
     /// checks_ becomes `checks`, and TickAll's gate follows.
     void Recount(std::size_t checks) noexcept {

@@ -223,31 +223,36 @@ void LibHandle::NextState(int to) {
     WithTypedState(to, [&]<class T>() { m_.template NextState<T>(); });
 }
 
-bool LibHandle::Set(int to, How how, std::optional<int> arg) {
+/// TrySetState, TryResetState or ForceSetState (with an argument or not) of
+/// state `to` on `m`: a machine from outside, or a hook's Machine handle.
+template <class M>
+bool SetOn(M& m, int to, How how, std::optional<int> arg) {
     if (IsKey(to)) {
         switch (how) {
-        case How::Try: return m_.TrySetState(KeyOf(to));
-        case How::TryReset: return m_.TryResetState(KeyOf(to));
-        case How::Force: m_.ForceSetState(KeyOf(to)); return true;
+        case How::Try: return m.TrySetState(KeyOf(to));
+        case How::TryReset: return m.TryResetState(KeyOf(to));
+        case How::Force: m.ForceSetState(KeyOf(to)); return true;
         }
     }
     if (arg) {
         switch (how) {
-        case How::Try: return m_.TrySetState<ArgS>(*arg);
-        case How::TryReset: return m_.TryResetState<ArgS>(*arg);
-        case How::Force: m_.ForceSetState<ArgS>(*arg); return true;
+        case How::Try: return m.template TrySetState<ArgS>(*arg);
+        case How::TryReset: return m.template TryResetState<ArgS>(*arg);
+        case How::Force: m.template ForceSetState<ArgS>(*arg); return true;
         }
     }
     return WithTypedState(to, [&]<class T>() {
         switch (how) {
-        case How::Try: return m_.template TrySetState<T>();
-        case How::TryReset: return m_.template TryResetState<T>();
+        case How::Try: return m.template TrySetState<T>();
+        case How::TryReset: return m.template TryResetState<T>();
         case How::Force: break;
         }
-        m_.template ForceSetState<T>();
+        m.template ForceSetState<T>();
         return true;
     });
 }
+
+bool LibHandle::Set(int to, How how, std::optional<int> arg) { return SetOn(m_, to, how, arg); }
 
 // Actions: X0 (OnEnter/OnUpdate/OnExit with the handle), X1 (OnUpdate with the
 // handle), X2(arg) (OnEnter/OnExit without it; arg = state * 16 + position).
@@ -1048,31 +1053,7 @@ private:
 
     struct LibSet {
         DiffManager& m;
-        bool Set(int to, How how, std::optional<int> arg) {
-            if (IsKey(to)) {
-                switch (how) {
-                case How::Try: return m.TrySetState(KeyOf(to));
-                case How::TryReset: return m.TryResetState(KeyOf(to));
-                case How::Force: m.ForceSetState(KeyOf(to)); return true;
-                }
-            }
-            if (arg) {
-                switch (how) {
-                case How::Try: return m.TrySetState<ArgS>(*arg);
-                case How::TryReset: return m.TryResetState<ArgS>(*arg);
-                case How::Force: m.ForceSetState<ArgS>(*arg); return true;
-                }
-            }
-            return WithTypedState(to, [&]<class T>() {
-                switch (how) {
-                case How::Try: return m.template TrySetState<T>();
-                case How::TryReset: return m.template TryResetState<T>();
-                case How::Force: break;
-                }
-                m.template ForceSetState<T>();
-                return true;
-            });
-        }
+        bool Set(int to, How how, std::optional<int> arg) { return SetOn(m, to, how, arg); }
     };
 
     bool Compare() {

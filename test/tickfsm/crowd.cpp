@@ -707,6 +707,21 @@ TEMPLATE_TEST_CASE("A crowd character's TicksInState saturates at 2^32-1 and its
     CHECK(crowd.TimeInState(0) == static_cast<double>((1u << 24) + 1) * dt);
 }
 
+/// Every per-index call of a crowd of 3 refuses character 3 with the message
+/// `out_of_range(call)` matches, S and D being a state and one with data.
+template <class S, class D, class Crowd, class Matcher>
+void RequireIndexRefused(Crowd& crowd, Ant& stranger, Matcher out_of_range) {
+    REQUIRE_THROWS_WITH(crowd.template IsIn<S>(3), out_of_range("IsIn(3)"));
+    REQUIRE_THROWS_WITH(crowd.template State<D>(3), out_of_range("State(3)"));
+    REQUIRE_THROWS_WITH(crowd.IsStarted(3), out_of_range("IsStarted(3)"));
+    REQUIRE_THROWS_WITH(crowd.TicksInState(3), out_of_range("TicksInState(3)"));
+    REQUIRE_THROWS_WITH(crowd.TimeInState(3), out_of_range("TimeInState(3)"));
+    REQUIRE_THROWS_WITH(crowd.CurrentState(3), out_of_range("CurrentState(3)"));
+    REQUIRE_THROWS_WITH(crowd.CurrentStateName(3), out_of_range("CurrentStateName(3)"));
+    REQUIRE_THROWS_WITH(crowd.Reset(3), out_of_range("Reset(3)"));
+    REQUIRE_THROWS_WITH(crowd.Perform(3, stranger, World{}), out_of_range("Perform(3)"));
+}
+
 TEST_CASE("A crowd refuses a character index out of range in checked builds", "[crowd][error][checked]") {
     using Catch::Matchers::Contains;
     std::vector<Ant> ants(3);
@@ -717,16 +732,8 @@ TEST_CASE("A crowd refuses a character index out of range in checked builds", "[
         return Contains(std::string("tickfsm: StateManager<Ant, World>: Crowd<CountingAntStateManager>::") + call +
                         ": no character 3: the crowd has 3 characters");
     };
-    REQUIRE_THROWS_WITH(crowd.IsIn<Wander>(3), out_of_range("IsIn(3)"));
-    REQUIRE_THROWS_WITH(crowd.State<Tally>(3), out_of_range("State(3)"));
-    REQUIRE_THROWS_WITH(crowd.IsStarted(3), out_of_range("IsStarted(3)"));
-    REQUIRE_THROWS_WITH(crowd.TicksInState(3), out_of_range("TicksInState(3)"));
-    REQUIRE_THROWS_WITH(crowd.TimeInState(3), out_of_range("TimeInState(3)"));
-    REQUIRE_THROWS_WITH(crowd.CurrentState(3), out_of_range("CurrentState(3)"));
-    REQUIRE_THROWS_WITH(crowd.CurrentStateName(3), out_of_range("CurrentStateName(3)"));
-    REQUIRE_THROWS_WITH(crowd.Reset(3), out_of_range("Reset(3)"));
+    RequireIndexRefused<Wander, Tally>(crowd, stranger, out_of_range);
     REQUIRE_THROWS_WITH(crowd.SendEvent(3, stranger, "Go", World{}), out_of_range("SendEvent(3)"));
-    REQUIRE_THROWS_WITH(crowd.Perform(3, stranger, World{}), out_of_range("Perform(3)"));
     crowd.Perform(2, ants[2], World{}); // the crowd is usable after each refusal
     CHECK(crowd.TicksInState(2) >= 1);
     CHECK(crowd.IsStarted(2));
@@ -823,15 +830,7 @@ TEST_CASE("A compile-time crowd refuses a character index out of range in checke
     const auto out_of_range = [](const char* call) {
         return Contains(std::string(call) + ": no character 3: the crowd has 3 characters");
     };
-    REQUIRE_THROWS_WITH(crowd.IsIn<Grazing>(3), out_of_range("IsIn(3)"));
-    REQUIRE_THROWS_WITH(crowd.State<Grazing>(3), out_of_range("State(3)"));
-    REQUIRE_THROWS_WITH(crowd.IsStarted(3), out_of_range("IsStarted(3)"));
-    REQUIRE_THROWS_WITH(crowd.TicksInState(3), out_of_range("TicksInState(3)"));
-    REQUIRE_THROWS_WITH(crowd.TimeInState(3), out_of_range("TimeInState(3)"));
-    REQUIRE_THROWS_WITH(crowd.CurrentState(3), out_of_range("CurrentState(3)"));
-    REQUIRE_THROWS_WITH(crowd.CurrentStateName(3), out_of_range("CurrentStateName(3)"));
-    REQUIRE_THROWS_WITH(crowd.Reset(3), out_of_range("Reset(3)"));
-    REQUIRE_THROWS_WITH(crowd.Perform(3, stranger, World{}), out_of_range("Perform(3)"));
+    RequireIndexRefused<Grazing, Grazing>(crowd, stranger, out_of_range);
     crowd.Perform(2, ants[2], World{}); // the crowd is usable after each refusal
     CHECK(crowd.State<Grazing>(2).bites == 2);
 }
