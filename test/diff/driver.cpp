@@ -178,37 +178,27 @@ template <> struct StateAt<9> { using type = PlainS<9>; };
 template <int I>
 using StateT = typename StateAt<I>::type;
 
-/// f.template operator()<I>() for the typed state index i (0..9).
-template <class F>
-decltype(auto) WithTypedIndex(int i, F&& f) {
-    switch (i) {
-    case 0: return f.template operator()<0>();
-    case 1: return f.template operator()<1>();
-    case 2: return f.template operator()<2>();
-    case 3: return f.template operator()<3>();
-    case 4: return f.template operator()<4>();
-    case 5: return f.template operator()<5>();
-    case 6: return f.template operator()<6>();
-    case 7: return f.template operator()<7>();
-    case 8: return f.template operator()<8>();
-    case 9: return f.template operator()<9>();
-    default: throw std::logic_error(fmt::format("tickfsm_diff: no typed state {}", i));
+/// f.template operator()<I>() for the index i in [First, N): one compare per
+/// index; an index outside is a logic error of the driver naming `what`.
+template <int First, int N, class F>
+decltype(auto) WithIndex(int i, F&& f, const char* what) {
+    if constexpr (First + 1 < N) {
+        if (i == First) return f.template operator()<First>();
+        return WithIndex<First + 1, N>(i, f, what);
+    } else {
+        if (i != First) throw std::logic_error(fmt::format("tickfsm_diff: no {} {}", what, i));
+        return f.template operator()<First>();
     }
 }
-/// The same for the states transitions may join (0..7).
+/// The typed state indices (0..9).
+template <class F>
+decltype(auto) WithTypedIndex(int i, F&& f) {
+    return WithIndex<0, 10>(i, f, "typed state");
+}
+/// The states transitions may join (0..7).
 template <class F>
 decltype(auto) WithEdgeIndex(int i, F&& f) {
-    switch (i) {
-    case 0: return f.template operator()<0>();
-    case 1: return f.template operator()<1>();
-    case 2: return f.template operator()<2>();
-    case 3: return f.template operator()<3>();
-    case 4: return f.template operator()<4>();
-    case 5: return f.template operator()<5>();
-    case 6: return f.template operator()<6>();
-    case 7: return f.template operator()<7>();
-    default: throw std::logic_error(fmt::format("tickfsm_diff: no edge state {}", i));
-    }
+    return WithIndex<0, 8>(i, f, "edge state");
 }
 /// f.template operator()<T>() for the typed state or tag of index i.
 template <class F>
