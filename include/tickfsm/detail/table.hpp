@@ -407,7 +407,7 @@ void RebuildState(std::byte* at, Args&&... args) {
 [[gnu::always_inline]] inline std::uint32_t CountTick(std::uint32_t& ticks) noexcept {
 #if defined(__GNUC__) || defined(__clang__)
     std::uint32_t next;
-    const bool wrapped = __builtin_add_overflow(ticks, 1u, &next); // an add and an sbb: one instruction more than ++
+    const bool wrapped = __builtin_add_overflow(ticks, 1u, &next); // an add and an sbb: the cheapest form tried
     ticks = next - static_cast<std::uint32_t>(wrapped);
 #else
     ticks += static_cast<std::uint32_t>(ticks != UINT32_MAX); // a compare, a set and an add
