@@ -119,6 +119,7 @@ std::string Config::Describe() const {
                 break;
             }
         }
+        if (b.chain >= 0) out += fmt::format("  (fixed typed chain {})", b.chain);
         out += "\n";
     }
     out += fmt::format("  script: requests {}/1000, errors {}/1000, cond_p {} {} {}, cond_time {}\n", req_permille,

@@ -114,6 +114,7 @@ struct Edge {
     bool forced = false;
     int param = 0;      // which function (Fn), the captured value (Capture)
     bool maker = false; // To<S7>(condition, make): builds S7 from the action
+    int chain_pos = -1; // its position among the transitions of a fixed typed chain (Block::chain), else -1
 };
 
 enum class ItemKind : std::uint8_t { Event, Do, Edge };
@@ -130,6 +131,7 @@ struct Block {
     int state = kNone;
     bool initial = false;
     std::vector<Item> items;
+    int chain = -1; // typed: one of the driver's fixed chains (one builder, several transitions), else -1
 };
 
 struct KeyedDecl {
@@ -315,7 +317,7 @@ enum class Cov : std::uint8_t {
     RevertInCrowd, GlobalRecordedBeforeStart, GlobalEnteredAtStart, GlobalChangeFromEnter, GlobalPerformChange,
     InitRan, ResetWhileRunning, BufferEntered, BufferTimedOut, SequenceReplaced, ExitHookError,
     GlobalExitError, OwnArgError, GlobalSelfArgError, BadTargetError, RevertWithoutKeepError, ChainLimitError,
-    KeyedTick, DelegateHook, ActionSkippedByChange, ArgStateGlobal, TicksSaturated, Count
+    KeyedTick, DelegateHook, ActionSkippedByChange, ArgStateGlobal, TicksSaturated, TypedChainLaterFired, Count
 };
 inline constexpr std::array<std::string_view, static_cast<std::size_t>(Cov::Count)> kCovNames{
     "condition fired", "gate refused a condition", "ForceTo past a gate", "self transition",
@@ -331,7 +333,8 @@ inline constexpr std::array<std::string_view, static_cast<std::size_t>(Cov::Coun
     "ConfigError: global state's Perform enters itself with arguments", "ConfigError: not a state",
     "ConfigError: revert without KeepPreviousState", "ConfigError: more than 64 changes in a row",
     "tick of a keyed machine", "delegate state's hook", "rest of an action list skipped",
-    "S7 (a state with data) set as the global state", "tick counted at 2^32-1 (saturated)"};
+    "S7 (a state with data) set as the global state", "tick counted at 2^32-1 (saturated)",
+    "a later transition of a fixed typed chain fired"};
 using Coverage = std::array<std::uint64_t, static_cast<std::size_t>(Cov::Count)>;
 inline thread_local Coverage g_coverage{};
 inline void Cover(Cov c) { ++g_coverage[static_cast<std::size_t>(c)]; }

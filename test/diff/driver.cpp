@@ -386,6 +386,40 @@ void ApplyTypedBlock(Manager& m, const Block& b) {
     }
 }
 
+/// One of the fixed typed chains (RandomChain describes them): one From<S>()
+/// builder with several transitions, the way users write them, so that the
+/// library compiles them into one step. Only the conditions' parameters and the
+/// event come from the Config; the types are fixed (a few instantiations).
+void ApplyChain(Manager& m, const Block& b) {
+    const auto edge = [&](std::size_t i) -> const Edge& {
+        if (i >= b.items.size() || b.items[i].kind != ItemKind::Edge || b.items[i].edge.chain_pos < 0)
+            throw std::logic_error("tickfsm_diff: a fixed chain's items do not match its shape");
+        return b.items[i].edge;
+    };
+    switch (b.chain) {
+    case 0:
+        (void)edge(0), (void)edge(2);
+        (void)m.From<StateT<3>>().To<StateT<0>>(kLamCA).To<StateT<5>>(FnOf(edge(1).param)).To<StateT<1>>();
+        return;
+    case 1: {
+        auto builder = m.From<StateT<5>>().To<StateT<6>>(Capture(edge(0).param));
+        std::size_t next = 1;
+        if (b.items.size() > 1 && b.items[1].kind == ItemKind::Event) {
+            builder = std::move(builder).On(EventOf(b.items[1].event)).To<StateT<2>>();
+            next = 2;
+        }
+        (void)edge(next), (void)edge(next + 1);
+        (void)std::move(builder).ForceTo<StateT<4>>(kLamCAT).To<StateT<5>>(kLamC);
+        return;
+    }
+    case 2:
+        (void)edge(1);
+        (void)m.From<StateT<6>>().ForceTo<StateT<3>>(Capture(edge(0).param)).To<StateT<0>>(kLamCAT);
+        return;
+    default: throw std::logic_error("tickfsm_diff: no fixed chain " + std::to_string(b.chain));
+    }
+}
+
 tickfsm::KeyedTransitionBuilder<Ctrl, Act> AddKeyedEdge(tickfsm::KeyedTransitionBuilder<Ctrl, Act>&& b,
                                                         const Edge& e) {
     const Key k = KeyOf(e.to);
@@ -480,6 +514,7 @@ void ApplyConfig(Manager& m, const Config& cfg, int static_table) {
         if (cfg.keep_previous && static_cast<int>(bi) == cfg.keep_at) m.KeepPreviousState();
         const Block& b = cfg.blocks[bi];
         if (IsKey(b.state)) ApplyKeyedBlock(m, b);
+        else if (b.chain >= 0) ApplyChain(m, b);
         else WithTypedIndex(b.state, [&]<int I>() { ApplyTypedBlock<I>(m, b); });
     }
     if (cfg.keep_previous && cfg.keep_at >= static_cast<int>(cfg.blocks.size())) m.KeepPreviousState();
@@ -547,6 +582,60 @@ Edge RandomTypedEdge(Rng& g, int s, const std::vector<int>& chosen, bool crowd) 
         e.param = g.Below(200);
         return e;
     }
+}
+
+/// The fixed typed chains ApplyChain configures, as the model reads them (same
+/// transitions, same order): shape 0 shares its table (a Crowd may take it);
+/// 1 (with ForceTo and an On(event).To<S2>() between its transitions) and 2
+/// capture data. Their conditions are decided by the script and `param`.
+constexpr int kChainShapes = 3;
+constexpr std::array<int, kChainShapes> kChainSource{3, 5, 6};
+
+Block RandomChain(Rng& g, int shape, std::uint32_t& used_events) {
+    Block b;
+    b.state = kChainSource[static_cast<std::size_t>(shape)];
+    b.chain = shape;
+    int pos = 0;
+    auto edge = [&](int to, CondKind kind, bool forced) {
+        Item it;
+        it.kind = ItemKind::Edge;
+        it.edge.to = to;
+        it.edge.kind = kind;
+        it.edge.forced = forced;
+        it.edge.param = g.Below(200);
+        it.edge.chain_pos = pos++;
+        b.items.push_back(it);
+    };
+    switch (shape) {
+    case 0:
+        edge(0, CondKind::CA, false);
+        edge(5, CondKind::Fn, false);
+        edge(1, CondKind::Always, false);
+        break;
+    case 1: {
+        edge(6, CondKind::Capture, false);
+        const int first = g.Below(kEventCount);
+        for (int k = 0; k < kEventCount; ++k) { // an event S5 has no transition on yet, if any
+            const int e = (first + k) % kEventCount;
+            if (used_events & (1u << e)) continue;
+            used_events |= 1u << e;
+            Item it;
+            it.kind = ItemKind::Event;
+            it.event = e;
+            it.to = 2;
+            b.items.push_back(it);
+            break;
+        }
+        edge(4, CondKind::CAT, true);
+        edge(5, CondKind::C, false);
+        break;
+    }
+    default:
+        edge(3, CondKind::Capture, true);
+        edge(0, CondKind::CAT, false);
+        break;
+    }
+    return b;
 }
 
 Config GenerateTyped(std::uint64_t seed, Rng& g, const Features& f, bool crowd) {
@@ -624,6 +713,13 @@ Config GenerateTyped(std::uint64_t seed, Rng& g, const Features& f, bool crowd) 
     }
     cfg.keep_at = g.Below(static_cast<int>(cfg.blocks.size()) + 1);
     RandomScript(cfg, g);
+    // Drawn last, so that the rest of the machine is the one it was without.
+    if (!fast_only && g.Chance(35)) {
+        const int shape = crowd ? 0 : g.Below(kChainShapes);
+        const auto source = static_cast<std::size_t>(kChainSource[static_cast<std::size_t>(shape)]);
+        Block b = RandomChain(g, shape, used_events[source]);
+        cfg.blocks.insert(cfg.blocks.begin() + g.Below(static_cast<int>(cfg.blocks.size()) + 1), std::move(b));
+    }
     cfg.Finish();
     return cfg;
 }

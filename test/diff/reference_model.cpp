@@ -264,6 +264,7 @@ void Model::Perform(const Act& a) {
         ChangeTo(to, std::nullopt, a);
     } else if (const Edge* e = Probe(cur_, a, ticks_, true)) {
         Cover(e->to == cur_ ? Cov::SelfTransition : Cov::ConditionFired);
+        if (e->chain_pos > 0) Cover(Cov::TypedChainLaterFired);
         std::optional<int> arg;
         if (e->maker) {
             Cover(Cov::MakerBuilt);
