@@ -166,10 +166,12 @@ void RunHook(Ctrl& c, const Act& a, Handle* h, int self, HookKind kind, int slot
     const bool is_exit = kind == HookKind::Exit || kind == HookKind::AExit;
     const bool is_global = IsGlobalType(cfg, self);
     const bool want = static_cast<std::uint32_t>(take(1000)) < cfg.req_permille;
-    // The global state's exit runs only when it is replaced or cleared: when the script
-    // tests errors, it asks for a change (an error) there 3 times in 10.
+    // The global state's exit (run only when it is replaced or cleared) and the
+    // Perform of the global state with arguments (which then enters itself) are
+    // rare places: when the script tests errors, they ask for one 3 times in 10.
+    const bool rare = is_global && (is_exit || (self == kArgState && kind == HookKind::Perform));
     const bool error = static_cast<std::uint32_t>(take(1000)) < cfg.err_permille ||
-                       (is_global && is_exit && cfg.err_permille > 0 && take(10) < 3);
+                       (rare && cfg.err_permille > 0 && take(10) < 3);
     auto log = [&](HookKind k, Op op, int target, bool result, int arg) {
         LogEntry e;
         e.kind = k;
