@@ -110,8 +110,8 @@ inline constexpr std::uint16_t kMachineFast = kStarted | kFrozen | kInitialized 
 
 /// Gives `place` a value for a scope and puts back the one it had, even if a
 /// hook throws: how a crowd's fast tick marks what runs (its running_) with a
-/// plain store on each side, where a read-modify-write of the flags the step
-/// also writes measured slower.
+/// plain store on each side, rather than a read-modify-write of the flags the
+/// step also writes (which would wait for the step's own store).
 template <class T>
 struct ScopedValue {
     T& place;
@@ -171,8 +171,7 @@ union StepWord;
 template <class C, class A>
 using StepFn = void (*)(const StepWord<C, A>* steps, C&, const A&, Runtime&, std::byte*);
 /// The step of a table without per-character data: the same, minus the data
-/// pointer the caller would have to set (measured: 1 instruction per tick in a
-/// crowd).
+/// pointer the caller would otherwise have to set on every tick.
 template <class C, class A>
 using BareStepFn = void (*)(const StepWord<C, A>* steps, C&, const A&, Runtime&);
 /// A StateManager's step: it takes no steps and no data, which it finds
