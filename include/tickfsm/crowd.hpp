@@ -449,7 +449,7 @@ private:
     /// A first tick that runs no hook before the initial state's step (see
     /// Table::quick_start) starts here: the character enters the initial state
     /// by writing its Runtime, and its tick takes the fast path. Saves the
-    /// general path's start, some 500 instructions per character.
+    /// general path's start for the common first tick.
     bool QuickStart(detail::Runtime& rt) noexcept {
         if (!table_->quick_start || (rt.flags & ~detail::kInitialized) != 0) return false;
         rt = detail::Runtime{table_->initial, kRunning, 0};
@@ -545,8 +545,8 @@ private:
     std::size_t checks_ = 0;
     // TickAll's gate: the character count while its common case holds (no
     // checks_, no state data, some characters), else kNoFastCount, so that
-    // one compare with the span's size decides (measured: 4 instructions
-    // fewer per call than testing the size, checks_ and stride_ in turn).
+    // one compare with the span's size decides instead of testing the size,
+    // checks_ and stride_ in turn.
     std::size_t fast_count_ = detail::kNoFastCount;
 };
 

@@ -1007,7 +1007,7 @@ private:
     /// Table::quick_start), on a machine with no observer, global state or
     /// NextState request, starts here: the machine enters the initial state
     /// by writing its Runtime, and its tick takes the fast path. Saves the
-    /// general path's start, some 450 instructions per machine.
+    /// general path's start for the common first tick.
     bool QuickStart_() noexcept {
         const Table_& table = *Tab_();
         if (!table.quick_start || (seat_.rt.flags & ~(kFrozen_ | detail::kInitialized)) != 0) return false;

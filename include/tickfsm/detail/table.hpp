@@ -221,7 +221,7 @@ template <class C, class A>
 /// step of state 1, ...] and machines hold a pointer to the first step, so a
 /// crowd's tick is `steps[state].step(steps, ...)`: 8-byte entries that the call's
 /// addressing mode indexes, with no context pointer to load for the callee
-/// (measured: three instructions fewer per tick than a {step, context} pair).
+/// (a {step, context} pair would add that load to every tick).
 /// A step reads its context, `steps[kSelfsWord].selfs[state]`, only where it
 /// needs it (a transition that fires, conditions or states with data), and
 /// the fixed delta time from `steps[kDtWord]`. Each word is written once
@@ -477,8 +477,7 @@ template <class... Data>
 /// `rt` enters `to`: its id, no ticks yet, its flags raised. Where Runtime and
 /// Target are laid out as {state, flags, ticks} and {id, flags} in a
 /// little-endian word, that is a read of rt's first half and one write of the
-/// whole, with no test of the flags (measured: 2 instructions fewer per
-/// transition). Only the half without the ticks is read: the step has just
+/// whole, with no test of the flags. Only the half without the ticks is read: the step has just
 /// written the ticks, and a wider read would wait for that write to land.
 [[gnu::always_inline]] inline void EnterTarget(Runtime& rt, const Target& to) noexcept {
     if constexpr (std::endian::native == std::endian::little && sizeof(Runtime) == 8 &&
