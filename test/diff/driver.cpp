@@ -549,6 +549,17 @@ private:
     std::uint64_t s_;
 };
 
+/// The order of a machine's configuration blocks: each of `states` once, plus
+/// below `extra_bound` more picked among them, shuffled.
+std::vector<int> BlockOrder(Rng& g, const std::vector<int>& states, int extra_bound) {
+    std::vector<int> order = states;
+    const int extra = g.Below(extra_bound);
+    for (int i = 0; i < extra; ++i) order.push_back(g.Pick(states));
+    for (std::size_t i = order.size(); i > 1; --i)
+        std::swap(order[i - 1], order[static_cast<std::size_t>(g.Below(static_cast<int>(i)))]);
+    return order;
+}
+
 void RandomScript(Config& cfg, Rng& g) {
     static constexpr std::uint32_t kReq[] = {0, 60, 150, 300};
     cfg.req_permille = kReq[g.Below(4)];
@@ -655,11 +666,7 @@ Config GenerateTyped(std::uint64_t seed, Rng& g, const Features& f, bool crowd) 
     std::vector<int> chosen(pool.begin(), pool.begin() + n);
     cfg.initial = chosen[0];
     // One block per chosen state, a few more, in random order; each state's events distinct.
-    std::vector<int> order = chosen;
-    const int extra = g.Below(n + 2);
-    for (int i = 0; i < extra; ++i) order.push_back(g.Pick(chosen));
-    for (std::size_t i = order.size(); i > 1; --i)
-        std::swap(order[i - 1], order[static_cast<std::size_t>(g.Below(static_cast<int>(i)))]);
+    const std::vector<int> order = BlockOrder(g, chosen, n + 2);
     std::array<std::uint32_t, kIndexCount> used_events{};
     std::array<int, kIndexCount> action_count{};
     bool initial_done = false;
@@ -757,11 +764,7 @@ Config GenerateKeyed(std::uint64_t seed, Rng& g, const Features& f) {
         cfg.decls.push_back(d);
     }
     cfg.initial = keys[0];
-    std::vector<int> order = keys;
-    const int extra = g.Below(n);
-    for (int i = 0; i < extra; ++i) order.push_back(g.Pick(keys));
-    for (std::size_t i = order.size(); i > 1; --i)
-        std::swap(order[i - 1], order[static_cast<std::size_t>(g.Below(static_cast<int>(i)))]);
+    const std::vector<int> order = BlockOrder(g, keys, n);
     std::array<std::uint32_t, kIndexCount> used_events{};
     std::array<int, kIndexCount> action_count{};
     bool initial_done = false;
