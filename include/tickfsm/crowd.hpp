@@ -231,8 +231,7 @@ public:
     template <class S>
     bool IsIn(std::size_t i) const noexcept(!TICKFSM_CHECKED) {
         CheckIndex_(i, "IsIn");
-        const detail::StateIndex s = runtime_[i].state;
-        return s != detail::kNoState && table_->keys[s] == detail::TypeKey<S>();
+        return table_->template IsIn<S>(runtime_[i].state);
     }
     /// Character i's object of state S.
     template <class S>

@@ -108,7 +108,8 @@ enum class Direct : std::uint8_t {
 template <class C, class A>
 bool DirectAllowed(const TickContext<C, A>& ctx, StateIndex to, Direct how) {
     const StateIndex from = ctx.rt->state;
-    if (how == Direct::Try && from == to) return false;
+    if (how == Direct::Try && ctx.table->Within(from, to)) return false; // already in it
+
     return how == Direct::Force || ctx.table->Allowed(from, to, *ctx.controller, ctx.data);
 }
 
@@ -124,14 +125,15 @@ public:
     Machine(const Machine&) = delete;
     Machine& operator=(const Machine&) = delete;
 
-    /// If the current state has a transition on `event`, the machine takes it as
+    /// If the current state (or, nested, the innermost active state that has
+    /// one) has a transition on `event`, the machine takes it as
     /// soon as this hook returns (the rest of the state's actions are skipped
     /// this time); otherwise nothing changes and the observer hears of it. The
     /// last change asked for in one hook wins. Not allowed from an exit hook.
     void SendEvent(const Event& event) {
         CheckNotLeaving("SendEvent");
         const auto* edge =
-            ctx_.rt->state == detail::kNoState ? nullptr : ctx_.table->FindEvent(ctx_.rt->state, event);
+            ctx_.rt->state == detail::kNoState ? nullptr : ctx_.table->FindEventOutward(ctx_.rt->state, event);
         if (!edge) {
             if (ctx_.observer)
                 ctx_.observer->OnUnhandledEvent(ctx_.name, ctx_.table->NameOf(ctx_.rt->state), event);
@@ -214,10 +216,10 @@ public:
     double TimeInState() const noexcept { return detail::SecondsOf(ctx_.rt->ticks, ctx_.table->dt); }
     /// Ticks in the current state (0 on the tick it was entered).
     std::uint32_t TicksInState() const noexcept { return ctx_.rt->ticks; }
-    /// True when S is the current state.
+    /// True when S is the current state, or holds it (nested states).
     template <class S>
     bool IsIn() const noexcept {
-        return ctx_.rt->state != detail::kNoState && ctx_.table->keys[ctx_.rt->state] == detail::TypeKey<S>();
+        return ctx_.table->template IsIn<S>(ctx_.rt->state);
     }
     std::string_view CurrentStateName() const noexcept { return ctx_.table->NameOf(ctx_.rt->state); }
     /// True when the keyed state `key` is current.
@@ -269,7 +271,7 @@ private:
                                          detail::StateName<T>()));
         if (!detail::DirectAllowed(ctx_, id, how)) return false;
         if constexpr (sizeof...(Args) > 0) {
-            if (id == ctx_.rt->state || id == ctx_.running)
+            if (ctx_.table->Within(ctx_.rt->state, id) || id == ctx_.running)
                 ctx_.table->Fail(detail::Format("entering {} with arguments from one of its own hooks: its object is "
                                              "in use; ask from outside the tick or from another state",
                                              detail::StateName<T>()));

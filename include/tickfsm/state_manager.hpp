@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <new>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <type_traits>
@@ -211,6 +212,10 @@ public:
             Table_::Fail(detail::Format("SetGlobalState<{}>(): {} is not a state of this machine; configure it (e.g. "
                                     "From<{}>()) first",
                                     detail::StateName<G>(), detail::StateName<G>(), detail::StateName<G>()));
+        if (Tab_()->tree[id].parent != detail::kNoNode || Tab_()->tree[id].initial != detail::kNoNode)
+            Table_::Fail(detail::Format("SetGlobalState<{}>(): {} is a nested state (it has a parent or substates); a "
+                                    "global state performs beside the active path and cannot be part of it",
+                                    detail::StateName<G>(), detail::StateName<G>()));
         ChangeGlobal_(id);
     }
     /// Exits the global state, if any; ticks go back to the fast path.
@@ -297,10 +302,11 @@ public:
         }
     }
 
-    /// True when S is the current state (false before the first Perform).
+    /// True when S is the current state, or holds it (nested states); false
+    /// before the first Perform.
     template <class S>
     bool IsIn() const noexcept {
-        return seat_.rt.state != detail::kNoState && Tab_()->keys[seat_.rt.state] == detail::TypeKey<S>();
+        return Tab_()->template IsIn<S>(seat_.rt.state);
     }
 
     /// This machine's one object of state S (added as a state if not configured yet).
@@ -322,6 +328,94 @@ public:
             id = Resolved_().Find(detail::TypeKey<S>());
         }
         return detail::StateObject<S>(Data_(), Tab_()->meta[id].offset);
+    }
+
+    // --- nested states ------------------------------------------------------
+
+    /// Configuration: Parent holds Initial and Others as its substates, Initial
+    /// first entered. While a substate is active its parent is too: the
+    /// parent's transitions are tried before the substate's, and it performs
+    /// before it. Entering Parent enters Initial (or Parent's history, see
+    /// SetHistory). A substate may hold substates in turn. Nested machines tick
+    /// on the general path and get a private table. A state listed twice,
+    /// under two parents or as its own ancestor is a ConfigError.
+    template <class Parent, class Initial, class... Others>
+    void SetSubstates() {
+        static_assert(detail::CheckState<Parent, Controller, Action>() && detail::CheckState<Initial, Controller, Action>() &&
+                      (... && detail::CheckState<Others, Controller, Action>()));
+        static_assert(!std::is_same_v<Parent, Initial> && (... && !std::is_same_v<Parent, Others>),
+                      "tickfsm: SetSubstates<Parent, Substates...>(): a state cannot be its own substate; list "
+                      "Parent's children after it");
+        CheckConfigurable_([] {
+            return detail::Format("SetSubstates<{}, {}, ...>()", detail::StateName<Parent>(), detail::StateName<Initial>());
+        });
+        if (Blk_()->node) {
+            Record_ step;
+            step.key = detail::TypeKey<detail::SubstatesStep<Parent, Initial, Others...>>();
+            step.replay = &detail::ReplaySubstates<Controller, Action, Parent, Initial, Others...>;
+            CheckedStep_(step);
+            return;
+        }
+        AddStatePrivately_<Parent>();
+        AddStatePrivately_<Initial>();
+        (AddStatePrivately_<Others>(), ...);
+        ApplyPrivately_([](Table_& table) { detail::ApplySubstates<Controller, Action, Parent, Initial, Others...>(table); });
+    }
+
+    /// Configuration: what composite state S re-enters when it is entered again
+    /// (History::None: its initial substate; Shallow: the substate it held when
+    /// it was last left; Deep: the whole path it held). Set it after
+    /// SetSubstates<S, ...>(); on a state without substates it is a ConfigError.
+    template <class S>
+    void SetHistory(History history) {
+        CheckConfigurable_([] { return detail::Format("SetHistory<{}>()", detail::StateName<S>()); });
+        if (Blk_()->node) {
+            Record_ step;
+            step.key = detail::TypeKey<detail::HistoryStep<S>>();
+            step.chain = static_cast<std::size_t>(history);
+            step.replay = &detail::ReplayHistory<Controller, Action, S>;
+            CheckedStep_(step);
+            return;
+        }
+        AddStatePrivately_<S>();
+        detail::ApplyHistory<Controller, Action, S>(*Tab_(), history);
+    }
+
+    /// The seconds S has been active: the current state's TimeInState(), or a
+    /// composite's that holds it (which runs on while its substates change);
+    /// 0 when S is not active.
+    template <class S>
+    double TimeInState() const {
+        return detail::SecondsOf(TicksInState<S>(), Dt_());
+    }
+    /// The ticks S has been active (see TimeInState<S>()).
+    template <class S>
+    std::uint32_t TicksInState() const {
+        const Table_& table = Resolved_();
+        const detail::StateIndex id = table.Find(detail::TypeKey<S>());
+        if (id == detail::kNoState || seat_.rt.state == detail::kNoState) return 0;
+        return table.TicksOf(seat_.rt.state, seat_.rt.ticks, id, Data_());
+    }
+
+    /// The active path as text, outermost first: "Combat/Attack" ("" before the first Perform).
+    std::string ActivePath() const { return Resolved_().PathText(seat_.rt.state); }
+
+    /// Writes the active states to `out`, outermost first (the current state
+    /// last), as many as fit; returns how many states are active.
+    std::size_t ActiveStates(std::span<StateId> out) const {
+        const Table_& table = Resolved_();
+        if (seat_.rt.state == detail::kNoState) return 0;
+        detail::TreeIndex path[detail::kMaxDepth];
+        const std::size_t n = detail::ActivePathOf(table.tree, seat_.rt.state, path);
+        for (std::size_t i = 0; i < n && i < out.size(); ++i) out[i] = StateId{path[i]};
+        return n;
+    }
+
+    /// The state that holds state `id`; not Valid() for a top-level state.
+    StateId ParentOf(StateId id) const {
+        const Table_& table = Resolved_();
+        if (id.value >= table.tree.size()) return StateId{};
+        return StateId{table.tree[id.value].parent};
     }
 
     // --- keyed states (seed 003's StateMachine<TKey, TState>) -------------------
@@ -498,15 +592,14 @@ public:
         std::uint32_t ticks = seat_.rt.ticks;
         if (!IsStarted()) {
             if (table.initial == detail::kNoState) return std::nullopt;
-            from = table.initial;
+            from = table.InitialLeaf(table.initial);
             ticks = 0;
         }
         detail::CountTick(ticks); // the time the next tick's conditions will see
-        const float t = detail::TimeOf(ticks, table.dt);
         // The conditions run marked busy: one that calls back into the machine
         // (an event, a change, a tick) is refused, so a dry run changes nothing.
         BusyScope_ busy(seat_.rt);
-        const detail::StateIndex to = table.Probe(from, *controller_, action, t, Data_()).to;
+        const detail::StateIndex to = table.ProbePath(from, ticks, *controller_, action, Data_(), 1).to;
         if (to == detail::kNoState) return std::nullopt;
         return StateId{to};
     }
@@ -753,7 +846,7 @@ private:
 
     KeyedTransitionBuilder<Controller, Action> KeyedBuilder_(detail::StateIndex id) {
         auto& chains = Tab_()->meta[id].chains;
-        chains.push_back(std::make_unique<detail::ErasedChain<Controller, Action>>());
+        chains.push_back(detail::ChainPtr<Controller, Action>(new detail::ErasedChain<Controller, Action>()));
         Tab_()->finalized = false;
         return KeyedTransitionBuilder<Controller, Action>(*this, id, chains.size() - 1);
     }
@@ -798,6 +891,19 @@ private:
         step.chain = chain;
         step.replay = replay;
         return Step_(step);
+    }
+
+    /// A shareable step whose mistakes must show at the call: the table after
+    /// it is built (and published for every later machine) before this
+    /// machine moves on, so that a ConfigError leaves it where it was.
+    void CheckedStep_(const Record_& step) {
+        auto& registry = detail::Registry<Controller, Action>::Get();
+        Node_* next = registry.Child(Blk_()->node, step);
+        Table_* table = registry.Published(next);
+        if (!table) table = registry.Publish(next, registry.Build(next));
+        Table_::Release(table);
+        Blk_()->node = next;
+        Blk_()->stale = Tab_() != nullptr;
     }
 
     /// A shareable step: move along the registry's path.

@@ -15,6 +15,7 @@
 #include <cstddef>
 #include <memory>
 #include <mutex>
+#include <span>
 #include <string_view>
 #include <tuple>
 #include <type_traits>
@@ -39,6 +40,10 @@ template <class S>
 struct AddStep {};
 template <class S, class T>
 struct OnStep {};
+template <class Parent, class... Children>
+struct SubstatesStep {};
+template <class S>
+struct HistoryStep {};
 template <class S, class X>
 struct DoStep {};
 
@@ -70,15 +75,15 @@ struct StepRecord {
 // --- the steps, applied to a table --------------------------------------------
 
 template <class C, class A, class S>
-std::size_t ApplyNewChain(Table<C, A>& table) {
+[[TICKFSM_DETAIL_COLD]] std::size_t ApplyNewChain(Table<C, A>& table) {
     const StateIndex id = table.template Register<S>();
     auto& chains = table.meta[id].chains;
-    chains.push_back(std::unique_ptr<ChainBase<C, A>>(new Chain<C, A, S>({}, std::array<Target, 0>{})));
+    chains.push_back(ChainPtr<C, A>(new Chain<C, A, S>({}, std::array<Target, 0>{})));
     return chains.size() - 1;
 }
 
 template <class C, class A, class S>
-std::size_t ApplyInit(Table<C, A>& table) {
+[[TICKFSM_DETAIL_COLD]] std::size_t ApplyInit(Table<C, A>& table) {
     if (table.initial != kNoState)
         table.Fail(detail::Format("SetInitialState<{}>(): the initial state is already {}; a machine has one initial "
                                "state (use From<{}>() to add transitions from {})",
@@ -91,7 +96,7 @@ std::size_t ApplyInit(Table<C, A>& table) {
 /// Refuses chain `chain` of state `from_key` unless it is of type `expected`
 /// (the builder extends what it built). Shared by every To of a character type.
 template <class C, class A>
-void CheckChainToExtend(const Table<C, A>& table, const void* from_key, std::size_t chain, const void* expected,
+[[TICKFSM_DETAIL_COLD]] void CheckChainToExtend(const Table<C, A>& table, const void* from_key, std::size_t chain, const void* expected,
                         std::string_view (*from_name)() noexcept, std::string_view (*to_name)() noexcept) {
     const StateIndex from = table.Find(from_key);
     if (from == kNoState || chain >= table.meta[from].chains.size() ||
@@ -103,7 +108,7 @@ void CheckChainToExtend(const Table<C, A>& table, const void* from_key, std::siz
 
 /// Chain `chain` of state `from_key`, checked to be of type `expected`.
 template <class C, class A>
-std::unique_ptr<ChainBase<C, A>>& ChainToExtend(Table<C, A>& table, const void* from_key, std::size_t chain,
+ChainPtr<C, A>& ChainToExtend(Table<C, A>& table, const void* from_key, std::size_t chain,
                                                 const void* expected, std::string_view (*from_name)() noexcept,
                                                 std::string_view (*to_name)() noexcept) {
     CheckChainToExtend(std::as_const(table), from_key, chain, expected, from_name, to_name);
@@ -111,7 +116,7 @@ std::unique_ptr<ChainBase<C, A>>& ChainToExtend(Table<C, A>& table, const void* 
 }
 
 template <class C, class A, class S, class T, class Cond, bool kForced, class Maker, class... Edges>
-void ApplyTo(Table<C, A>& table, std::size_t chain, Cond&& condition, Maker&& make) {
+[[TICKFSM_DETAIL_COLD]] void ApplyTo(Table<C, A>& table, std::size_t chain, Cond&& condition, Maker&& make) {
     using Old = Chain<C, A, S, Edges...>;
     using E = Edge<T, Cond, kForced, Maker>;
     using New = Chain<C, A, S, Edges..., E>;
@@ -122,7 +127,7 @@ void ApplyTo(Table<C, A>& table, std::size_t chain, Cond&& condition, Maker&& ma
     for (std::size_t i = 0; i < sizeof...(Edges); ++i) targets[i] = old.target_array[i];
     targets[sizeof...(Edges)] = Target{to, 0, table.meta[to].offset};
     // The old chain's edges move over one by one: no tuple machinery per prefix.
-    std::unique_ptr<ChainBase<C, A>> fresh([&]<std::size_t... I>(std::index_sequence<I...>) {
+    ChainPtr<C, A> fresh([&]<std::size_t... I>(std::index_sequence<I...>) {
         return new New(typename New::Store{static_cast<EdgeHolder<I, Edges>&&>(old.edges)...,
                                            EdgeHolder<sizeof...(Edges), E>{std::move(condition), std::move(make)}},
                        targets);
@@ -132,7 +137,7 @@ void ApplyTo(Table<C, A>& table, std::size_t chain, Cond&& condition, Maker&& ma
 }
 
 template <class C, class A, class S, class T>
-void ApplyOn(Table<C, A>& table, const Event& event) {
+[[TICKFSM_DETAIL_COLD]] void ApplyOn(Table<C, A>& table, const Event& event) {
     // Refused before T is added as a state.
     const StateIndex known = table.Find(TypeKey<S>());
     if (const EventEdge* existing = known == kNoState ? nullptr : table.FindEvent(known, event))
@@ -147,7 +152,7 @@ void ApplyOn(Table<C, A>& table, const Event& event) {
 }
 
 template <class C, class A, class X>
-void ApplyDoAt(Table<C, A>& table, StateIndex id, std::shared_ptr<const X> prototype) {
+[[TICKFSM_DETAIL_COLD]] void ApplyDoAt(Table<C, A>& table, StateIndex id, std::shared_ptr<const X> prototype) {
     static_assert(CheckAction<X, C, A>());
     static_assert(alignof(X) <= 64, "tickfsm: a state action aligned to more than 64 bytes is not supported");
     ReserveOneMore(table.items);
@@ -164,43 +169,93 @@ void ApplyDoAt(Table<C, A>& table, StateIndex id, std::shared_ptr<const X> proto
     table.finalized = false;
 }
 
+/// SetSubstates: `children` (ids of states in `table`) become the substates of
+/// `parent`, the first its initial one; each character gets the parent's
+/// CompositeSlot. Nothing changes if the tree refuses it.
+template <class C, class A>
+[[TICKFSM_DETAIL_COLD]] void ApplySubstates(Table<C, A>& table, StateIndex parent, std::span<const TreeIndex> children) {
+    ReserveOneMore(table.items);
+    const std::uint32_t size = table.data_size;
+    const std::uint32_t align = table.data_align;
+    struct Undo { // the slot's room goes back if the tree refuses
+        Table<C, A>* table;
+        std::uint32_t size, align;
+        ~Undo() {
+            if (table) {
+                table->data_size = size;
+                table->data_align = align;
+            }
+        }
+    } undo{&table, size, align};
+    const std::uint32_t slot = table.template Place<CompositeSlot>();
+    SetChildren(table.tree, table.StateNames(), parent, children, slot, &Table<C, A>::Fail);
+    undo.table = nullptr;
+    table.items.push_back(DataItemFor<CompositeSlot, false>(slot, nullptr));
+    table.nested = true;
+    table.finalized = false;
+}
+
+/// SetSubstates<Parent, Children...>() on a table holding those states (added if new).
+template <class C, class A, class Parent, class... Children>
+[[TICKFSM_DETAIL_COLD]] void ApplySubstates(Table<C, A>& table) {
+    const StateIndex parent = table.template Register<Parent>();
+    const TreeIndex children[] = {table.template Register<Children>()...};
+    ApplySubstates(table, parent, children);
+}
+template <class C, class A, class Parent, class... Children>
+[[TICKFSM_DETAIL_COLD]] void ReplaySubstates(Table<C, A>& table, const StepRecord<C, A>&) {
+    ApplySubstates<C, A, Parent, Children...>(table);
+}
+
+/// SetHistory<S>(history).
+template <class C, class A, class S>
+[[TICKFSM_DETAIL_COLD]] void ApplyHistory(Table<C, A>& table, History history) {
+    const StateIndex id = table.template Register<S>();
+    SetHistoryOf(table.tree, table.StateNames(), id, history, &Table<C, A>::Fail);
+    table.finalized = false;
+}
+template <class C, class A, class S>
+[[TICKFSM_DETAIL_COLD]] void ReplayHistory(Table<C, A>& table, const StepRecord<C, A>& step) {
+    ApplyHistory<C, A, S>(table, static_cast<History>(step.chain));
+}
+
 template <class C, class A, class S, class X>
-void ApplyDo(Table<C, A>& table, std::shared_ptr<const X> prototype) {
+[[TICKFSM_DETAIL_COLD]] void ApplyDo(Table<C, A>& table, std::shared_ptr<const X> prototype) {
     ApplyDoAt<C, A, X>(table, table.template Register<S>(), std::move(prototype));
 }
 
 
 template <class C, class A, class S, class T>
-void ReplayOn(Table<C, A>& table, const StepRecord<C, A>& step) {
+[[TICKFSM_DETAIL_COLD]] void ReplayOn(Table<C, A>& table, const StepRecord<C, A>& step) {
     ApplyOn<C, A, S, T>(table, step.event);
 }
 template <class C, class A, class S, class X>
-void ReplayDo(Table<C, A>& table, const StepRecord<C, A>&) {
+[[TICKFSM_DETAIL_COLD]] void ReplayDo(Table<C, A>& table, const StepRecord<C, A>&) {
     ApplyDo<C, A, S, X>(table, std::make_shared<const X>());
 }
 
 struct KeepPreviousStep {};
 
 template <class C, class A>
-void ReplayKeepPrevious(Table<C, A>& table, const StepRecord<C, A>&) {
+[[TICKFSM_DETAIL_COLD]] void ReplayKeepPrevious(Table<C, A>& table, const StepRecord<C, A>&) {
     table.keep_previous = true;
     table.finalized = false;
 }
 
 template <class C, class A, class S>
-void ReplayInit(Table<C, A>& table, const StepRecord<C, A>&) {
+[[TICKFSM_DETAIL_COLD]] void ReplayInit(Table<C, A>& table, const StepRecord<C, A>&) {
     ApplyInit<C, A, S>(table);
 }
 template <class C, class A, class S>
-void ReplayFrom(Table<C, A>& table, const StepRecord<C, A>&) {
+[[TICKFSM_DETAIL_COLD]] void ReplayFrom(Table<C, A>& table, const StepRecord<C, A>&) {
     ApplyNewChain<C, A, S>(table);
 }
 template <class C, class A, class S>
-void ReplayAdd(Table<C, A>& table, const StepRecord<C, A>&) {
+[[TICKFSM_DETAIL_COLD]] void ReplayAdd(Table<C, A>& table, const StepRecord<C, A>&) {
     table.template Register<S>();
 }
 template <class C, class A, class S, class T, class Cond, bool kForced, class Maker, class... Edges>
-void ReplayTo(Table<C, A>& table, const StepRecord<C, A>& step) {
+[[TICKFSM_DETAIL_COLD]] void ReplayTo(Table<C, A>& table, const StepRecord<C, A>& step) {
     if constexpr (kIsFunctionPointer<Cond>)
         ApplyTo<C, A, S, T, Cond, kForced, Maker, Edges...>(table, step.chain, reinterpret_cast<Cond>(step.function),
                                                             Maker{});

@@ -33,6 +33,7 @@
 #include "../observer.hpp"
 #include "../state_ref.hpp"
 #include "traits.hpp"
+#include "tree.hpp"
 #include "type_key.hpp"
 #include "type_name.hpp"
 
@@ -44,6 +45,11 @@
 #else
 #define TICKFSM_DETAIL_OUT_OF_LINE gnu::noinline
 #endif
+
+// What runs while configuring, on a mistake or on the general path: kept out
+// of its callers and compiled for size, so that a machine's constructor stays
+// a list of calls and each character type costs the compiler little.
+#define TICKFSM_DETAIL_COLD gnu::cold, gnu::noinline
 
 namespace tickfsm::detail {
 
@@ -291,8 +297,20 @@ struct ChainBase : Stepper<C, A> {
     const void* type = nullptr;      // TypeKey of the concrete chain, to catch reused builders
     // A copy of the state's offset, set by Table::Finalize, so that Step reads only its chain.
     std::uint32_t offset = 0;
-    virtual ~ChainBase() = default;
+    // Destroys the concrete chain: a pointer rather than a virtual destructor,
+    // so that a chain type brings no vtable or type information per prefix.
+    void (*destroy)(ChainBase*) noexcept = nullptr;
 };
+
+/// Owns a chain of any concrete type (see ChainBase::destroy).
+struct ChainDelete {
+    template <class Chain>
+    void operator()(Chain* chain) const noexcept {
+        chain->destroy(chain);
+    }
+};
+template <class C, class A>
+using ChainPtr = std::unique_ptr<ChainBase<C, A>, ChainDelete>;
 
 /// A transition taken when an event is sent.
 struct EventEdge {
@@ -359,7 +377,7 @@ struct StateMeta {
     HookFn<C, A> perform = nullptr;
     HookFn<C, A> exit = nullptr;
     NoneStepper<C, A> step_none; // the fast step when the state has no transitions
-    std::vector<std::unique_ptr<ChainBase<C, A>>> chains;
+    std::vector<ChainPtr<C, A>> chains;
     std::vector<EventEdge> events;
     std::vector<ActionSlot<C, A>> actions;
 };
@@ -560,6 +578,7 @@ struct Chain final : ChainBase<C, A> {
         this->forced = kForced.data();
         this->count = kCount;
         this->type = TypeKey<Chain>();
+        this->destroy = [](ChainBase<C, A>* chain) noexcept { delete static_cast<Chain*>(chain); };
     }
 
     template <std::size_t... I>
@@ -575,12 +594,12 @@ struct Chain final : ChainBase<C, A> {
         return fired;
     }
 
-    static int Probe(const ChainBase<C, A>& base, const C& c, const A& a, float t, int start) {
+    [[TICKFSM_DETAIL_COLD]] static int Probe(const ChainBase<C, A>& base, const C& c, const A& a, float t, int start) {
         return static_cast<const Chain&>(base).ProbeAll(c, a, t, start, std::index_sequence_for<Edges...>{});
     }
 
     /// The general path's version of Fire's rebuild: edge `index` builds its target.
-    static void PrepareEdge(const ChainBase<C, A>& base, int index, const C& c, const A& a, std::byte* data) {
+    [[TICKFSM_DETAIL_COLD]] static void PrepareEdge(const ChainBase<C, A>& base, int index, const C& c, const A& a, std::byte* data) {
         const Chain& self = static_cast<const Chain&>(base);
         self.PrepareAt(index, c, a, data, std::index_sequence_for<Edges...>{});
     }
@@ -711,6 +730,7 @@ struct ErasedChain final : ChainBase<C, A> {
     ErasedChain() {
         this->probe = &Probe;
         this->type = TypeKey<ErasedChain>();
+        this->destroy = [](ChainBase<C, A>* chain) noexcept { delete static_cast<ErasedChain*>(chain); };
     }
 
     template <class F>
@@ -755,6 +775,7 @@ struct Table {
     std::vector<const void*> keys;
     std::vector<DataItem> items;          // per-character copies, in construction order
     std::vector<std::string_view> names;  // set by Finalize, for observers
+    std::vector<TreeNode> tree;           // one per state: which state holds which (see tree.hpp)
     struct KeyOf {
         const void* type;
         std::uint64_t value;
@@ -772,6 +793,7 @@ struct Table {
     std::uint32_t data_align = 1;
     bool finalized = false;
     bool keep_previous = false;           // KeepPreviousState(): every change records where it came from
+    bool nested = false;                  // some state holds substates: every tick takes the general path
     bool uses_machine = false;            // set by Finalize: some hook may call NextState
     bool all_fast = false;                // set by Finalize: every state ticks on the fast path
     bool bare = false;                    // set by Finalize: no per-character data; steps are `bare`
@@ -837,7 +859,7 @@ struct Table {
     /// for a keyed state) and `name`; each character's object is a copy of
     /// `prototype` if kFromPrototype, else default-constructed.
     template <class S, bool kFromPrototype>
-    StateIndex Add(const void* identity, std::string_view name, std::shared_ptr<const S> prototype) {
+    [[TICKFSM_DETAIL_COLD]] StateIndex Add(const void* identity, std::string_view name, std::shared_ptr<const S> prototype) {
         static_assert(CheckState<S, C, A>());
         static_assert(alignof(S) <= 64, "tickfsm: a state aligned to more than 64 bytes is not supported; lower its "
                                         "alignas or keep the over-aligned data behind a pointer");
@@ -853,6 +875,7 @@ struct Table {
         ReserveOneMore(keys);
         ReserveOneMore(meta);
         ReserveOneMore(items);
+        ReserveOneMore(tree);
 
         StateMeta<C, A> m;
         m.name = name;
@@ -884,6 +907,7 @@ struct Table {
         m.step_none.offset = m.offset;
         meta.push_back(std::move(m));
         keys.push_back(key);
+        tree.push_back({});
         words.push_back({}); // set by Finalize
         selfs.push_back(nullptr);
         finalized = false;
@@ -911,6 +935,7 @@ struct Table {
         }
         meta.pop_back();
         keys.pop_back();
+        tree.pop_back();
         words.pop_back();
         selfs.pop_back();
     }
@@ -918,7 +943,7 @@ struct Table {
     /// Pick the step for every state and point each at its context. Run once the
     /// table's shape is final (before the first tick): contexts point into
     /// `meta`, which moves while states are being added.
-    void Finalize() {
+    [[TICKFSM_DETAIL_COLD]] void Finalize() {
         // A state needs the general path if its hooks take the machine handle or
         // it has actions; so does a state that can enter such a state, because
         // the fast path inlines the entered state's hooks.
@@ -942,7 +967,7 @@ struct Table {
                 }
             }
             for (const auto& chain : m.chains) m.slow = m.slow || (chain->count != 0 && !chain->step);
-            m.slow = m.slow || non_empty > 1 || keep_previous; // several chains, or history to keep
+            m.slow = m.slow || non_empty > 1 || keep_previous || nested; // several chains, history, a tree
             uses_machine = uses_machine || general[s];
             all_fast = all_fast && !m.slow;
         }
@@ -1020,6 +1045,76 @@ struct Table {
             before += chain->count;
         }
         return {};
+    }
+
+    /// Which state the conditions of the active path of `leaf` send the machine
+    /// to: each state's transitions from the outermost state in, each with its
+    /// own time in state (`leaf_ticks` for the leaf, its slot's for a composite,
+    /// one tick on if `ahead`: a dry run sees the ticks the next tick will).
+    Probed<C, A> ProbePath(StateIndex leaf, std::uint32_t leaf_ticks, const C& c, const A& a, std::byte* data,
+                           bool ahead = false) const {
+        if (!nested) return Probe(leaf, c, a, TimeOf(leaf_ticks, dt), data);
+        TreeIndex path[kMaxDepth];
+        const std::size_t n = ActivePathOf(tree, leaf, path);
+        for (std::size_t i = 0; i < n; ++i) {
+            const StateIndex s = path[i];
+            std::uint32_t ticks = leaf_ticks;
+            if (s != leaf) {
+                ticks = SlotOf(tree[s], data).ticks;
+                if (ahead) CountTick(ticks);
+            }
+            const Probed<C, A> fired = Probe(s, c, a, TimeOf(ticks, dt), data);
+            if (fired.to != kNoState) return fired;
+        }
+        return {};
+    }
+
+    /// The transition for `event` of the innermost state of `leaf`'s active
+    /// path that has one (the leaf first, then its parent, ...), or null.
+    const EventEdge* FindEventOutward(StateIndex leaf, const Event& event) const noexcept {
+        for (StateIndex s = leaf; s != kNoState; s = tree[s].parent)
+            if (const EventEdge* edge = FindEvent(s, event)) return edge;
+        return nullptr;
+    }
+
+    /// The leaf entered on entering `state` with no history: its initial substate's, ...
+    StateIndex InitialLeaf(StateIndex state) const noexcept {
+        if (state != kNoState)
+            while (tree[state].initial != kNoNode) state = tree[state].initial;
+        return state;
+    }
+
+    /// Every state's name, by id.
+    std::vector<std::string_view> StateNames() const {
+        std::vector<std::string_view> list;
+        list.reserve(meta.size());
+        for (const StateMeta<C, A>& m : meta) list.push_back(m.name);
+        return list;
+    }
+
+    /// "Combat/Attack": the active path of `leaf` ("" for none).
+    std::string PathText(StateIndex leaf) const { return detail::PathText(tree, StateNames(), leaf); }
+
+    /// Whether the state of type S is active while `leaf` is the current state:
+    /// it is `leaf` or, nested, holds it.
+    template <class S>
+    bool IsIn(StateIndex leaf) const noexcept {
+        if (leaf == kNoState) return false;
+        if (keys[leaf] == TypeKey<S>()) return true;
+        return nested && Within(leaf, Find(TypeKey<S>()));
+    }
+
+    /// The ticks `state` has been active while `leaf` is current (0 if it is not active).
+    std::uint32_t TicksOf(StateIndex leaf, std::uint32_t leaf_ticks, StateIndex state, std::byte* data) const noexcept {
+        if (state == leaf) return leaf_ticks;
+        if (!Within(leaf, state)) return 0;
+        return SlotOf(tree[state], data).ticks;
+    }
+
+    /// Whether `state` is `leaf` or one of its ancestors: active while `leaf` is.
+    bool Within(StateIndex leaf, StateIndex state) const noexcept {
+        if (leaf == state) return true;
+        return nested && leaf != kNoState && IsWithin(tree, leaf, state);
     }
 
     /// The transition state `from` has for `event`, or null.

@@ -14,6 +14,7 @@
 #include "../observer.hpp"
 #include "table.hpp"
 #include "traits.hpp"
+#include "tree.hpp"
 
 namespace tickfsm::detail {
 
@@ -70,19 +71,20 @@ struct Leaving {
     Leaving& operator=(const Leaving&) = delete;
 };
 
+/// State `state`'s exit hook, then its actions'.
 template <class C, class A>
-void RunExit(TickContext<C, A>& ctx) {
+void RunExit(TickContext<C, A>& ctx, StateIndex state) {
     Leaving<C, A> leaving(ctx);
-    const StateMeta<C, A>& meta = ctx.table->meta[ctx.rt->state];
+    const StateMeta<C, A>& meta = ctx.table->meta[state];
     meta.exit(ctx, meta.offset);
     for (const ActionSlot<C, A>& action : meta.actions) action.exit(ctx, action.offset);
 }
 
-/// The state's enter hook, then its actions' in order, stopping at the first
-/// that asks for a change.
+/// State `state`'s enter hook, then its actions' in order, stopping at the
+/// first that asks for a change.
 template <class C, class A>
-void RunEnter(TickContext<C, A>& ctx) {
-    const StateMeta<C, A>& meta = ctx.table->meta[ctx.rt->state];
+void RunEnter(TickContext<C, A>& ctx, StateIndex state) {
+    const StateMeta<C, A>& meta = ctx.table->meta[state];
     meta.enter(ctx, meta.offset);
     if (ctx.pending != kNoState) return;
     for (const ActionSlot<C, A>& action : meta.actions) {
@@ -108,7 +110,11 @@ Prepare StagedPrepare(TickContext<C, A>& ctx) noexcept {
 }
 
 /// Leave the current state (if any) for `to`, then follow any change the
-/// entered state asks for at once.
+/// entered state asks for at once. Nested: every active state that is not a
+/// proper ancestor of `to` is exited, innermost first (each composite
+/// remembering its leaf for history); then every state from there down to
+/// `to` is entered, outermost first, and on down to a leaf by each composite's
+/// history or initial substate. A flat machine exits its state and enters `to`.
 template <class C, class A>
 void ChangeTo(TickContext<C, A>& ctx, StateIndex to, Cause cause, std::size_t condition, const Event* event,
               Prepare prepare = {}) {
@@ -120,20 +126,32 @@ void ChangeTo(TickContext<C, A>& ctx, StateIndex to, Cause cause, std::size_t co
                                    "state keeps sending the machine on: check its events and enter hooks",
                                    kMaxChangesInARow, table.NameOf(rt.state), table.NameOf(to)));
         const StateIndex from = rt.state;
-        if (from != kNoState) RunExit(ctx);
+        const StateIndex base = table.nested && from != kNoState ? ChangeBase(table.tree, from, to) : kNoState;
+        if (from != kNoState) {
+            for (StateIndex s = from; s != base; s = table.tree[s].parent) {
+                if (table.tree[s].initial != kNoNode && table.tree[from].initial == kNoNode)
+                    SlotOf(table.tree[s], ctx.data).last = from; // a leaf: a composite is current only mid-change
+                RunExit(ctx, s);
+            }
+        }
         if (ctx.previous && from != kNoState) *ctx.previous = from;
         if (prepare.run) {
             prepare.run(prepare.context, ctx.data + table.meta[to].offset);
             prepare = {};
         }
-        rt.state = to;
+        TreeIndex path[kMaxDepth];
+        std::size_t entering = 1;
+        path[0] = to;
+        if (table.nested) entering = EntryPath(table.tree, base, to, ctx.data, path);
+        const StateIndex leaf = path[entering - 1];
+        rt.state = path[0];
         rt.ticks = 0;
-        rt.flags = static_cast<std::uint16_t>((rt.flags & ~(kSlow | kFresh)) | (table.meta[to].slow ? kSlow : 0));
+        rt.flags = static_cast<std::uint16_t>((rt.flags & ~(kSlow | kFresh)) | (table.meta[leaf].slow ? kSlow : 0));
         if (ctx.observer) {
             TransitionInfo info;
             info.machine = ctx.name;
             info.from = table.NameOf(from);
-            info.to = table.NameOf(to);
+            info.to = table.NameOf(leaf);
             info.cause = cause;
             info.condition = condition;
             info.event = event;
@@ -141,7 +159,14 @@ void ChangeTo(TickContext<C, A>& ctx, StateIndex to, Cause cause, std::size_t co
             ctx.observer->OnStateEntered(ctx.name, info.to);
         }
         ctx.pending = kNoState;
-        RunEnter(ctx);
+        // Each state is current while it is entered: a change it asks for
+        // leaves from there, and the states below it are not entered.
+        for (std::size_t i = 0; i < entering; ++i) {
+            rt.state = path[i];
+            if (table.tree[path[i]].initial != kNoNode) SlotOf(table.tree[path[i]], ctx.data).ticks = 0;
+            RunEnter(ctx, path[i]);
+            if (ctx.pending != kNoState) break;
+        }
         if (ctx.pending == kNoState) return;
         to = ctx.pending;
         cause = ctx.pending_cause;
@@ -227,6 +252,19 @@ void Start(TickContext<C, A>& ctx) {
     EnterWaitingGlobal(ctx);
 }
 
+/// State `state`'s Perform, then its actions' updates in order, stopping at
+/// the first hook that asks for a change.
+template <class C, class A>
+void RunPerform(TickContext<C, A>& ctx, StateIndex state) {
+    const StateMeta<C, A>& meta = ctx.table->meta[state];
+    meta.perform(ctx, meta.offset);
+    if (ctx.pending != kNoState) return;
+    for (const ActionSlot<C, A>& action : meta.actions) {
+        action.update(ctx, action.offset);
+        if (ctx.pending != kNoState) return;
+    }
+}
+
 /// One Perform on the general path, by the tick rules.
 template <class C, class A>
 void GeneralTick(TickContext<C, A>& ctx) {
@@ -234,14 +272,16 @@ void GeneralTick(TickContext<C, A>& ctx) {
     Runtime& rt = *ctx.rt;
     if (!(rt.flags & kStarted)) Start(ctx);
     CountTick(rt.ticks);
+    if (table.nested) // every active composite counts the tick too
+        for (StateIndex s = table.tree[rt.state].parent; s != kNoState; s = table.tree[s].parent)
+            CountTick(SlotOf(table.tree[s], ctx.data).ticks);
     if (rt.flags & kNextPending) {
         rt.flags = static_cast<std::uint16_t>(rt.flags & ~kNextPending);
         const StateIndex to = *ctx.next;
         *ctx.next = kNoState;
         ChangeTo(ctx, to, Cause::Request, 0, nullptr);
     } else {
-        const Probed<C, A> fired =
-            table.Probe(rt.state, *ctx.controller, *ctx.action, TimeOf(rt.ticks, table.dt), ctx.data);
+        const Probed<C, A> fired = table.ProbePath(rt.state, rt.ticks, *ctx.controller, *ctx.action, ctx.data);
         if (fired.to != kNoState) {
             // A transition that takes arguments builds its target between the exit and the enter.
             struct Build {
@@ -268,13 +308,13 @@ void GeneralTick(TickContext<C, A>& ctx) {
         ctx.running = kNoState;
         if (ctx.pending != kNoState) return ApplyPending(ctx);
     }
-    const StateMeta<C, A>& meta = table.meta[rt.state];
-    meta.perform(ctx, meta.offset);
-    if (ctx.pending == kNoState)
-        for (const ActionSlot<C, A>& action : meta.actions) {
-            action.update(ctx, action.offset);
-            if (ctx.pending != kNoState) break;
-        }
+    if (table.nested) { // the active path performs, outermost first
+        TreeIndex path[kMaxDepth];
+        const std::size_t n = ActivePathOf(table.tree, rt.state, path);
+        for (std::size_t i = 0; i < n && ctx.pending == kNoState; ++i) RunPerform(ctx, path[i]);
+    } else {
+        RunPerform(ctx, rt.state);
+    }
     if (ctx.pending != kNoState) ApplyPending(ctx);
 }
 
@@ -299,7 +339,7 @@ bool DeliverEvent(TickContext<C, A>& ctx, const Event& event) {
         if (ctx.observer) ctx.observer->OnUnhandledEvent(ctx.name, {}, event);
         return false;
     }
-    const EventEdge* edge = table.FindEvent(rt.state, event);
+    const EventEdge* edge = table.FindEventOutward(rt.state, event);
     if (!edge) {
         if (ctx.observer) ctx.observer->OnUnhandledEvent(ctx.name, table.NameOf(rt.state), event);
         return false;

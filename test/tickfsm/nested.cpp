@@ -1,0 +1,387 @@
+// Nested states: substates, the order of one tick along the active path,
+// exits and enters up to the common ancestor, time per level, history,
+// events from the leaf outward, queries and the configuration errors.
+
+#include <catch2/catch.hpp>
+
+#include <array>
+#include <string>
+#include <vector>
+
+#include <tickfsm/tickfsm.hpp>
+
+namespace {
+
+struct Hero {
+    std::vector<std::string> log;
+    bool enemy = false;
+    bool swing = false;
+    bool guard = false;
+    bool heavy = false;
+};
+struct Pad {};
+
+// A state that logs its hooks under its own name.
+template <const char* kName>
+struct Logged {
+    void OnStateEnter(Hero& h, const Pad&) { h.log.push_back(std::string("enter ") + kName); }
+    void Perform(Hero& h, const Pad&) { h.log.push_back(kName); }
+    void OnStateExit(Hero& h, const Pad&) { h.log.push_back(std::string("exit ") + kName); }
+};
+inline constexpr char kIdle[] = "Idle";
+inline constexpr char kCombat[] = "Combat";
+inline constexpr char kAttack[] = "Attack";
+inline constexpr char kBlock[] = "Block";
+inline constexpr char kLight[] = "Light";
+inline constexpr char kHeavy[] = "Heavy";
+struct Idle : Logged<kIdle> {};
+struct Combat : Logged<kCombat> {};
+struct Attack : Logged<kAttack> {};
+struct Block : Logged<kBlock> {};
+struct Light : Logged<kLight> {};
+struct Heavy : Logged<kHeavy> {};
+
+// Idle
+// Combat
+// ├── Attack (initial)
+// │   ├── Light (initial)
+// │   └── Heavy
+// └── Block
+class HeroMachine : public tickfsm::StateManager<Hero, Pad> {
+public:
+    explicit HeroMachine(Hero& h, tickfsm::History history = tickfsm::History::None) : StateManager(h) {
+        SetSubstates<Combat, Attack, Block>();
+        SetSubstates<Attack, Light, Heavy>();
+        if (history != tickfsm::History::None) SetHistory<Combat>(history);
+        SetInitialState<Idle>().To<Combat>([](const Hero& c) { return c.enemy; });
+        From<Combat>().To<Idle>([](const Hero& c) { return !c.enemy; });
+        From<Attack>().To<Block>([](const Hero& c) { return c.guard; });
+        From<Block>().To<Attack>([](const Hero& c) { return !c.guard; });
+        From<Light>().To<Heavy>([](const Hero& c) { return c.heavy; });
+    }
+};
+
+std::vector<std::string> Take(Hero& h) {
+    std::vector<std::string> out;
+    out.swap(h.log);
+    return out;
+}
+
+} // namespace
+
+TEST_CASE("Entering a composite state enters its initial substate, outermost first", "[nested]") {
+    Hero hero;
+    HeroMachine m(hero);
+    m.Perform({});
+    CHECK(Take(hero) == std::vector<std::string>{"enter Idle", "Idle"});
+    hero.enemy = true;
+    m.Perform({});
+    CHECK(Take(hero) == std::vector<std::string>{"exit Idle", "enter Combat", "enter Attack", "enter Light", "Combat",
+                                                 "Attack", "Light"});
+    CHECK(m.CurrentStateName() == "Light");
+    CHECK(m.ActivePath() == "Combat/Attack/Light");
+    CHECK(m.IsIn<Combat>());
+    CHECK(m.IsIn<Attack>());
+    CHECK(m.IsIn<Light>());
+    CHECK_FALSE(m.IsIn<Idle>());
+    CHECK_FALSE(m.IsIn<Block>());
+}
+
+TEST_CASE("A parent's transitions are tried before its substates' and leave from the active leaf", "[nested]") {
+    Hero hero;
+    HeroMachine m(hero);
+    hero.enemy = true;
+    m.Perform({});
+    m.Perform({});
+    Take(hero);
+    // Both Combat -> Idle and Attack -> Block hold: the outermost, Combat's, fires.
+    hero.enemy = false;
+    hero.guard = true;
+    m.Perform({});
+    CHECK(Take(hero) == std::vector<std::string>{"exit Light", "exit Attack", "exit Combat", "enter Idle", "Idle"});
+    CHECK(m.ActivePath() == "Idle");
+}
+
+TEST_CASE("A change between siblings exits and enters only below their common parent", "[nested]") {
+    Hero hero;
+    HeroMachine m(hero);
+    hero.enemy = true;
+    m.Perform({});
+    m.Perform({});
+    m.Perform({});
+    Take(hero);
+    CHECK(m.TicksInState<Combat>() == 2);
+    hero.guard = true;
+    m.Perform({});
+    CHECK(Take(hero) == std::vector<std::string>{"exit Light", "exit Attack", "enter Block", "Combat", "Block"});
+    CHECK(m.ActivePath() == "Combat/Block");
+    // The parent's time runs on; the new leaf's starts at 0.
+    CHECK(m.TicksInState<Combat>() == 3);
+    CHECK(m.TicksInState() == 0);
+    CHECK(m.TicksInState<Block>() == 0);
+    CHECK(m.TicksInState<Attack>() == 0); // not active
+    CHECK(m.TimeInState<Combat>() == Approx(3.0 / 60.0));
+}
+
+TEST_CASE("A transition into a deeper substate enters the states on the way", "[nested]") {
+    struct Jumper : tickfsm::StateManager<Hero, Pad> {
+        explicit Jumper(Hero& h) : StateManager(h) {
+            SetSubstates<Combat, Attack, Block>();
+            SetSubstates<Attack, Light, Heavy>();
+            SetInitialState<Idle>().To<Heavy>([](const Hero& c) { return c.heavy; });
+            From<Combat>().To<Idle>([](const Hero& c) { return !c.heavy; });
+        }
+    };
+    Hero hero;
+    Jumper m(hero);
+    m.Perform({});
+    Take(hero);
+    hero.heavy = true;
+    m.Perform({});
+    CHECK(Take(hero) == std::vector<std::string>{"exit Idle", "enter Combat", "enter Attack", "enter Heavy", "Combat",
+                                                 "Attack", "Heavy"});
+    CHECK(m.ActivePath() == "Combat/Attack/Heavy");
+}
+
+TEST_CASE("A transition to an active composite state leaves it and enters it again", "[nested]") {
+    struct Restart : tickfsm::StateManager<Hero, Pad> {
+        explicit Restart(Hero& h) : StateManager(h) {
+            SetSubstates<Combat, Attack, Block>();
+            SetInitialState<Combat>();
+            From<Attack>().To<Block>([](const Hero& c) { return c.guard; });
+            From<Block>().To<Combat>([](const Hero& c) { return c.swing; });
+        }
+    };
+    Hero hero;
+    Restart m(hero);
+    hero.guard = true;
+    m.Perform({});
+    m.Perform({});
+    CHECK(m.ActivePath() == "Combat/Block");
+    Take(hero);
+    hero.guard = false;
+    hero.swing = true;
+    m.Perform({});
+    CHECK(Take(hero) == std::vector<std::string>{"exit Block", "exit Combat", "enter Combat", "enter Attack", "Combat",
+                                                 "Attack"});
+}
+
+TEST_CASE("A parent's transition into its own substate keeps the parent active", "[nested]") {
+    struct Inward : tickfsm::StateManager<Hero, Pad> {
+        explicit Inward(Hero& h) : StateManager(h) {
+            SetSubstates<Combat, Attack, Block>();
+            SetInitialState<Combat>();
+            From<Combat>().To<Block>([](const Hero& c) { return c.guard; });
+        }
+    };
+    Hero hero;
+    Inward m(hero);
+    m.Perform({});
+    m.Perform({});
+    Take(hero);
+    hero.guard = true;
+    m.Perform({});
+    CHECK(Take(hero) == std::vector<std::string>{"exit Attack", "enter Block", "Combat", "Block"});
+    CHECK(m.TicksInState<Combat>() == 3);
+}
+
+TEST_CASE("Shallow history re-enters the substate held last, deep history the whole path", "[nested][history]") {
+    auto run = [](tickfsm::History history) {
+        Hero hero;
+        HeroMachine m(hero, history);
+        hero.enemy = true;
+        m.Perform({});
+        hero.heavy = true;
+        m.Perform({}); // Combat/Attack/Heavy
+        REQUIRE(m.ActivePath() == "Combat/Attack/Heavy");
+        hero.heavy = false;
+        hero.enemy = false;
+        m.Perform({}); // Idle
+        REQUIRE(m.ActivePath() == "Idle");
+        hero.enemy = true;
+        m.Perform({});
+        return m.ActivePath();
+    };
+    CHECK(run(tickfsm::History::None) == "Combat/Attack/Light");
+    CHECK(run(tickfsm::History::Shallow) == "Combat/Attack/Light"); // Attack remembered, then its initial substate
+    CHECK(run(tickfsm::History::Deep) == "Combat/Attack/Heavy");
+}
+
+TEST_CASE("Shallow history remembers the substate of the composite it is set on", "[nested][history]") {
+    Hero hero;
+    HeroMachine m(hero, tickfsm::History::Shallow);
+    hero.enemy = true;
+    m.Perform({});
+    hero.guard = true;
+    m.Perform({});
+    REQUIRE(m.ActivePath() == "Combat/Block");
+    hero.enemy = false;
+    m.Perform({});
+    REQUIRE(m.ActivePath() == "Idle");
+    hero.enemy = true;
+    m.Perform({});
+    CHECK(m.ActivePath() == "Combat/Block");
+}
+
+TEST_CASE("Events go from the active leaf outward to the first state that handles them", "[nested][event]") {
+    struct Evented : tickfsm::StateManager<Hero, Pad> {
+        explicit Evented(Hero& h) : StateManager(h) {
+            SetSubstates<Combat, Attack, Block>();
+            SetInitialState<Combat>().On("calm").To<Idle>();
+            From<Attack>().On("parry").To<Block>();
+            From<Combat>().On("parry").To<Idle>(); // the leaf's own transition wins
+            From<Idle>();
+        }
+    };
+    Hero hero;
+    Evented m(hero);
+    m.Perform({});
+    CHECK(m.SendEvent("parry"));
+    CHECK(m.ActivePath() == "Combat/Block");
+    CHECK(m.SendEvent("calm")); // handled by the parent
+    CHECK(m.ActivePath() == "Idle");
+    CHECK_FALSE(m.SendEvent("parry"));
+}
+
+TEST_CASE("The active path is given as ids, outermost first, with each state's parent", "[nested]") {
+    Hero hero;
+    HeroMachine m(hero);
+    hero.enemy = true;
+    m.Perform({});
+    std::array<tickfsm::StateId, 4> ids{};
+    REQUIRE(m.ActiveStates(ids) == 3);
+    CHECK(ids[0] == m.IdOf<Combat>());
+    CHECK(ids[1] == m.IdOf<Attack>());
+    CHECK(ids[2] == m.IdOf<Light>());
+    CHECK(m.ParentOf(m.IdOf<Light>()) == m.IdOf<Attack>());
+    CHECK_FALSE(m.ParentOf(m.IdOf<Combat>()).Valid());
+    std::array<tickfsm::StateId, 1> one{};
+    CHECK(m.ActiveStates(one) == 3); // as many as fit are written
+    CHECK(one[0] == m.IdOf<Combat>());
+}
+
+TEST_CASE("A direct change to a composite enters its initial substate and TrySetState to an active one does nothing",
+          "[nested]") {
+    Hero hero;
+    HeroMachine m(hero);
+    m.Perform({});
+    m.ForceSetState<Combat>();
+    CHECK(m.ActivePath() == "Combat/Attack/Light");
+    Take(hero);
+    CHECK_FALSE(m.TrySetState<Combat>());
+    CHECK_FALSE(m.TrySetState<Attack>());
+    CHECK(Take(hero).empty());
+    CHECK(m.TrySetState<Block>());
+    CHECK(m.ActivePath() == "Combat/Block");
+}
+
+TEST_CASE("A dry run tries the whole active path with each level's next time", "[nested]") {
+    struct Timed : tickfsm::StateManager<Hero, Pad> {
+        explicit Timed(Hero& h) : StateManager(h) {
+            SetSubstates<Combat, Attack, Block>();
+            SetInitialState<Combat>().To<Idle>([](const Hero&, const Pad&, float t) { return t >= 3.0f / 60.0f; });
+            From<Attack>().To<Block>([](const Hero&, const Pad&, float t) { return t >= 1.5f / 60.0f; });
+            From<Block>().To<Attack>([](const Hero&, const Pad&, float t) { return t >= 1.5f / 60.0f; });
+        }
+    };
+    Hero hero;
+    Timed m(hero);
+    CHECK_FALSE(m.WouldTransition({}).has_value()); // Combat 1 tick, Attack 1 tick
+    m.Perform({});
+    REQUIRE(m.WouldTransition({}) == m.IdOf<Block>()); // Attack's second tick
+    m.Perform({});
+    CHECK(m.ActivePath() == "Combat/Block");
+    REQUIRE(m.WouldTransition({}) == m.IdOf<Idle>()); // Combat's third tick, tried first
+    m.Perform({});
+    CHECK(m.ActivePath() == "Idle");
+}
+
+TEST_CASE("A crowd of nested machines ticks each character along its own path", "[nested][crowd]") {
+    tickfsm::Crowd<HeroMachine> crowd(3);
+    std::vector<Hero> heroes(3);
+    heroes[1].enemy = true;
+    heroes[2].enemy = true;
+    heroes[2].guard = true;
+    for (int t = 0; t < 3; ++t)
+        for (std::size_t i = 0; i < 3; ++i) crowd.Perform(i, heroes[i], Pad{});
+    CHECK(crowd.IsIn<Idle>(0));
+    CHECK(crowd.IsIn<Combat>(1));
+    CHECK(crowd.IsIn<Light>(1));
+    CHECK(crowd.IsIn<Combat>(2));
+    CHECK(crowd.IsIn<Block>(2));
+    CHECK_FALSE(crowd.IsIn<Attack>(2));
+}
+
+TEST_CASE("Substates misconfigured are ConfigErrors naming the states, and the machine stays usable",
+          "[nested][config_error]") {
+    struct Plain : tickfsm::StateManager<Hero, Pad> {
+        explicit Plain(Hero& h) : StateManager(h) {
+            SetSubstates<Combat, Attack, Block>();
+            SetInitialState<Idle>().To<Combat>([](const Hero& c) { return c.enemy; });
+        }
+    };
+    Hero hero;
+    Plain m(hero);
+    CHECK_THROWS_WITH((m.SetSubstates<Block, Combat>()),
+                      Catch::Contains("Combat would be its own ancestor") && Catch::Contains("SetSubstates<Block, Combat>"));
+    CHECK_THROWS_WITH((m.SetSubstates<Idle, Attack>()), Catch::Contains("Attack is a substate of Combat already"));
+    CHECK_THROWS_WITH((m.SetSubstates<Combat, Idle>()),
+                      Catch::Contains("Combat holds substates already (its initial substate is Attack)"));
+    CHECK_THROWS_WITH((m.SetSubstates<Idle, Light, Light>()), Catch::Contains("Light is listed twice"));
+    CHECK_THROWS_WITH(m.SetHistory<Idle>(tickfsm::History::Deep), Catch::Contains("SetHistory<Idle>(): Idle has no substates"));
+    CHECK_THROWS_WITH(m.SetGlobalState<Attack>(), Catch::Contains("SetGlobalState<Attack>(): Attack is a nested state"));
+    CHECK_THROWS_WITH(m.SetGlobalState<Combat>(), Catch::Contains("Combat is a nested state"));
+    // Nothing of the refused calls stayed: the machine runs as configured.
+    hero.enemy = true;
+    m.Perform({});
+    m.Perform({});
+    CHECK(m.ActivePath() == "Combat/Attack");
+    CHECK(m.ParentOf(m.IdOf<Idle>()).Valid() == false);
+    CHECK(m.ParentOf(m.IdOf<Light>()).Valid() == false);
+}
+
+TEST_CASE("States nested deeper than the limit are a ConfigError", "[nested][config_error]") {
+    struct L0 {};
+    struct L1 {};
+    struct L2 {};
+    struct L3 {};
+    struct L4 {};
+    struct L5 {};
+    struct L6 {};
+    struct L7 {};
+    struct L8 {};
+    struct L9 {};
+    struct L10 {};
+    struct L11 {};
+    struct L12 {};
+    struct L13 {};
+    struct L14 {};
+    struct L15 {};
+    struct L16 {};
+    struct Deep : tickfsm::StateManager<Hero, Pad> {
+        explicit Deep(Hero& h) : StateManager(h) {
+            SetSubstates<L0, L1>();
+            SetSubstates<L1, L2>();
+            SetSubstates<L2, L3>();
+            SetSubstates<L3, L4>();
+            SetSubstates<L4, L5>();
+            SetSubstates<L5, L6>();
+            SetSubstates<L6, L7>();
+            SetSubstates<L7, L8>();
+            SetSubstates<L8, L9>();
+            SetSubstates<L9, L10>();
+            SetSubstates<L10, L11>();
+            SetSubstates<L11, L12>();
+            SetSubstates<L12, L13>();
+            SetSubstates<L13, L14>();
+            SetSubstates<L14, L15>();
+            SetInitialState<L0>();
+        }
+    };
+    Hero hero;
+    Deep m(hero);
+    CHECK_THROWS_WITH((m.SetSubstates<L15, L16>()), Catch::Contains("nest more than 16 deep"));
+    m.Perform({});
+    CHECK(m.CurrentStateName() == "L15");
+    CHECK(m.ActivePath().size() == std::string("L0/L1/L2/L3/L4/L5/L6/L7/L8/L9/L10/L11/L12/L13/L14/L15").size());
+}
