@@ -118,6 +118,15 @@ public:
                                                         nullptr);
     }
 
+    /// Returns the builder of the any-state transitions: tried before every
+    /// other transition on every tick, in the order written, whatever the
+    /// current state; one whose target is active (the current state, or a
+    /// composite that holds it) is passed over. The current state's
+    /// CanExitState and the target's CanEnterState are asked; conditions get
+    /// the current state's time. A machine with any-state transitions ticks on
+    /// the general path.
+    TransitionBuilder<Controller, Action, detail::Any> FromAny() { return From<detail::Any>(); }
+
     /// Configures the machine from a compile-time machine's transitions
     /// (tickfsm/static_machine.hpp), as if their words were written here:
     /// `SetInitialState<S>()` and each `From<S>()` with its `To<T>(condition)`
@@ -562,7 +571,10 @@ public:
         return StateId{Resolved_().Find(detail::TypeKey<S>())};
     }
     /// Number of states configured.
-    std::size_t StateCount() const { return Resolved_().meta.size(); }
+    std::size_t StateCount() const {
+        const Table_& table = Resolved_();
+        return table.meta.size() - (table.any != detail::kNoState ? 1 : 0); // Any is not a state
+    }
     /// The fixed tick length in seconds.
     float FixedDeltaTime() const noexcept { return Dt_(); }
     /// False before the first Perform and after Reset.

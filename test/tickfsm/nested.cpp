@@ -385,3 +385,62 @@ TEST_CASE("States nested deeper than the limit are a ConfigError", "[nested][con
     CHECK(m.CurrentStateName() == "L15");
     CHECK(m.ActivePath().size() == std::string("L0/L1/L2/L3/L4/L5/L6/L7/L8/L9/L10/L11/L12/L13/L14/L15").size());
 }
+
+TEST_CASE("Any-state transitions are tried before every other and never into an active state", "[any]") {
+    struct Anywhere : tickfsm::StateManager<Hero, Pad> {
+        explicit Anywhere(Hero& h) : StateManager(h) {
+            SetSubstates<Combat, Attack, Block>();
+            FromAny().To<Combat>([](const Hero& c) { return c.enemy; });
+            FromAny().To<Idle>([](const Hero& c) { return c.swing; });
+            SetInitialState<Idle>();
+            From<Attack>().To<Block>([](const Hero& c) { return c.guard; });
+        }
+    };
+    Hero hero;
+    Anywhere m(hero);
+    CHECK(m.StateCount() == 4); // Any holds the transitions; it is not a state
+    m.Perform({});
+    hero.enemy = true;
+    m.Perform({});
+    CHECK(m.ActivePath() == "Combat/Attack");
+    // Combat is active: the any-state transition to it is passed over, the leaf's fires.
+    hero.guard = true;
+    m.Perform({});
+    CHECK(m.ActivePath() == "Combat/Block");
+    Take(hero);
+    // Tried before the active path's own: from Block straight to Idle.
+    hero.swing = true;
+    m.Perform({});
+    CHECK(Take(hero) == std::vector<std::string>{"exit Block", "exit Combat", "enter Idle", "Idle"});
+    // In Idle, the first any-state transition (to Combat) holds and wins; no history: Attack.
+    m.Perform({});
+    CHECK(m.ActivePath() == "Combat/Attack");
+}
+
+TEST_CASE("Any-state transitions ask the current state's gate and work on a flat machine", "[any]") {
+    struct Stuck {
+        bool CanExitState(const Hero& h, const tickfsm::StateRef&) const { return !h.guard; }
+    };
+    struct Flat : tickfsm::StateManager<Hero, Pad> {
+        explicit Flat(Hero& h) : StateManager(h) {
+            FromAny().To<Idle>([](const Hero& c) { return c.swing; });
+            SetInitialState<Stuck>();
+            From<Idle>().To<Stuck>([](const Hero& c) { return !c.swing; });
+        }
+    };
+    Hero hero;
+    Flat m(hero);
+    hero.guard = true;
+    hero.swing = true;
+    m.Perform({});
+    m.Perform({});
+    CHECK(m.IsIn<Stuck>());
+    REQUIRE_FALSE(m.WouldTransition({}).has_value());
+    hero.guard = false;
+    REQUIRE(m.WouldTransition({}) == m.IdOf<Idle>());
+    m.Perform({});
+    CHECK(m.IsIn<Idle>());
+    m.Perform({}); // in Idle: the any-state transition to Idle is passed over, Idle's own does not hold
+    CHECK(m.IsIn<Idle>());
+    CHECK(m.TicksInState() == 1);
+}

@@ -382,6 +382,10 @@ struct StateMeta {
     std::vector<ActionSlot<C, A>> actions;
 };
 
+/// The pseudo-state that holds the any-state transitions (FromAny()): never
+/// entered, its transitions are tried before the active path's.
+struct Any {};
+
 /// No arguments for the entered state: it is entered as it is.
 struct NoMaker {};
 
@@ -789,6 +793,7 @@ struct Table {
     std::unordered_map<KeyOf, StateIndex, KeyHash> keyed; // keyed states, for FindKey
     float dt = 1.0f / 60.0f;
     StateIndex initial = kNoState;
+    StateIndex any = kNoState;            // the Any pseudo-state, once FromAny() was called
     std::uint32_t data_size = 0;
     std::uint32_t data_align = 1;
     bool finalized = false;
@@ -911,6 +916,7 @@ struct Table {
         words.push_back({}); // set by Finalize
         selfs.push_back(nullptr);
         finalized = false;
+        if constexpr (std::is_same_v<S, Any>) any = static_cast<StateIndex>(meta.size() - 1);
         return static_cast<StateIndex>(meta.size() - 1);
     }
 
@@ -933,6 +939,7 @@ struct Table {
             data_size = m.offset; // alignment kept: harmless
             items.pop_back();
         }
+        if (any == meta.size() - 1) any = kNoState;
         meta.pop_back();
         keys.pop_back();
         tree.pop_back();
@@ -967,7 +974,8 @@ struct Table {
                 }
             }
             for (const auto& chain : m.chains) m.slow = m.slow || (chain->count != 0 && !chain->step);
-            m.slow = m.slow || non_empty > 1 || keep_previous || nested; // several chains, history, a tree
+            // several chains, history to keep, a tree, any-state transitions
+            m.slow = m.slow || non_empty > 1 || keep_previous || nested || any != kNoState;
             uses_machine = uses_machine || general[s];
             all_fast = all_fast && !m.slow;
         }
@@ -1031,14 +1039,22 @@ struct Table {
 
     /// Which state the conditions of `from` send the machine to at time t: the
     /// first whose condition holds and whose gates agree (forced ones skip them).
-    Probed<C, A> Probe(StateIndex from, const C& c, const A& a, float t, std::byte* data) const {
+    /// For the any-state transitions, `leaf` is the current state: its gate is
+    /// asked, and a transition into an active state is passed over.
+    Probed<C, A> Probe(StateIndex from, const C& c, const A& a, float t, std::byte* data,
+                       StateIndex leaf = kNoState) const {
+        const StateIndex gate = leaf != kNoState ? leaf : from;
         std::size_t before = 0;
         for (const auto& chain : meta[from].chains) {
             for (int start = 0;;) {
                 const int i = chain->probe(*chain, c, a, t, start);
                 if (i < 0) break;
                 const StateIndex to = chain->targets[i].id;
-                if (chain->forced[i] || Allowed(from, to, c, data))
+                if (leaf != kNoState && Within(leaf, to)) {
+                    start = i + 1;
+                    continue;
+                }
+                if (chain->forced[i] || Allowed(gate, to, c, data))
                     return {to, before + static_cast<std::size_t>(i), chain.get(), i};
                 start = i + 1;
             }
@@ -1053,6 +1069,9 @@ struct Table {
     /// one tick on if `ahead`: a dry run sees the ticks the next tick will).
     Probed<C, A> ProbePath(StateIndex leaf, std::uint32_t leaf_ticks, const C& c, const A& a, std::byte* data,
                            bool ahead = false) const {
+        if (any != kNoState) // the any-state transitions first, with the current state's time
+            if (const Probed<C, A> fired = Probe(any, c, a, TimeOf(leaf_ticks, dt), data, leaf); fired.to != kNoState)
+                return fired;
         if (!nested) return Probe(leaf, c, a, TimeOf(leaf_ticks, dt), data);
         TreeIndex path[kMaxDepth];
         const std::size_t n = ActivePathOf(tree, leaf, path);
