@@ -29,6 +29,8 @@ void TracePrinter::OnTransition(const TransitionInfo& info) {
     case Cause::Event: Line(fmt::format("{} -> {} (event {})", info.from, info.to, EventText(*info.event))); break;
     case Cause::Request: Line(fmt::format("{} -> {} (request)", info.from, info.to)); break;
     case Cause::Direct: Line(fmt::format("{} -> {} (direct)", info.from, info.to)); break;
+    case Cause::Push: Line(fmt::format("{} -> {} (push)", info.from, info.to)); break;
+    case Cause::Pop: Line(fmt::format("{} -> {} (pop)", info.from, info.to)); break;
     }
 }
 

@@ -76,7 +76,7 @@ public:
     /// bool(const Controller&, const Action&), bool(const Controller&), bool().
     template <class T, class F>
     auto To(F&& condition) && {
-        return std::move(*this).template AddEdge_<T, false>(std::forward<F>(condition), detail::NoMaker{});
+        return std::move(*this).template AddEdge_<T, 0>(std::forward<F>(condition), detail::NoMaker{});
     }
 
     /// Adds the transition S -> T taken when `condition` holds, entering a fresh
@@ -88,14 +88,30 @@ public:
         static_assert(std::is_invocable_r_v<T, const Maker&, const Controller&, const Action&>,
                       "tickfsm: To<T>(condition, make): `make` must be callable as T(const Controller&, const "
                       "Action&) and return the T to enter");
-        return std::move(*this).template AddEdge_<T, false>(std::forward<F>(condition), std::forward<M>(make));
+        return std::move(*this).template AddEdge_<T, 0>(std::forward<F>(condition), std::forward<M>(make));
     }
 
     /// Like To, but the transition skips the gates (CanExitState, CanEnterState),
     /// as ForceSetState does.
     template <class T, class F>
     auto ForceTo(F&& condition) && {
-        return std::move(*this).template AddEdge_<T, true>(std::forward<F>(condition), detail::NoMaker{});
+        return std::move(*this).template AddEdge_<T, detail::kEdgeForced>(std::forward<F>(condition), detail::NoMaker{});
+    }
+
+    /// Adds a push taken when `condition` holds: T is entered on top of S,
+    /// which stays buried, its object and time kept, until a pop (see
+    /// StateManager::Push). Needs SetPushCapacity(n) in the configuration.
+    template <class T, class F>
+    auto Push(F&& condition) && {
+        return std::move(*this).template AddEdge_<T, detail::kEdgePush>(std::forward<F>(condition), detail::NoMaker{});
+    }
+
+    /// Adds a pop taken when `condition` holds: S's layer is left and the state
+    /// buried last becomes current again (see StateManager::Pop). Popping with
+    /// nothing buried is a ConfigError.
+    template <class F>
+    auto Pop(F&& condition) && {
+        return std::move(*this).template AddEdge_<S, detail::kEdgePop>(std::forward<F>(condition), detail::NoMaker{});
     }
 
     /// Adds the transition S -> T taken on the first tick it is tried.
@@ -154,22 +170,29 @@ private:
     using Manager = StateManager<Controller, Action>;
     using Record_ = detail::StepRecord<Controller, Action>;
 
-    template <class T, bool kForced, class F, class M>
+    static constexpr const char* EdgeApi_(unsigned flags) noexcept {
+        if (flags & detail::kEdgePush) return "Push";
+        if (flags & detail::kEdgePop) return "Pop";
+        return (flags & detail::kEdgeForced) ? "ForceTo" : "To";
+    }
+
+    template <class T, unsigned kFlags, class F, class M>
     auto AddEdge_(F&& condition, M&& make) && {
         using Maker = std::decay_t<M>;
         using Cond = std::decay_t<F>;
         static_assert(detail::CheckCondition<Cond, Controller, Action>());
         static_assert(detail::CheckState<T, Controller, Action>());
-        using Next = TransitionBuilder<Controller, Action, S, Edges..., detail::Edge<T, Cond, kForced, Maker>>;
+        using Next = TransitionBuilder<Controller, Action, S, Edges..., detail::Edge<T, Cond, kFlags, Maker>>;
         Manager& m = *manager_;
-        m.CheckConfigurableEdge_(&detail::StateName<S>, kForced ? "ForceTo" : "To", &detail::StateName<T>);
+        m.CheckConfigurableEdge_(&detail::StateName<S>, EdgeApi_(kFlags), &detail::StateName<T>);
+        if constexpr ((kFlags & (detail::kEdgePush | detail::kEdgePop)) != 0) m.CheckPushStack_(&detail::StateName<S>, EdgeApi_(kFlags));
         if constexpr (detail::kShareableCondition<Cond> &&
                       (std::is_empty_v<Maker> && std::is_default_constructible_v<Maker>)) {
             void (*function)() = nullptr;
             if constexpr (detail::kIsFunctionPointer<Cond>) function = reinterpret_cast<void (*)()>(condition);
             if (const void* token = m.StepTo_(
-                    token_, detail::TypeKey<detail::Chain<Controller, Action, S, Edges..., detail::Edge<T, Cond, kForced, Maker>>>(),
-                    function, chain_, &detail::ReplayTo<Controller, Action, S, T, Cond, kForced, Maker, Edges...>))
+                    token_, detail::TypeKey<detail::Chain<Controller, Action, S, Edges..., detail::Edge<T, Cond, kFlags, Maker>>>(),
+                    function, chain_, &detail::ReplayTo<Controller, Action, S, T, Cond, kFlags, Maker, Edges...>))
                 return Next(m, chain_, token);
         }
         // A builder used already is refused before anything changes (no new state, no private table).
@@ -177,7 +200,7 @@ private:
                       &detail::StateName<S>, &detail::StateName<T>);
         m.Detach_();
         m.template AddStatePrivately_<T>();
-        detail::ApplyTo<Controller, Action, S, T, Cond, kForced, Maker, Edges...>(
+        detail::ApplyTo<Controller, Action, S, T, Cond, kFlags, Maker, Edges...>(
             *m.Tab_(), chain_, Cond(std::forward<F>(condition)), Maker(std::forward<M>(make)));
         return Next(m, chain_, nullptr);
     }

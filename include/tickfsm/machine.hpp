@@ -178,6 +178,28 @@ public:
         Ask<T>(detail::Direct::Force, std::forward<Args>(args)...);
     }
 
+    /// Buries the current state under T when this hook returns (see
+    /// StateManager::Push); the last change asked for in one hook wins.
+    template <class T>
+    void Push() {
+        CheckNotLeaving("Push");
+        const detail::StateIndex id = ctx_.table->Find(detail::TypeKey<T>());
+        if (id == detail::kNoState)
+            ctx_.table->Fail(detail::Format("Push<{}>(): {} is not a state of this machine", detail::StateName<T>(),
+                                         detail::StateName<T>()));
+        ctx_.staged.Clear();
+        Pend(id);
+        ctx_.pending_cause = Cause::Push;
+    }
+    /// Leaves the top state for the one buried last when this hook returns
+    /// (see StateManager::Pop).
+    void Pop() {
+        CheckNotLeaving("Pop");
+        ctx_.staged.Clear();
+        Pend(ctx_.rt->state);
+        ctx_.pending_cause = Cause::Pop;
+    }
+
     /// Goes back to the state the last change came from when this hook returns,
     /// through the gates unless `force`. Needs KeepPreviousState(); returns
     /// false (and asks nothing) with no previous state or when a gate refuses.

@@ -18,6 +18,8 @@ enum class Cause : std::uint8_t {
     Event,     // an event was sent (TransitionInfo::event says which)
     Request,   // a state asked for its successor with NextState
     Direct,    // code set the state directly
+    Push,      // a push buried the current state under the new one
+    Pop,       // a pop left the top state for the one buried last
 };
 
 /// What became of a request held by an input buffer.

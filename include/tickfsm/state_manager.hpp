@@ -390,6 +390,55 @@ public:
         detail::ApplyHistory<Controller, Action, S>(*Tab_(), history);
     }
 
+    // --- push and pop (seed 002's bury and unbury) ----------------------------
+
+    /// Configuration: each character can bury up to N states under pushes
+    /// (its stack lives in the machine's data: no allocation when pushing).
+    /// Pushes and pops need it; setting it twice is a ConfigError. A machine
+    /// with a push stack ticks on the general path.
+    template <std::size_t N>
+    void SetPushCapacity() {
+        static_assert(N > 0 && N < 0x10000, "tickfsm: SetPushCapacity<N>(): N is the number of states a push can "
+                                            "bury, between 1 and 65535");
+        CheckConfigurable_([] { return detail::Format("SetPushCapacity<{}>()", N); });
+        if (Blk_()->node) {
+            Record_ step;
+            step.key = detail::TypeKey<detail::PushCapacityStep<N>>();
+            step.replay = &detail::ReplayPushCapacity<Controller, Action, N>;
+            CheckedStep_(step);
+            return;
+        }
+        ApplyPrivately_([](Table_& table) { detail::ApplyPushCapacity<Controller, Action, N>(table); });
+    }
+
+    /// Buries the current state (its active path, paused innermost first by
+    /// OnStatePause: not exited, its object and time kept) and enters T on
+    /// top, now. A full stack, T already active or buried, or a machine not
+    /// started are ConfigErrors. Hooks receive `Action{}`; from a hook, use its
+    /// tickfsm::Machine parameter. As a transition: `From<S>().Push<T>(cond)`.
+    template <class T, class A = Action>
+    void Push() {
+        const detail::StateIndex id = Resolved_().Find(detail::TypeKey<T>());
+        if (id == detail::kNoState)
+            Table_::Fail(detail::Format("Push<{}>(): {} is not a state of this machine", detail::StateName<T>(),
+                                    detail::StateName<T>()));
+        StackChange_<A>(id, Cause::Push, "Push");
+    }
+    /// Exits the top state's active path (innermost first) and makes the state
+    /// buried last current again, with its time, its path resumed outermost
+    /// first by OnStateResume. Popping with nothing buried is a ConfigError.
+    /// As a transition: `From<S>().Pop(cond)`.
+    template <class A = Action>
+    void Pop() {
+        StackChange_<A>(seat_.rt.state, Cause::Pop, "Pop");
+    }
+    /// How many states pushes keep buried now.
+    std::size_t BuriedCount() const {
+        const Table_& table = Resolved_();
+        if (table.stack_capacity == 0 || !IsStarted()) return 0;
+        return detail::BuriedCount(Data_(), table.stack);
+    }
+
     /// The seconds S has been active: the current state's TimeInState(), or a
     /// composite's that holds it (which runs on while its substates change);
     /// 0 when S is not active.
@@ -611,8 +660,14 @@ public:
         // The conditions run marked busy: one that calls back into the machine
         // (an event, a change, a tick) is refused, so a dry run changes nothing.
         BusyScope_ busy(seat_.rt);
-        const detail::StateIndex to = table.ProbePath(from, ticks, *controller_, action, Data_(), 1).to;
+        const auto fired = table.ProbePath(from, ticks, *controller_, action, Data_(), 1);
+        detail::StateIndex to = fired.to;
         if (to == detail::kNoState) return std::nullopt;
+        if (fired.chain->kinds && fired.chain->kinds[fired.index] == detail::kKindPop) { // back to the buried state
+            const std::size_t buried = BuriedCount();
+            if (buried == 0) return std::nullopt;
+            to = detail::BuriedEntries(Data_(), table.stack)[buried - 1].leaf;
+        }
         return StateId{to};
     }
 
@@ -812,6 +867,14 @@ private:
         Table_::Fail(detail::Format("{}: the transition table is frozen after the first Perform; configure every state "
                                  "and transition before the machine ticks (usually in the constructor)",
                                  what));
+    }
+
+    /// A push or pop transition needs the push stack, set before it: refused at the call.
+    void CheckPushStack_(NameFn_ from, const char* api) const {
+        if (Resolved_().stack_capacity == 0)
+            Table_::Fail(detail::Format("From<{}>().{}(): this machine has no push stack; call SetPushCapacity<N>() "
+                                    "before configuring pushes and pops",
+                                    from(), api));
     }
 
     template <class What>
@@ -1172,6 +1235,23 @@ private:
         BusyScope_ busy(seat_.rt);
         auto ctx = Context_(&action);
         return detail::SetState(ctx, id, how, prepare);
+    }
+
+    template <class A>
+    void StackChange_(detail::StateIndex id, Cause cause, std::string_view api) {
+        static_assert(std::is_default_constructible_v<A>,
+                      "tickfsm: Push/Pop from outside a tick hand Action{} to the hooks; give the Action a default "
+                      "constructor, or push and pop from a hook's Machine handle");
+        if (Busy_())
+            Table_::Fail(detail::Format("{}() called on the machine from inside one of its hooks or conditions "
+                                    "(state {}); take a tickfsm::Machine<Controller, Action>& as the hook's last "
+                                    "parameter and call it there",
+                                    api, CurrentStateName()));
+        if (!(seat_.rt.flags & detail::kStarted)) Freeze_();
+        const A action{};
+        BusyScope_ busy(seat_.rt);
+        auto ctx = Context_(&action);
+        detail::StackChange(ctx, id, cause);
     }
 
     template <class A = Action>

@@ -115,11 +115,16 @@ ChainPtr<C, A>& ChainToExtend(Table<C, A>& table, const void* from_key, std::siz
     return table.meta[table.Find(from_key)].chains[chain];
 }
 
-template <class C, class A, class S, class T, class Cond, bool kForced, class Maker, class... Edges>
+template <class C, class A, class S, class T, class Cond, unsigned kFlags, class Maker, class... Edges>
 [[TICKFSM_DETAIL_COLD]] void ApplyTo(Table<C, A>& table, std::size_t chain, Cond&& condition, Maker&& make) {
     using Old = Chain<C, A, S, Edges...>;
-    using E = Edge<T, Cond, kForced, Maker>;
+    using E = Edge<T, Cond, kFlags, Maker>;
     using New = Chain<C, A, S, Edges..., E>;
+    if constexpr (E::kKind != kKindChange)
+        if (table.stack_capacity == 0)
+            table.Fail(Format("From<{}>().{}(): this machine has no push stack; call SetPushCapacity<N>() before "
+                              "configuring pushes and pops",
+                              StateName<S>(), E::kKind == kKindPush ? "Push" : "Pop"));
     const StateIndex to = table.template Register<T>();
     auto& owned = ChainToExtend(table, TypeKey<S>(), chain, TypeKey<Old>(), &StateName<S>, &StateName<T>);
     Old& old = static_cast<Old&>(*owned);
@@ -219,6 +224,27 @@ template <class C, class A, class S>
     ApplyHistory<C, A, S>(table, static_cast<History>(step.chain));
 }
 
+template <std::size_t N>
+struct PushCapacityStep {};
+
+/// SetPushCapacity<N>(): each character gets a stack of N buried states.
+template <class C, class A, std::size_t N>
+[[TICKFSM_DETAIL_COLD]] void ApplyPushCapacity(Table<C, A>& table) {
+    if (table.stack_capacity != 0)
+        table.Fail(Format("SetPushCapacity<{}>(): the push capacity is set already ({}); set it once", N,
+                          table.stack_capacity));
+    ReserveOneMore(table.items);
+    const std::uint32_t offset = table.template Place<PushStack<N>>();
+    table.items.push_back(DataItemFor<PushStack<N>, false>(offset, nullptr));
+    table.stack = offset;
+    table.stack_capacity = static_cast<std::uint32_t>(N);
+    table.finalized = false;
+}
+template <class C, class A, std::size_t N>
+[[TICKFSM_DETAIL_COLD]] void ReplayPushCapacity(Table<C, A>& table, const StepRecord<C, A>&) {
+    ApplyPushCapacity<C, A, N>(table);
+}
+
 template <class C, class A, class S, class X>
 [[TICKFSM_DETAIL_COLD]] void ApplyDo(Table<C, A>& table, std::shared_ptr<const X> prototype) {
     ApplyDoAt<C, A, X>(table, table.template Register<S>(), std::move(prototype));
@@ -254,13 +280,13 @@ template <class C, class A, class S>
 [[TICKFSM_DETAIL_COLD]] void ReplayAdd(Table<C, A>& table, const StepRecord<C, A>&) {
     table.template Register<S>();
 }
-template <class C, class A, class S, class T, class Cond, bool kForced, class Maker, class... Edges>
+template <class C, class A, class S, class T, class Cond, unsigned kFlags, class Maker, class... Edges>
 [[TICKFSM_DETAIL_COLD]] void ReplayTo(Table<C, A>& table, const StepRecord<C, A>& step) {
     if constexpr (kIsFunctionPointer<Cond>)
-        ApplyTo<C, A, S, T, Cond, kForced, Maker, Edges...>(table, step.chain, reinterpret_cast<Cond>(step.function),
+        ApplyTo<C, A, S, T, Cond, kFlags, Maker, Edges...>(table, step.chain, reinterpret_cast<Cond>(step.function),
                                                             Maker{});
     else
-        ApplyTo<C, A, S, T, Cond, kForced, Maker, Edges...>(table, step.chain, Cond{}, Maker{});
+        ApplyTo<C, A, S, T, Cond, kFlags, Maker, Edges...>(table, step.chain, Cond{}, Maker{});
 }
 
 // --- the registry ------------------------------------------------------------------

@@ -293,6 +293,7 @@ struct ChainBase : Stepper<C, A> {
     // the chain's conditions are only known at run time).
     Target* targets = nullptr;       // one per condition
     const std::uint8_t* forced = nullptr; // one per condition: 1 if the transition skips the gates
+    const std::uint8_t* kinds = nullptr;  // one per condition (kKindPush, ...); null if all are plain changes
     std::size_t count = 0;
     const void* type = nullptr;      // TypeKey of the concrete chain, to catch reused builders
     // A copy of the state's offset, set by Table::Finalize, so that Step reads only its chain.
@@ -376,6 +377,8 @@ struct StateMeta {
     HookFn<C, A> enter = nullptr;
     HookFn<C, A> perform = nullptr;
     HookFn<C, A> exit = nullptr;
+    HookFn<C, A> pause = nullptr;  // OnStatePause, if it has one: buried by a push
+    HookFn<C, A> resume = nullptr; // OnStateResume, if it has one: back on top after a pop
     NoneStepper<C, A> step_none; // the fast step when the state has no transitions
     std::vector<ChainPtr<C, A>> chains;
     std::vector<EventEdge> events;
@@ -389,12 +392,20 @@ struct Any {};
 /// No arguments for the entered state: it is entered as it is.
 struct NoMaker {};
 
-template <class T, class F, bool kForcedEdge = false, class M = NoMaker>
+/// What a transition does besides changing state, as Edge flags (bits) and
+/// as ChainBase::kinds (values).
+inline constexpr unsigned kEdgeForced = 1; // skips the gates
+inline constexpr unsigned kEdgePush = 2;   // buries the current state under its target
+inline constexpr unsigned kEdgePop = 4;    // leaves for the state buried last
+inline constexpr std::uint8_t kKindChange = 0, kKindPush = 1, kKindPop = 2;
+
+template <class T, class F, unsigned kEdgeFlags = 0, class M = NoMaker>
 struct Edge {
     using To = T;
     using Condition = F;
     using Maker = M; // builds a fresh T from (controller, action) before T is entered
-    static constexpr bool kForced = kForcedEdge; // skips the gates
+    static constexpr bool kForced = (kEdgeFlags & kEdgeForced) != 0;
+    static constexpr std::uint8_t kKind = static_cast<std::uint8_t>(kEdgeFlags >> 1);
 };
 
 /// A state entered with arguments: a fresh object built in place.
@@ -566,6 +577,7 @@ struct Chain final : ChainBase<C, A> {
     Store edges;
     std::array<Target, kCount> target_array;
     static constexpr std::array<std::uint8_t, kCount> kForced{std::uint8_t{Edges::kForced}...};
+    static constexpr std::array<std::uint8_t, kCount> kKinds{Edges::kKind...};
     /// Whether a tick of S can touch per-character data: S's, a target's, or a target's maker.
     static constexpr bool kReadsData = !std::is_empty_v<S> || (... || !std::is_empty_v<typename Edges::To>) ||
                                        (... || !std::is_same_v<typename Edges::Maker, NoMaker>);
@@ -580,6 +592,7 @@ struct Chain final : ChainBase<C, A> {
         this->machine = &StepMachine;
         this->targets = target_array.data();
         this->forced = kForced.data();
+        if constexpr ((... || (Edges::kKind != kKindChange))) this->kinds = kKinds.data();
         this->count = kCount;
         this->type = TypeKey<Chain>();
         this->destroy = [](ChainBase<C, A>* chain) noexcept { delete static_cast<Chain*>(chain); };
@@ -794,6 +807,8 @@ struct Table {
     float dt = 1.0f / 60.0f;
     StateIndex initial = kNoState;
     StateIndex any = kNoState;            // the Any pseudo-state, once FromAny() was called
+    std::uint32_t stack = 0;              // with SetPushCapacity<N>(): the PushStack's offset in a character's data
+    std::uint32_t stack_capacity = 0;     // N; 0 without SetPushCapacity
     std::uint32_t data_size = 0;
     std::uint32_t data_align = 1;
     bool finalized = false;
@@ -906,6 +921,8 @@ struct Table {
         m.enter = &EnterHook<S>;
         m.perform = &PerformHook<S>;
         m.exit = &ExitHook<S>;
+        if constexpr (HasOnStatePause<S, C, A> || HasOnStatePauseM<S, C, A>) m.pause = &PauseHook<S>;
+        if constexpr (HasOnStateResume<S, C, A> || HasOnStateResumeM<S, C, A>) m.resume = &ResumeHook<S>;
         m.step_none.step = &StepNone<C, A, S>;
         if constexpr (std::is_empty_v<S>) m.step_none.bare = &StepNoneBare<C, A, S>;
         m.step_none.machine = &StepNoneMachine<C, A, S>;
@@ -975,7 +992,7 @@ struct Table {
             }
             for (const auto& chain : m.chains) m.slow = m.slow || (chain->count != 0 && !chain->step);
             // several chains, history to keep, a tree, any-state transitions
-            m.slow = m.slow || non_empty > 1 || keep_previous || nested || any != kNoState;
+            m.slow = m.slow || non_empty > 1 || keep_previous || nested || any != kNoState || stack_capacity != 0;
             uses_machine = uses_machine || general[s];
             all_fast = all_fast && !m.slow;
         }
@@ -1150,6 +1167,10 @@ private:
     static void PerformHook(TickContext<C, A>& ctx, std::uint32_t offset);
     template <class S>
     static void ExitHook(TickContext<C, A>& ctx, std::uint32_t offset);
+    template <class S>
+    static void PauseHook(TickContext<C, A>& ctx, std::uint32_t offset);
+    template <class S>
+    static void ResumeHook(TickContext<C, A>& ctx, std::uint32_t offset);
 };
 
 } // namespace tickfsm::detail

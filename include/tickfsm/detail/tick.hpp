@@ -37,6 +37,19 @@ void Table<C, A>::ExitHook(TickContext<C, A>& ctx, std::uint32_t offset) {
                     [&ctx] { return MachineAccess::Make(ctx); });
 }
 
+template <class C, class A>
+template <class S>
+void Table<C, A>::PauseHook(TickContext<C, A>& ctx, std::uint32_t offset) {
+    CallOnStatePause(StateObject<S>(ctx.data, offset), *ctx.controller, *ctx.action,
+                     [&ctx] { return MachineAccess::Make(ctx); });
+}
+template <class C, class A>
+template <class S>
+void Table<C, A>::ResumeHook(TickContext<C, A>& ctx, std::uint32_t offset) {
+    CallOnStateResume(StateObject<S>(ctx.data, offset), *ctx.controller, *ctx.action,
+                      [&ctx] { return MachineAccess::Make(ctx); });
+}
+
 template <class X>
 X& ActionObject(std::byte* data, std::uint32_t offset) noexcept {
     return *std::launder(reinterpret_cast<X*>(data + offset));
@@ -109,6 +122,144 @@ Prepare StagedPrepare(TickContext<C, A>& ctx) noexcept {
             &ctx.staged};
 }
 
+/// Exits the active states from `from` up to, not including, `base`,
+/// innermost first; each composite exited remembers its leaf (history).
+template <class C, class A>
+void ExitUpTo(TickContext<C, A>& ctx, StateIndex from, StateIndex base) {
+    const Table<C, A>& table = *ctx.table;
+    if (from == kNoState) return;
+    for (StateIndex s = from; s != base; s = table.tree[s].parent) {
+        if (table.tree[s].initial != kNoNode && table.tree[from].initial == kNoNode)
+            SlotOf(table.tree[s], ctx.data).last = from; // a leaf: a composite is current only mid-change
+        RunExit(ctx, s);
+    }
+}
+
+/// Refuses, before anything changes, a change that would enter a state a
+/// push keeps buried (its object is the buried one's): the states from below
+/// `base` down to `to` and on to a leaf.
+template <class C, class A>
+void CheckNotBuried(TickContext<C, A>& ctx, StateIndex base, StateIndex to) {
+    const Table<C, A>& table = *ctx.table;
+    if (table.stack_capacity == 0) return;
+    const std::uint32_t count = BuriedCount(ctx.data, table.stack);
+    if (count == 0) return;
+    const Buried* entries = BuriedEntries(ctx.data, table.stack);
+    TreeIndex path[kMaxDepth];
+    std::size_t entering = 1;
+    path[0] = to;
+    if (table.nested) entering = EntryPath(table.tree, base, to, ctx.data, path);
+    for (std::size_t e = 0; e < entering; ++e)
+        for (std::uint32_t i = 0; i < count; ++i)
+            if (table.Within(entries[i].leaf, path[e]))
+                table.Fail(Format("entering {}: it is buried by a push (under {}); pop back to it instead of "
+                                  "entering it again",
+                                  table.NameOf(path[e]), table.NameOf(ctx.rt->state)));
+}
+
+/// Enters from below `base` down to `to` and on to a leaf (see ChangeTo).
+/// Returns true when no entered state asked for another change.
+template <class C, class A>
+bool EnterDownTo(TickContext<C, A>& ctx, StateIndex from, StateIndex base, StateIndex to, Cause cause,
+                 std::size_t condition, const Event* event) {
+    const Table<C, A>& table = *ctx.table;
+    Runtime& rt = *ctx.rt;
+    TreeIndex path[kMaxDepth];
+    std::size_t entering = 1;
+    path[0] = to;
+    if (table.nested) entering = EntryPath(table.tree, base, to, ctx.data, path);
+    const StateIndex leaf = path[entering - 1];
+    rt.state = path[0];
+    rt.ticks = 0;
+    rt.flags = static_cast<std::uint16_t>((rt.flags & ~(kSlow | kFresh)) | (table.meta[leaf].slow ? kSlow : 0));
+    if (ctx.observer) {
+        TransitionInfo info;
+        info.machine = ctx.name;
+        info.from = table.NameOf(from);
+        info.to = table.NameOf(leaf);
+        info.cause = cause;
+        info.condition = condition;
+        info.event = event;
+        ctx.observer->OnTransition(info);
+        ctx.observer->OnStateEntered(ctx.name, info.to);
+    }
+    ctx.pending = kNoState;
+    // Each state is current while it is entered: a change it asks for
+    // leaves from there, and the states below it are not entered.
+    for (std::size_t i = 0; i < entering; ++i) {
+        rt.state = path[i];
+        if (table.tree[path[i]].initial != kNoNode) SlotOf(table.tree[path[i]], ctx.data).ticks = 0;
+        RunEnter(ctx, path[i]);
+        if (ctx.pending != kNoState) break;
+    }
+    return ctx.pending == kNoState;
+}
+
+/// A push: the active path is paused (innermost first) and buried with the
+/// leaf's ticks; `to` is then entered from the top (by EnterDownTo).
+template <class C, class A>
+void PushLayer(TickContext<C, A>& ctx, StateIndex to) {
+    const Table<C, A>& table = *ctx.table;
+    Runtime& rt = *ctx.rt;
+    const StateIndex from = rt.state;
+    if (table.stack_capacity == 0)
+        table.Fail(Format("Push<{}>(): this machine has no push stack; add SetPushCapacity<N>() to its configuration",
+                          table.NameOf(to)));
+    if (from == kNoState)
+        table.Fail(Format("Push<{}>() before the machine started: there is no state to bury", table.NameOf(to)));
+    std::uint32_t& count = BuriedCount(ctx.data, table.stack);
+    if (count == table.stack_capacity)
+        table.Fail(Format("Push<{}>() in state {}: the push stack is full ({} buried, SetPushCapacity<{}>())",
+                          table.NameOf(to), table.NameOf(from), count, table.stack_capacity));
+    if (table.Within(from, to) || table.Within(to, from))
+        table.Fail(Format("Push<{}>() in state {}: {} is active; push a state outside the active path",
+                          table.NameOf(to), table.NameOf(from), table.NameOf(to)));
+    CheckNotBuried(ctx, kNoState, to);
+    {
+        Leaving<C, A> leaving(ctx); // a paused state cannot ask for a change
+        for (StateIndex s = from; s != kNoState; s = table.tree[s].parent)
+            if (const StateMeta<C, A>& m = table.meta[s]; m.pause) m.pause(ctx, m.offset);
+    }
+    BuriedEntries(ctx.data, table.stack)[count] = Buried{rt.ticks, from};
+    ++count;
+}
+
+/// A pop: the top layer's active path is exited (innermost first) and the
+/// state buried last is current again with its ticks, its path resumed
+/// (outermost first). Returns true when no resume hook asked for a change.
+template <class C, class A>
+bool PopLayer(TickContext<C, A>& ctx) {
+    const Table<C, A>& table = *ctx.table;
+    Runtime& rt = *ctx.rt;
+    const StateIndex from = rt.state;
+    if (table.stack_capacity == 0 || BuriedCount(ctx.data, table.stack) == 0)
+        table.Fail(Format("Pop() in state {}: no state is buried; Pop() returns to the state a Push<T>() buried",
+                          table.NameOf(from)));
+    ExitUpTo(ctx, from, kNoState);
+    if (ctx.previous) *ctx.previous = from;
+    std::uint32_t& count = BuriedCount(ctx.data, table.stack);
+    const Buried top = BuriedEntries(ctx.data, table.stack)[count - 1];
+    --count;
+    rt.state = top.leaf;
+    rt.ticks = top.ticks;
+    rt.flags = static_cast<std::uint16_t>((rt.flags & ~(kSlow | kFresh)) | (table.meta[top.leaf].slow ? kSlow : 0));
+    if (ctx.observer) {
+        TransitionInfo info;
+        info.machine = ctx.name;
+        info.from = table.NameOf(from);
+        info.to = table.NameOf(top.leaf);
+        info.cause = Cause::Pop;
+        ctx.observer->OnTransition(info);
+        ctx.observer->OnStateEntered(ctx.name, info.to);
+    }
+    ctx.pending = kNoState;
+    TreeIndex path[kMaxDepth];
+    const std::size_t n = ActivePathOf(table.tree, top.leaf, path);
+    for (std::size_t i = 0; i < n && ctx.pending == kNoState; ++i)
+        if (const StateMeta<C, A>& m = table.meta[path[i]]; m.resume) m.resume(ctx, m.offset);
+    return ctx.pending == kNoState;
+}
+
 /// Leave the current state (if any) for `to`, then follow any change the
 /// entered state asks for at once. Nested: every active state that is not a
 /// proper ancestor of `to` is exited, innermost first (each composite
@@ -126,48 +277,24 @@ void ChangeTo(TickContext<C, A>& ctx, StateIndex to, Cause cause, std::size_t co
                                    "state keeps sending the machine on: check its events and enter hooks",
                                    kMaxChangesInARow, table.NameOf(rt.state), table.NameOf(to)));
         const StateIndex from = rt.state;
-        const StateIndex base = table.nested && from != kNoState ? ChangeBase(table.tree, from, to) : kNoState;
-        if (from != kNoState) {
-            for (StateIndex s = from; s != base; s = table.tree[s].parent) {
-                if (table.tree[s].initial != kNoNode && table.tree[from].initial == kNoNode)
-                    SlotOf(table.tree[s], ctx.data).last = from; // a leaf: a composite is current only mid-change
-                RunExit(ctx, s);
+        if (cause == Cause::Pop) {
+            if (PopLayer(ctx)) return;
+        } else {
+            StateIndex base = kNoState;
+            if (cause == Cause::Push) {
+                PushLayer(ctx, to);
+            } else {
+                base = table.nested && from != kNoState ? ChangeBase(table.tree, from, to) : kNoState;
+                CheckNotBuried(ctx, base, to);
+                ExitUpTo(ctx, from, base);
             }
+            if (ctx.previous && from != kNoState) *ctx.previous = from;
+            if (prepare.run) {
+                prepare.run(prepare.context, ctx.data + table.meta[to].offset);
+                prepare = {};
+            }
+            if (EnterDownTo(ctx, from, base, to, cause, condition, event)) return;
         }
-        if (ctx.previous && from != kNoState) *ctx.previous = from;
-        if (prepare.run) {
-            prepare.run(prepare.context, ctx.data + table.meta[to].offset);
-            prepare = {};
-        }
-        TreeIndex path[kMaxDepth];
-        std::size_t entering = 1;
-        path[0] = to;
-        if (table.nested) entering = EntryPath(table.tree, base, to, ctx.data, path);
-        const StateIndex leaf = path[entering - 1];
-        rt.state = path[0];
-        rt.ticks = 0;
-        rt.flags = static_cast<std::uint16_t>((rt.flags & ~(kSlow | kFresh)) | (table.meta[leaf].slow ? kSlow : 0));
-        if (ctx.observer) {
-            TransitionInfo info;
-            info.machine = ctx.name;
-            info.from = table.NameOf(from);
-            info.to = table.NameOf(leaf);
-            info.cause = cause;
-            info.condition = condition;
-            info.event = event;
-            ctx.observer->OnTransition(info);
-            ctx.observer->OnStateEntered(ctx.name, info.to);
-        }
-        ctx.pending = kNoState;
-        // Each state is current while it is entered: a change it asks for
-        // leaves from there, and the states below it are not entered.
-        for (std::size_t i = 0; i < entering; ++i) {
-            rt.state = path[i];
-            if (table.tree[path[i]].initial != kNoNode) SlotOf(table.tree[path[i]], ctx.data).ticks = 0;
-            RunEnter(ctx, path[i]);
-            if (ctx.pending != kNoState) break;
-        }
-        if (ctx.pending == kNoState) return;
         to = ctx.pending;
         cause = ctx.pending_cause;
         event = ctx.pending_event;
@@ -239,6 +366,10 @@ template <class C, class A>
 void MarkStarted(TickContext<C, A>& ctx) {
     Runtime& rt = *ctx.rt;
     Initialize(ctx);
+    const Table<C, A>& table = *ctx.table;
+    if (table.stack_capacity != 0) BuriedCount(ctx.data, table.stack) = 0; // a fresh start buries nothing
+    for (const TreeNode& node : table.tree)
+        if (node.initial != kNoNode) SlotOf(node, ctx.data) = CompositeSlot{}; // nor remembers any history
     rt.state = kNoState;
     rt.ticks = 0;
     rt.flags = static_cast<std::uint16_t>(rt.flags | kStarted);
@@ -297,7 +428,13 @@ void GeneralTick(TickContext<C, A>& ctx) {
                 };
                 prepare.context = &build;
             }
-            ChangeTo(ctx, fired.to, Cause::Condition, fired.condition, nullptr, prepare);
+            Cause cause = Cause::Condition;
+            if (fired.chain->kinds) {
+                const std::uint8_t kind = fired.chain->kinds[fired.index];
+                if (kind == kKindPush) cause = Cause::Push;
+                else if (kind == kKindPop) cause = Cause::Pop;
+            }
+            ChangeTo(ctx, fired.to, cause, fired.condition, nullptr, prepare);
         }
     }
     ctx.pending = kNoState;
@@ -327,6 +464,15 @@ bool SetState(TickContext<C, A>& ctx, StateIndex to, Direct how, Prepare prepare
     ChangeTo(ctx, to, Cause::Direct, 0, nullptr, prepare);
     EnterWaitingGlobal(ctx);
     return true;
+}
+
+/// A push of `to` (Cause::Push) or a pop (Cause::Pop) asked for from outside a tick.
+template <class C, class A>
+void StackChange(TickContext<C, A>& ctx, StateIndex to, Cause cause) {
+    if (!(ctx.rt->flags & kStarted))
+        ctx.table->Fail(cause == Cause::Push ? "Push<T>() before the first Perform: there is no state to bury"
+                                             : "Pop() before the first Perform: no state is buried");
+    ChangeTo(ctx, to, cause, 0, nullptr);
 }
 
 /// An event sent from outside a tick: the change happens now, or the observer

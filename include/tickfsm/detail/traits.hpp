@@ -45,6 +45,8 @@ struct HookNameProbe {
     void OnStateEnter();
     void Perform();
     void OnStateExit();
+    void OnStatePause();
+    void OnStateResume();
     void OnStateInit();
     void OnEnter();
     void OnUpdate();
@@ -98,6 +100,8 @@ struct HookNameDetector : S, HookNameProbe {};
 TICKFSM_DETAIL_HOOK_TRAITS(OnStateEnter, state)
 TICKFSM_DETAIL_HOOK_TRAITS(Perform, state)
 TICKFSM_DETAIL_HOOK_TRAITS(OnStateExit, state)
+TICKFSM_DETAIL_HOOK_TRAITS(OnStatePause, state)
+TICKFSM_DETAIL_HOOK_TRAITS(OnStateResume, state)
 TICKFSM_DETAIL_HOOK_TRAITS(OnEnter, action)
 TICKFSM_DETAIL_HOOK_TRAITS(OnUpdate, action)
 TICKFSM_DETAIL_HOOK_TRAITS(OnExit, action)
@@ -186,6 +190,7 @@ consteval bool CheckState() {
         return false;
     } else {
         return CheckOnStateEnter<S, C, A>() && CheckPerform<S, C, A>() && CheckOnStateExit<S, C, A>() &&
+               CheckOnStatePause<S, C, A>() && CheckOnStateResume<S, C, A>() &&
                CheckOnStateInit<S, C>() && CheckCanEnterState<S, C>() && CheckCanExitState<S, C>();
     }
 }

@@ -42,6 +42,27 @@ struct CompositeSlot {
     TreeIndex last = kNoNode; // the leaf active when it was last exited (history)
 };
 
+/// One state buried by a push: the leaf it had and its ticks.
+struct Buried {
+    std::uint32_t ticks = 0;
+    TreeIndex leaf = kNoNode;
+};
+/// Per character, with SetPushCapacity<N>(): the states buried by pushes, the last on top.
+template <std::size_t N>
+struct PushStack {
+    std::uint32_t count = 0;
+    Buried entries[N];
+};
+/// The stack's count and entries, whatever its capacity (every PushStack<N>
+/// lays them out alike: the count first, the entries from kBuriedOffset).
+inline constexpr std::size_t kBuriedOffset = sizeof(std::uint32_t);
+inline std::uint32_t& BuriedCount(std::byte* data, std::uint32_t offset) noexcept {
+    return *reinterpret_cast<std::uint32_t*>(data + offset);
+}
+inline Buried* BuriedEntries(std::byte* data, std::uint32_t offset) noexcept {
+    return reinterpret_cast<Buried*>(data + offset + kBuriedOffset);
+}
+
 inline CompositeSlot& SlotOf(const TreeNode& node, std::byte* data) noexcept {
     return *reinterpret_cast<CompositeSlot*>(data + node.slot);
 }

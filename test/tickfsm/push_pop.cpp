@@ -1,0 +1,171 @@
+// Push and pop (seed 002's bury and unbury): the buried state keeps its
+// object and time, pause and resume hooks, pushes and pops as transitions and
+// as calls, the fixed capacity and the mistakes.
+
+#include <catch2/catch.hpp>
+
+#include <string>
+#include <vector>
+
+#include <tickfsm/tickfsm.hpp>
+
+namespace {
+
+struct Guard {
+    std::vector<std::string> log;
+    bool stunned = false;
+    bool recovered = false;
+};
+struct Tick {};
+using M = tickfsm::Machine<Guard, Tick>;
+
+struct Patrol {
+    int steps = 0;
+    void OnStateEnter(Guard& g, const Tick&) { g.log.push_back("enter Patrol"); }
+    void Perform(Guard&, const Tick&) { ++steps; }
+    void OnStateExit(Guard& g, const Tick&) { g.log.push_back("exit Patrol"); }
+    void OnStatePause(Guard& g, const Tick&) { g.log.push_back("pause Patrol"); }
+    void OnStateResume(Guard& g, const Tick&) { g.log.push_back("resume Patrol"); }
+};
+struct Stunned {
+    void OnStateEnter(Guard& g, const Tick&) { g.log.push_back("enter Stunned"); }
+    void OnStateExit(Guard& g, const Tick&) { g.log.push_back("exit Stunned"); }
+};
+struct Dazed {
+    void OnStateEnter(Guard& g, const Tick&) { g.log.push_back("enter Dazed"); }
+    void OnStateExit(Guard& g, const Tick&) { g.log.push_back("exit Dazed"); }
+};
+
+class GuardMachine : public tickfsm::StateManager<Guard, Tick> {
+public:
+    explicit GuardMachine(Guard& g) : StateManager(g) {
+        SetPushCapacity<2>();
+        SetInitialState<Patrol>().Push<Stunned>([](const Guard& c) { return c.stunned; });
+        From<Stunned>().Pop([](const Guard& c) { return c.recovered; });
+        From<Dazed>();
+    }
+};
+
+std::vector<std::string> Take(Guard& g) {
+    std::vector<std::string> out;
+    out.swap(g.log);
+    return out;
+}
+
+} // namespace
+
+TEST_CASE("A push buries the current state with its object and time, and a pop brings it back", "[push]") {
+    Guard guard;
+    GuardMachine m(guard);
+    m.Perform({});
+    m.Perform({});
+    m.Perform({});
+    REQUIRE(m.State<Patrol>().steps == 3);
+    REQUIRE(m.TicksInState() == 3);
+    Take(guard);
+    guard.stunned = true;
+    m.Perform({});
+    CHECK(Take(guard) == std::vector<std::string>{"pause Patrol", "enter Stunned"});
+    CHECK(m.IsIn<Stunned>());
+    CHECK_FALSE(m.IsIn<Patrol>()); // buried, not active
+    CHECK(m.BuriedCount() == 1);
+    guard.stunned = false;
+    m.Perform({});
+    guard.recovered = true;
+    m.Perform({});
+    CHECK(Take(guard) == std::vector<std::string>{"exit Stunned", "resume Patrol"});
+    CHECK(m.IsIn<Patrol>());
+    CHECK(m.BuriedCount() == 0);
+    // Its time and its object are as they were when it was buried, on the
+    // tick of the push (counted before the push fired); the pop's tick performs.
+    CHECK(m.TicksInState() == 4);
+    CHECK(m.State<Patrol>().steps == 4);
+}
+
+TEST_CASE("Push and Pop as calls, from outside and from hooks", "[push]") {
+    struct Shout {
+        void OnStateEnter(Guard&, const Tick&, M& m) { m.Pop(); } // back at once
+    };
+    struct Caller : tickfsm::StateManager<Guard, Tick> {
+        explicit Caller(Guard& g) : StateManager(g) {
+            SetPushCapacity<3>();
+            SetInitialState<Patrol>();
+            From<Dazed>();
+            From<Stunned>();
+            From<Shout>();
+        }
+    };
+    Guard guard;
+    Caller m(guard);
+    m.Perform({});
+    m.Push<Stunned>();
+    m.Push<Dazed>();
+    CHECK(m.BuriedCount() == 2);
+    CHECK(m.IsIn<Dazed>());
+    m.Pop();
+    CHECK(m.IsIn<Stunned>());
+    m.Pop();
+    CHECK(m.IsIn<Patrol>());
+    Take(guard);
+    m.Push<Shout>();
+    CHECK(Take(guard) == std::vector<std::string>{"pause Patrol", "resume Patrol"});
+    CHECK(m.IsIn<Patrol>());
+}
+
+TEST_CASE("Push and pop mistakes are ConfigErrors and leave the machine usable", "[push][config_error]") {
+    Guard guard;
+    GuardMachine m(guard);
+    CHECK_THROWS_WITH(m.Pop(), Catch::Contains("Pop() before the first Perform"));
+    m.Perform({});
+    CHECK_THROWS_WITH(m.Pop(), Catch::Contains("Pop() in state Patrol: no state is buried"));
+    CHECK_THROWS_WITH(m.Push<Patrol>(), Catch::Contains("Push<Patrol>() in state Patrol: Patrol is active"));
+    m.Push<Stunned>();
+    m.Push<Dazed>();
+    CHECK_THROWS_WITH(m.Push<Patrol>(), Catch::Contains("the push stack is full (2 buried, SetPushCapacity<2>())"));
+    m.Pop();
+    CHECK_THROWS_WITH(m.Push<Patrol>(), Catch::Contains("entering Patrol: it is buried by a push (under Stunned)"));
+    CHECK(m.IsIn<Stunned>());
+    CHECK(m.BuriedCount() == 1);
+    m.Pop();
+    CHECK(m.IsIn<Patrol>());
+}
+
+TEST_CASE("Pushes and pops need SetPushCapacity, set once", "[push][config_error]") {
+    Guard guard;
+    tickfsm::StateManager<Guard, Tick> m(guard);
+    CHECK_THROWS_WITH(m.SetInitialState<Patrol>().Push<Stunned>([] { return true; }),
+                      Catch::Contains("From<Patrol>().Push(): this machine has no push stack"));
+    m.From<Stunned>();
+    m.Perform({});
+    CHECK_THROWS_WITH(m.Push<Stunned>(), Catch::Contains("add SetPushCapacity<N>()"));
+    tickfsm::StateManager<Guard, Tick> twice(guard);
+    twice.SetPushCapacity<1>();
+    CHECK_THROWS_WITH(twice.SetPushCapacity<2>(), Catch::Contains("the push capacity is set already (1)"));
+}
+
+TEST_CASE("A dry run of a pop names the buried state", "[push]") {
+    Guard guard;
+    GuardMachine m(guard);
+    guard.stunned = true;
+    m.Perform({});
+    m.Perform({});
+    REQUIRE(m.IsIn<Stunned>());
+    guard.stunned = false;
+    guard.recovered = true;
+    CHECK(m.WouldTransition({}) == m.IdOf<Patrol>());
+}
+
+TEST_CASE("A crowd pushes and pops per character", "[push][crowd]") {
+    tickfsm::Crowd<GuardMachine> crowd(2);
+    std::vector<Guard> guards(2);
+    guards[1].stunned = true;
+    for (int t = 0; t < 2; ++t)
+        for (std::size_t i = 0; i < 2; ++i) crowd.Perform(i, guards[i], Tick{});
+    CHECK(crowd.IsIn<Patrol>(0));
+    CHECK(crowd.IsIn<Stunned>(1));
+    guards[1].stunned = false;
+    guards[1].recovered = true;
+    crowd.Perform(1, guards[1], Tick{});
+    CHECK(crowd.IsIn<Patrol>(1));
+    CHECK(crowd.State<Patrol>(1).steps == 1); // pushed on its first tick, before performing; the pop's tick performs
+}
