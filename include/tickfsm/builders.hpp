@@ -25,6 +25,8 @@ class StateManager;
 
 template <class Controller, class Action, class S, class... Edges>
 class TransitionBuilder;
+template <class Controller, class Action, class S, class E, class G, class... Edges>
+class TypedEventBuilder;
 
 /// Returned by `On(event)`: `To<T>()` completes the event transition and gives
 /// back the builder of S's transitions.
@@ -62,6 +64,59 @@ private:
         : from_(from), event_(event) {}
     TransitionBuilder<Controller, Action, S, Edges...> from_;
     Event event_;
+};
+
+/// Returned by `On<E>(guard)`: `To<T>()` completes the transition on typed
+/// event E, `Handle()` lets S handle E without changing state.
+template <class Controller, class Action, class S, class E, class G, class... Edges>
+class TypedEventBuilder {
+public:
+    /// E moves the machine from S to T when the guard holds; T receives the
+    /// payload in `OnEvent(Controller&, const E&)`, if it has one, right after
+    /// its enter hooks.
+    template <class T>
+    TransitionBuilder<Controller, Action, S, Edges...> To() && {
+        static_assert(detail::CheckState<T, Controller, Action>());
+        return std::move(*this).template Add_<T>();
+    }
+    /// S handles E where it is: no change of state; S's `OnEvent(Controller&,
+    /// const E&)` receives the payload.
+    TransitionBuilder<Controller, Action, S, Edges...> Handle() && {
+        static_assert(detail::HasOnEvent<S, Controller, E>,
+                      "tickfsm: From<S>().On<E>().Handle(): S handles E in place, so S needs a member `void "
+                      "OnEvent(Controller&, const E&)`");
+        return std::move(*this).template Add_<void>();
+    }
+
+private:
+    template <class, class, class, class...>
+    friend class TransitionBuilder;
+    TypedEventBuilder(TransitionBuilder<Controller, Action, S, Edges...>&& from, G&& guard)
+        : from_(from), guard_(std::move(guard)) {}
+
+    template <class T>
+    TransitionBuilder<Controller, Action, S, Edges...> Add_() {
+        auto& m = *from_.manager_;
+        m.CheckConfigurable_([] {
+            return detail::Format("From<{}>().On<{}>()", detail::StateName<S>(), detail::TypeName<E>());
+        });
+        if constexpr (std::is_empty_v<G> && std::is_default_constructible_v<G>) {
+            if (m.Blk_()->node && from_.token_ == m.Blk_()->node) {
+                detail::StepRecord<Controller, Action> step;
+                step.key = detail::TypeKey<detail::TypedOnStep<S, E, G, T>>();
+                step.replay = &detail::ReplayTypedOn<Controller, Action, S, E, G, T>;
+                return TransitionBuilder<Controller, Action, S, Edges...>(m, from_.chain_, m.Step_(step));
+            }
+        }
+        m.Detach_();
+        m.ApplyPrivately_([this](auto& table) {
+            detail::ApplyTypedOn<Controller, Action, S, E, G, T>(table, std::move(guard_));
+        });
+        return TransitionBuilder<Controller, Action, S, Edges...>(m, from_.chain_, nullptr);
+    }
+
+    TransitionBuilder<Controller, Action, S, Edges...> from_;
+    G guard_;
 };
 
 /// Returned by `SetInitialState<S>()` and `From<S>()`: each `To<T>(condition)`
@@ -124,6 +179,23 @@ public:
     /// `From<Running>().On(Jump).To<Jumping>()`. A state has one transition per event.
     [[nodiscard]] EventTransitionBuilder<Controller, Action, S, Edges...> On(const Event& event) && {
         return EventTransitionBuilder<Controller, Action, S, Edges...>(std::move(*this), event);
+    }
+
+    /// Starts a transition on typed event E (a class, sent as a value:
+    /// `SendEvent(Hit{.damage = 30})`), taken when `guard`, bool(const
+    /// Controller&, const E&), holds (no guard: always):
+    /// `From<Idle>().On<Hit>([](const Hero&, const Hit& h) { return h.damage > 20; }).To<Hurt>()`.
+    /// A state may have several, tried in the order written.
+    template <class E, class G = detail::AnyPayload>
+    [[nodiscard]] TypedEventBuilder<Controller, Action, S, E, std::decay_t<G>, Edges...> On(G&& guard = {}) && {
+        static_assert(detail::TypedEventValue<E>,
+                      "tickfsm: On<E>(): a typed event is a class sent as a value (SendEvent(Hit{...})); for a "
+                      "named or enum event write On(event)");
+        static_assert(std::is_same_v<std::decay_t<G>, detail::AnyPayload> ||
+                          std::is_invocable_r_v<bool, const std::decay_t<G>&, const Controller&, const E&>,
+                      "tickfsm: On<E>(guard): the guard is bool(const Controller&, const E&)");
+        return TypedEventBuilder<Controller, Action, S, E, std::decay_t<G>, Edges...>(std::move(*this),
+                                                                                    std::forward<G>(guard));
     }
 
     /// Adds an action to S's list: a copy of `X(args...)` per character, whose
@@ -212,6 +284,8 @@ private:
     friend class TransitionBuilder;
     template <class, class, class, class...>
     friend class EventTransitionBuilder;
+    template <class, class, class, class, class, class...>
+    friend class TypedEventBuilder;
 
     TransitionBuilder(Manager& m, std::size_t chain, const void* token) noexcept
         : manager_(&m), chain_(chain), token_(token) {}

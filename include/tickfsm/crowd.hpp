@@ -158,6 +158,23 @@ public:
     }
 
     /// Sends `event` to character i from outside a tick (see StateManager::SendEvent).
+    /// The typed SendEvent (see StateManager::SendEvent) for character i.
+    template <class E>
+        requires detail::TypedEventValue<E>
+    bool SendEvent(std::size_t i, Controller& controller, const E& event, const Action& action) {
+        CheckIndex_(i, "SendEvent");
+        detail::Runtime& rt = runtime_[i];
+        if (running_ == kTickingAll || Busy(i))
+            Table::Fail(detail::Format("Crowd::SendEvent({}, {}) called from inside a hook or condition; send typed "
+                                    "events from outside the tick",
+                                    i, detail::TypeName<E>()));
+        Running running(running_, Outermost(i));
+        BusyScope busy(rt);
+        auto ctx = Context(i, controller, action);
+        static constexpr Event kAs = detail::TypedEvent<E>();
+        return detail::DeliverTyped(ctx, detail::TypeKey<E>(), &event, kAs);
+    }
+
     bool SendEvent(std::size_t i, Controller& controller, const Event& event, const Action& action) {
         CheckIndex_(i, "SendEvent");
         detail::Runtime& rt = runtime_[i];

@@ -52,4 +52,18 @@ struct Event {
     friend constexpr bool operator==(const Event& a, const Event& b) noexcept { return a.key == b.key; }
 };
 
+namespace detail {
+/// The Event a typed event (a value of class E) is reported as: named after E.
+template <class E>
+constexpr Event TypedEvent() noexcept {
+    Event event;
+    event.key = Fnv1a(TypeName<E>(), Fnv1a("type "));
+    event.name = TypeName<E>();
+    return event;
+}
+/// A typed event: a class value sent with SendEvent(Hit{...}), not a name or an enum.
+template <class E>
+concept TypedEventValue = std::is_class_v<E> && !std::is_convertible_v<const E&, Event>;
+} // namespace detail
+
 } // namespace tickfsm

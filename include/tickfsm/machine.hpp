@@ -92,6 +92,10 @@ struct TickContext {
     const Event* pending_event = nullptr;
     Staged staged;                 // the arguments of the pending change, if it has any
     StateIndex running = kNoState; // the global state while one of its hooks runs
+    // A typed event's payload for the state its transition enters (see DeliverTyped).
+    void (*deliver)(C&, std::byte* data, std::uint32_t offset, const void* payload) = nullptr;
+    const void* payload = nullptr;
+    StateIndex receiver = kNoState;
     bool in_exit = false;
 };
 

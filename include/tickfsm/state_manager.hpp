@@ -277,6 +277,32 @@ public:
         return SendEvent(event, Action{});
     }
 
+    /// Sends a typed event, a value of class E (`SendEvent(Hit{.damage = 30})`),
+    /// from outside a tick: from the current state outward, the first state
+    /// with a transition on E whose guard holds takes it now, its target
+    /// receiving the payload in `OnEvent(Controller&, const E&)`; or a state
+    /// that handles E in place receives it. Returns false (and the observer
+    /// hears of it, as of an unhandled event) when no state takes it.
+    template <class E>
+        requires detail::TypedEventValue<E>
+    bool SendEvent(const E& event, const Action& action) {
+        if (Busy_())
+            Table_::Fail(detail::Format("SendEvent({}) called on the machine from inside one of its hooks or "
+                                    "conditions (state {}); send typed events from outside the tick",
+                                    detail::TypeName<E>(), CurrentStateName()));
+        if (!Tab_()) Resolved_();
+        BusyScope_ busy(seat_.rt);
+        auto ctx = Context_(&action);
+        static constexpr Event kAs = detail::TypedEvent<E>();
+        return detail::DeliverTyped(ctx, detail::TypeKey<E>(), &event, kAs);
+    }
+    /// The typed SendEvent with a default-constructed Action for the hooks.
+    template <class E>
+        requires detail::TypedEventValue<E> && std::is_default_constructible_v<Action>
+    bool SendEvent(const E& event) {
+        return SendEvent(event, Action{});
+    }
+
     /// Attaches `observer` (or detaches, with nullptr), which hears what this
     /// machine does under `name` (which must outlive the machine; a literal
     /// does). A machine without an observer pays nothing for the feature; with
@@ -852,6 +878,8 @@ private:
 
     template <class, class, class, class...>
     friend class EventTransitionBuilder;
+    template <class, class, class, class, class, class...>
+    friend class TypedEventBuilder;
     friend class KeyedTransitionBuilder<Controller, Action>;
 
     using NameFn_ = std::string_view (*)() noexcept;

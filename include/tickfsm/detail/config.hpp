@@ -224,6 +224,41 @@ template <class C, class A, class S>
     ApplyHistory<C, A, S>(table, static_cast<History>(step.chain));
 }
 
+/// No guard on a typed event's transition: it is taken whatever the payload.
+struct AnyPayload {};
+template <class S, class E, class G, class T>
+struct TypedOnStep {};
+
+/// From<S>().On<E>(guard).To<T>() (T void: .Handle(), S handles E in place).
+template <class C, class A, class S, class E, class G, class T>
+[[TICKFSM_DETAIL_COLD]] void ApplyTypedOn(Table<C, A>& table, G guard) {
+    using Receiver = std::conditional_t<std::is_void_v<T>, S, T>;
+    const StateIndex from = table.template Register<S>();
+    StateIndex to = kNoState;
+    if constexpr (!std::is_void_v<T>) to = table.template Register<T>();
+    ReserveOneMore(table.meta[from].typed);
+    TypedEdge<C> edge;
+    edge.type = TypeKey<E>();
+    edge.event = TypedEvent<E>();
+    edge.to = to;
+    if constexpr (!std::is_same_v<G, AnyPayload>) {
+        edge.guard = [](const void* g, const C& c, const void* payload) {
+            return static_cast<bool>((*static_cast<const G*>(g))(c, *static_cast<const E*>(payload)));
+        };
+        edge.guard_object = std::make_shared<const G>(std::move(guard));
+    }
+    if constexpr (HasOnEvent<Receiver, C, E>)
+        edge.deliver = [](C& c, std::byte* data, std::uint32_t offset, const void* payload) {
+            StateObject<Receiver>(data, offset).OnEvent(c, *static_cast<const E*>(payload));
+        };
+    table.meta[from].typed.push_back(std::move(edge));
+    table.finalized = false;
+}
+template <class C, class A, class S, class E, class G, class T>
+[[TICKFSM_DETAIL_COLD]] void ReplayTypedOn(Table<C, A>& table, const StepRecord<C, A>&) {
+    ApplyTypedOn<C, A, S, E, G, T>(table, G{});
+}
+
 template <std::size_t N>
 struct PushCapacityStep {};
 

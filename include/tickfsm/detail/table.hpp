@@ -319,6 +319,19 @@ struct EventEdge {
     StateIndex to;
 };
 
+/// A transition on a typed event (From<S>().On<E>(guard).To<T>()), or its
+/// handling in place (.Handle(): `to` is kNoState).
+template <class C>
+struct TypedEdge {
+    const void* type = nullptr; // TypeKey<E>
+    Event event;                // how observers see it: E's name
+    bool (*guard)(const void* guard, const C&, const void* payload) = nullptr; // null: always
+    std::shared_ptr<const void> guard_object;
+    StateIndex to = kNoState;
+    // Hands the payload to the receiving state (T, or S in place): its OnEvent(C&, const E&); null if it has none.
+    void (*deliver)(C&, std::byte* data, std::uint32_t offset, const void* payload) = nullptr;
+};
+
 /// One action of a state's list (Do<X>(args...)): its hooks and where its copy lives.
 template <class C, class A>
 struct ActionSlot {
@@ -382,6 +395,7 @@ struct StateMeta {
     NoneStepper<C, A> step_none; // the fast step when the state has no transitions
     std::vector<ChainPtr<C, A>> chains;
     std::vector<EventEdge> events;
+    std::vector<TypedEdge<C>> typed;
     std::vector<ActionSlot<C, A>> actions;
 };
 

@@ -191,6 +191,11 @@ bool EnterDownTo(TickContext<C, A>& ctx, StateIndex from, StateIndex base, State
         if (table.tree[path[i]].initial != kNoNode) SlotOf(table.tree[path[i]], ctx.data).ticks = 0;
         RunEnter(ctx, path[i]);
         if (ctx.pending != kNoState) break;
+        if (ctx.deliver && path[i] == ctx.receiver) { // a typed event's payload, right after the enter hooks
+            const auto deliver = ctx.deliver;
+            ctx.deliver = nullptr;
+            deliver(*ctx.controller, ctx.data, table.meta[path[i]].offset, ctx.payload);
+        }
     }
     return ctx.pending == kNoState;
 }
@@ -473,6 +478,37 @@ void StackChange(TickContext<C, A>& ctx, StateIndex to, Cause cause) {
         ctx.table->Fail(cause == Cause::Push ? "Push<T>() before the first Perform: there is no state to bury"
                                              : "Pop() before the first Perform: no state is buried");
     ChangeTo(ctx, to, cause, 0, nullptr);
+}
+
+/// A typed event (a value of class E, `type` its TypeKey) sent from outside a
+/// tick: from the leaf outward, the first state with a transition on E whose
+/// guard holds takes it (its target receives the payload in OnEvent after its
+/// enter hooks), or handles it in place. Returns whether a state took it.
+template <class C, class A>
+bool DeliverTyped(TickContext<C, A>& ctx, const void* type, const void* payload, const Event& as) {
+    const Table<C, A>& table = *ctx.table;
+    Runtime& rt = *ctx.rt;
+    if (rt.flags & kStarted)
+        for (StateIndex s = rt.state; s != kNoState; s = table.tree[s].parent)
+            for (const TypedEdge<C>& edge : table.meta[s].typed) {
+                if (edge.type != type) continue;
+                if (edge.guard && !edge.guard(edge.guard_object.get(), *ctx.controller, payload)) continue;
+                if (edge.to == kNoState) { // handled in place
+                    if (edge.deliver) edge.deliver(*ctx.controller, ctx.data, table.meta[s].offset, payload);
+                    return true;
+                }
+                struct Clear { // the payload is this call's only
+                    TickContext<C, A>& ctx;
+                    ~Clear() { ctx.deliver = nullptr; }
+                } clear{ctx};
+                ctx.deliver = edge.deliver;
+                ctx.payload = payload;
+                ctx.receiver = edge.to;
+                ChangeTo(ctx, edge.to, Cause::Event, 0, &edge.event);
+                return true;
+            }
+    if (ctx.observer) ctx.observer->OnUnhandledEvent(ctx.name, table.NameOf(rt.state), as);
+    return false;
 }
 
 /// An event sent from outside a tick: the change happens now, or the observer

@@ -227,6 +227,10 @@ template <class S, class C, class A>
     if constexpr (HasOnStateExit<S, C, A>) s.OnStateExit(c, a);
 }
 
+/// OnEvent(Controller&, const E&): a state's handler of typed event E.
+template <class S, class C, class E>
+concept HasOnEvent = requires(S& s, C& c, const E& e) { s.OnEvent(c, e); };
+
 // --- conditions ----------------------------------------------------------------
 
 template <class F, class C, class A>
