@@ -7,6 +7,7 @@
 #include "actions.hpp"
 #include "config_error.hpp"
 #include "crowd.hpp"
+#include "ensemble.hpp"
 #include "event.hpp"
 #include "input_buffer.hpp"
 #include "instantiate.hpp"

@@ -1,0 +1,174 @@
+#pragma once
+// tickfsm::Ensemble: several machines that run one character together (seed
+// 002's "several machines on one thread that talk": movement, sensing and
+// reaction of one AI), ticked in a declared order by one call, sending each
+// other events through bounded mailboxes.
+
+#include <cstddef>
+#include <memory>
+#include <new>
+#include <string_view>
+#include <type_traits>
+#include <utility>
+#include <vector>
+
+#include "config_error.hpp"
+#include "detail/format.hpp"
+#include "detail/table.hpp"
+#include "event.hpp"
+#include "state_manager.hpp"
+
+namespace tickfsm {
+
+/// Machines of one controller and action type, ticked together. Each has a
+/// mailbox of `kMailCapacity` events. The delivery rule: an event posted to a
+/// machine is sent to it (SendEvent, with the tick's action) at the start of
+/// its next tick in Perform, before its transitions are tried, in the order
+/// posted; so an event posted by a machine ticked earlier in the same
+/// Perform arrives in that same Perform, and one posted to a machine ticked
+/// already (or to itself) arrives in the next. A machine not started yet
+/// receives its first events right after its first tick (which starts it).
+/// Posting to a full mailbox is a ConfigError. Ticking and delivering
+/// allocate nothing.
+template <class Controller, class Action, std::size_t kMailCapacity = 16>
+class Ensemble {
+public:
+    /// The room a typed event's value may take in a mailbox.
+    static constexpr std::size_t kPayloadBytes = 64;
+
+    Ensemble() = default;
+    Ensemble(const Ensemble&) = delete;
+    Ensemble& operator=(const Ensemble&) = delete;
+    ~Ensemble() {
+        for (auto& member : members)
+            for (std::size_t i = 0; i < member->count; ++i) member->At(i).Drop();
+    }
+
+    /// Adds `machine` (which must outlive the ensemble) under `name`, ticked
+    /// after every machine added before it; returns its index for Post.
+    std::size_t Add(StateManager<Controller, Action>& machine, std::string_view name) {
+        for (const auto& member : members)
+            if (member->machine == &machine)
+                detail::ReportConfigError(detail::Format("tickfsm: Ensemble::Add({}): that machine is in the ensemble "
+                                                         "already, as {}",
+                                                         name, member->name));
+        auto member = std::make_unique<Member>();
+        member->machine = &machine;
+        member->name = name;
+        members.push_back(std::move(member)); // its own allocation: letters never move
+        return members.size() - 1;
+    }
+
+    /// One tick of every machine, in the order added: each first receives
+    /// the events posted to it (see the delivery rule above), then performs.
+    void Perform(const Action& action) {
+        for (auto& held : members) {
+            Member& member = *held;
+            if (member.machine->IsStarted()) {
+                Deliver(member, action);
+                member.machine->Perform(action);
+            } else { // nothing to receive events yet: its first tick starts it
+                member.machine->Perform(action);
+                Deliver(member, action);
+            }
+        }
+    }
+
+    /// Posts a named or enum event to machine `to` (its index from Add).
+    void Post(std::size_t to, const Event& event) {
+        Letter& letter = Slot(to, detail::EventText(event));
+        letter.event = event;
+        letter.deliver = [](StateManager<Controller, Action>& m, Letter& l, const Action& a) {
+            m.SendEvent(l.event, a);
+        };
+    }
+
+    /// Posts a typed event, a value of class E of at most kPayloadBytes, to
+    /// machine `to`; it is copied into the mailbox.
+    template <class E>
+        requires detail::TypedEventValue<E>
+    void Post(std::size_t to, const E& value) {
+        static_assert(sizeof(E) <= kPayloadBytes && alignof(E) <= alignof(std::max_align_t),
+                      "tickfsm: Ensemble::Post(to, value): a typed event posted to a mailbox is kept in 64 bytes; "
+                      "post a smaller value (an index, a pointer) or send it to the machine directly");
+        static_assert(std::is_copy_constructible_v<E>, "tickfsm: Ensemble::Post(to, value): the value is copied");
+        Letter& letter = Slot(to, detail::TypeName<E>());
+        ::new (static_cast<void*>(letter.payload)) E(value);
+        letter.drop = [](std::byte* p) noexcept { std::launder(reinterpret_cast<E*>(p))->~E(); };
+        letter.deliver = [](StateManager<Controller, Action>& m, Letter& l, const Action& a) {
+            m.SendEvent(*std::launder(reinterpret_cast<const E*>(l.payload)), a);
+        };
+    }
+
+    /// How many events wait in machine `index`'s mailbox.
+    std::size_t Waiting(std::size_t index) const { return members.at(index)->count; }
+    /// The number of machines.
+    std::size_t Size() const noexcept { return members.size(); }
+    /// Machine `index` as added.
+    StateManager<Controller, Action>& At(std::size_t index) const { return *members.at(index)->machine; }
+
+private:
+    struct Letter {
+        Event event;
+        void (*deliver)(StateManager<Controller, Action>&, Letter&, const Action&) = nullptr;
+        void (*drop)(std::byte*) noexcept = nullptr;
+        alignas(std::max_align_t) std::byte payload[kPayloadBytes];
+        void Drop() noexcept {
+            if (drop) drop(payload);
+            drop = nullptr;
+        }
+    };
+    struct Member {
+        StateManager<Controller, Action>* machine = nullptr;
+        std::string_view name;
+        Letter box[kMailCapacity]; // a ring: `count` letters from `first`
+        std::size_t first = 0;
+        std::size_t count = 0;
+        Letter& At(std::size_t i) noexcept { return box[(first + i) % kMailCapacity]; }
+        void PopFront() noexcept {
+            first = (first + 1) % kMailCapacity;
+            --count;
+        }
+    };
+
+    /// Sends `member` the events waiting for it, in the order posted. One by
+    /// one from the front: a hook that posts to this machine while it
+    /// receives adds behind, for its next tick.
+    static void Deliver(Member& member, const Action& action) {
+        const std::size_t due = member.count;
+        for (std::size_t i = 0; i < due; ++i) {
+            Letter& letter = member.At(0);
+            struct Done { // the letter goes even if its delivery throws
+                Member& member;
+                Letter& letter;
+                ~Done() {
+                    letter.Drop();
+                    member.PopFront();
+                }
+            } done{member, letter};
+            letter.deliver(*member.machine, letter, action);
+        }
+    }
+
+    /// The next free letter of machine `to`'s mailbox.
+    Letter& Slot(std::size_t to, std::string_view what) {
+        if (to >= members.size())
+            detail::ReportConfigError(detail::Format("tickfsm: Ensemble::Post({}, {}): there is no machine {} (the "
+                                                     "ensemble has {})",
+                                                     to, what, to, members.size()));
+        Member& member = *members[to];
+        if (member.count == kMailCapacity)
+            detail::ReportConfigError(detail::Format("tickfsm: Ensemble::Post({}, {}): the mailbox of {} is full ({} "
+                                                     "events wait for its next tick); give the Ensemble a larger "
+                                                     "kMailCapacity",
+                                                     to, what, member.name, kMailCapacity));
+        Letter& letter = member.box[(member.first + member.count) % kMailCapacity];
+        letter.drop = nullptr;
+        ++member.count;
+        return letter;
+    }
+
+    std::vector<std::unique_ptr<Member>> members;
+};
+
+} // namespace tickfsm

@@ -1,0 +1,45 @@
+// Sample 6: the guard of guard.hpp. Prints the run and checks itself: the
+// lines below must appear in this order (other lines may come between), or it
+// exits 1.
+
+#include <cstdio>
+#include <string>
+#include <string_view>
+
+#include "common/sample.hpp"
+#include "guard/guard.hpp"
+
+namespace {
+
+constexpr std::string_view kPath[] = {
+    "Quiet -> Listening (condition 0)",      // sensing hears the noise...
+    "Patrol -> Investigate (event Heard)",   // ...and tells reaction, in the same tick
+    "tick  5  reaction: heard something at 0",
+    "Listening -> Watching (condition 0)",
+    "Investigate -> Chase (event EnemySeen)", // Calm/Investigate -> Combat/Chase
+    "tick 10  reaction: enemy at 8",
+    "Still -> Run (condition 1)",             // movement follows reaction's pace
+    "Chase -> Stunned (push)",                // the flash: Combat/Chase buried
+    "tick 14  reaction: stunned",
+    "tick 14  guard at 4 (Stunned)",
+    "tick 17  reaction: shakes it off",
+    "Stunned -> Chase (pop)",                 // back to Combat/Chase
+    "Chase -> Strike (condition 0)",
+    "tick 19  reaction: strike 1",
+    "Watching -> Quiet (condition 0)",
+    "Strike -> Investigate (event EnemyLost)", // Calm's history: where it was
+    "Investigate -> Patrol (condition 0)",
+    "tick 36  guard at",
+};
+
+} // namespace
+
+int main() {
+    int strikes = 0;
+    const std::string output = guard::RunGuard(&strikes);
+    std::fputs(output.c_str(), stdout);
+    samples::InOrder check("guard", output);
+    if (!check.FollowAll(kPath) || strikes != 1) return 1;
+    std::fputs("guard: the expected path happened\n", stdout);
+    return 0;
+}
