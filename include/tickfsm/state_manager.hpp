@@ -416,6 +416,27 @@ public:
         detail::ApplyHistory<Controller, Action, S>(*Tab_(), history);
     }
 
+    /// Configuration: S is a pass-through state: on a tick that enters it, its
+    /// transitions (the whole active path's, any-state ones first) are tried
+    /// again at once, with its time 0, so it can route the machine on in the
+    /// same tick; it performs only if none holds. A tick that passes through
+    /// one state twice is a loop, a ConfigError naming the states. The
+    /// machine then ticks on the general path.
+    template <class S>
+    void SetPassThrough() {
+        static_assert(detail::CheckState<S, Controller, Action>());
+        CheckConfigurable_([] { return detail::Format("SetPassThrough<{}>()", detail::StateName<S>()); });
+        if (Blk_()->node) {
+            Record_ step;
+            step.key = detail::TypeKey<detail::PassThroughStep<S>>();
+            step.replay = &detail::ReplayPassThrough<Controller, Action, S>;
+            Step_(step);
+            return;
+        }
+        AddStatePrivately_<S>();
+        detail::ApplyPassThrough<Controller, Action, S>(*Tab_());
+    }
+
     // --- push and pop (seed 002's bury and unbury) ----------------------------
 
     /// Configuration: each character can bury up to N states under pushes

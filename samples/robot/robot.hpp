@@ -14,6 +14,10 @@
 //                                                            whichever it left)
 //
 //   Battery: the global state, performs every tick beside the current one.
+//
+// NestedRobotStateManager is the same robot with nested states:
+//   Working (deep history) = {Stand (initial), Walk}   --hello-->   Greet
+//   Greet --greeting over: ForceSetState<Working>()--> back where it was
 
 #include <cstddef>
 #include <cstdlib>
@@ -22,6 +26,7 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -211,6 +216,24 @@ struct Battery {
     }
 };
 
+/// The seed's walkTo: ignore a blocked tile; stand first if walking; find
+/// the A* path and walk it. Returns whether the robot sets off.
+inline bool WalkTo(tickfsm::StateManager<Robot, Input>& m, Tile target) {
+    Robot& r = m.GetController();
+    if (kMap.IsBlocked(target)) {
+        r.Print("WalkTo {}: blocked, ignored", target);
+        return false;
+    }
+    if (m.IsIn<Walk>()) m.ForceSetState<Stand>();
+    std::vector<Tile> path = kMap.FindPath(r.position, target);
+    if (path.empty()) {
+        r.Print("WalkTo {}: {}", target, r.position == target ? "already there" : "no path, ignored");
+        return false;
+    }
+    m.ForceSetState<Walk>(std::move(path));
+    return true;
+}
+
 class RobotStateManager : public tickfsm::StateManager<Robot, Input> {
 public:
     explicit RobotStateManager(Robot& r) : StateManager(r) {
@@ -221,23 +244,27 @@ public:
         From<Battery>();
     }
 
-    /// The seed's walkTo: ignore a blocked tile; stand first if walking; find
-    /// the A* path and walk it. Returns whether the robot sets off.
-    bool WalkTo(Tile target) {
-        Robot& r = GetController();
-        if (kMap.IsBlocked(target)) {
-            r.Print("WalkTo {}: blocked, ignored", target);
-            return false;
-        }
-        if (IsIn<Walk>()) ForceSetState<Stand>();
-        std::vector<Tile> path = kMap.FindPath(r.position, target);
-        if (path.empty()) {
-            r.Print("WalkTo {}: {}", target, r.position == target ? "already there" : "no path, ignored");
-            return false;
-        }
-        ForceSetState<Walk>(std::move(path));
-        return true;
+    /// The seed's walkTo (see robot::WalkTo).
+    bool WalkTo(Tile target) { return robot::WalkTo(*this, target); }
+};
+
+/// Working: what the robot does when it is not greeting.
+struct Working {};
+
+/// The same robot with nested states: Working = {Stand, Walk} beside Greet.
+/// One transition from Working replaces Stand's and Walk's, and Working's
+/// deep history takes the robot back to what it was doing after a greeting,
+/// where RobotStateManager keeps its previous state and reverts to it.
+class NestedRobotStateManager : public tickfsm::StateManager<Robot, Input> {
+public:
+    explicit NestedRobotStateManager(Robot& r) : StateManager(r) {
+        SetSubstates<Working, Stand, Walk>();
+        SetHistory<Working>(tickfsm::History::Deep);
+        SetInitialState<Working>().To<Greet>(SomeoneSaysHello);
+        From<Greet>();
+        From<Battery>();
     }
+    bool WalkTo(Tile target) { return robot::WalkTo(*this, target); }
 };
 
 /// The script: what happens at which tick of the run.
@@ -271,13 +298,15 @@ constexpr Tile LastTap() {
     return last;
 }
 
-/// The scripted run. Returns all it printed.
-inline std::string Run() {
+/// The scripted run, with RobotStateManager or NestedRobotStateManager.
+/// Returns all it printed.
+template <class Manager = RobotStateManager>
+std::string Run() {
     Robot r;
-    RobotStateManager machine(r);
+    Manager machine(r);
     tickfsm::TracePrinter trace(r.console, {.causes = true});
     machine.SetObserver(&trace, "Robot");
-    machine.SetGlobalState<Battery>();
+    machine.template SetGlobalState<Battery>();
     for (int tick = 1; tick <= kTicks; ++tick) {
         r.tick = tick;
         const Input in = ScriptedInput(tick);
@@ -285,7 +314,12 @@ inline std::string Run() {
         machine.Perform(in);
         // A state cannot revert itself (its Machine handle has no revert), so
         // the loop does it between ticks once the greeting is over.
-        if (machine.IsIn<Greet>() && machine.State<Greet>().Over()) machine.RevertToPreviousState();
+        if (machine.template IsIn<Greet>() && machine.template State<Greet>().Over()) {
+            if constexpr (std::is_same_v<Manager, NestedRobotStateManager>)
+                machine.template ForceSetState<Working>(); // its history: back to what it was doing
+            else
+                machine.RevertToPreviousState();
+        }
     }
     r.Print("done: at {}, battery {}%, state {}", r.position, r.battery, machine.CurrentStateName());
     return r.console;

@@ -198,3 +198,14 @@ TEST_CASE("The robot's scripted run ends on the last tapped tile", "[sample][rob
     CHECK(out.find("done: at (2,5), battery 15%, state Stand") != std::string::npos);
     CHECK(out.find("Greet -> Walk (direct)") != std::string::npos);
 }
+
+TEST_CASE("The nested robot, Working = {Stand, Walk} with deep history, runs as the flat one with its revert",
+          "[sample][robot][nested]") {
+    const std::string flat = Run<RobotStateManager>();
+    const std::string nested = Run<NestedRobotStateManager>();
+    // The trace lists the states first (Working is one more); from the first transition on, the runs agree.
+    const auto run = [](const std::string& out) { return out.substr(out.find(" -> Stand (initial)")); };
+    CHECK(nested.find("...state 'Working' (initial state)") != std::string::npos);
+    CHECK(run(nested) == run(flat));
+    CHECK(nested.find("Greet -> Walk (direct)") != std::string::npos); // back to walking, by history
+}

@@ -444,3 +444,68 @@ TEST_CASE("Any-state transitions ask the current state's gate and work on a flat
     CHECK(m.IsIn<Idle>());
     CHECK(m.TicksInState() == 1);
 }
+
+TEST_CASE("A pass-through state routes the machine on in the tick that enters it", "[pass_through]") {
+    struct Router : tickfsm::StateManager<Hero, Pad> {
+        explicit Router(Hero& h) : StateManager(h) {
+            SetPassThrough<Combat>();
+            SetInitialState<Idle>().To<Combat>([](const Hero& c) { return c.enemy; });
+            From<Combat>()
+                .To<Block>([](const Hero& c) { return c.guard; })
+                .To<Attack>([](const Hero&, const Pad&, float t) { return t == 0.0f; });
+            From<Block>();
+            From<Attack>();
+        }
+    };
+    Hero hero;
+    Router m(hero);
+    m.Perform({});
+    Take(hero);
+    hero.enemy = true;
+    m.Perform({});
+    CHECK(Take(hero) == std::vector<std::string>{"exit Idle", "enter Combat", "exit Combat", "enter Attack", "Attack"});
+    CHECK(m.IsIn<Attack>());
+    m.ForceSetState<Combat>(); // entered outside a tick: it waits for the tick
+    CHECK(m.IsIn<Combat>());
+    hero.guard = true;
+    m.Perform({});
+    CHECK(m.IsIn<Block>());
+}
+
+TEST_CASE("A pass-through state whose transitions hold none stays and performs", "[pass_through]") {
+    struct Stay : tickfsm::StateManager<Hero, Pad> {
+        explicit Stay(Hero& h) : StateManager(h) {
+            SetPassThrough<Combat>();
+            SetInitialState<Idle>().To<Combat>([](const Hero& c) { return c.enemy; });
+            From<Combat>().To<Block>([](const Hero& c) { return c.guard; });
+            From<Block>();
+        }
+    };
+    Hero hero;
+    Stay m(hero);
+    m.Perform({});
+    Take(hero);
+    hero.enemy = true;
+    m.Perform({});
+    CHECK(Take(hero) == std::vector<std::string>{"exit Idle", "enter Combat", "Combat"});
+}
+
+TEST_CASE("A pass-through loop is a ConfigError naming the states", "[pass_through][config_error]") {
+    struct Loop : tickfsm::StateManager<Hero, Pad> {
+        explicit Loop(Hero& h) : StateManager(h) {
+            SetPassThrough<Attack>();
+            SetPassThrough<Block>();
+            SetInitialState<Idle>().To<Attack>([](const Hero& c) { return c.swing; });
+            From<Attack>().To<Block>();
+            From<Block>().To<Attack>([](const Hero& c) { return c.swing; }).To<Idle>();
+        }
+    };
+    Hero hero;
+    Loop m(hero);
+    m.Perform({});
+    hero.swing = true;
+    CHECK_THROWS_WITH(m.Perform({}), Catch::Contains("pass-through loop: Attack -> Block -> Attack"));
+    hero.swing = false; // usable after: Block routes to Idle now
+    m.Perform({});
+    CHECK(m.IsIn<Idle>());
+}

@@ -259,6 +259,22 @@ template <class C, class A, class S, class E, class G, class T>
     ApplyTypedOn<C, A, S, E, G, T>(table, G{});
 }
 
+template <class S>
+struct PassThroughStep {};
+
+/// SetPassThrough<S>().
+template <class C, class A, class S>
+[[TICKFSM_DETAIL_COLD]] void ApplyPassThrough(Table<C, A>& table) {
+    const StateIndex id = table.template Register<S>();
+    table.meta[id].pass_through = true;
+    table.passing = true;
+    table.finalized = false;
+}
+template <class C, class A, class S>
+[[TICKFSM_DETAIL_COLD]] void ReplayPassThrough(Table<C, A>& table, const StepRecord<C, A>&) {
+    ApplyPassThrough<C, A, S>(table);
+}
+
 template <std::size_t N>
 struct PushCapacityStep {};
 

@@ -383,6 +383,7 @@ struct StateMeta {
     bool takes_machine = false; // a hook takes the machine handle
     bool slow = false;          // set by Finalize: this state's tick runs on the general path
     bool has_enter = false;     // it has an OnStateEnter hook
+    bool pass_through = false;  // SetPassThrough<S>(): its transitions are tried again as soon as it is entered
     std::uint32_t offset = 0;
     void (*init)(C&, std::byte*, std::uint32_t) = nullptr;
     bool (*can_enter)(const C&, std::byte*, std::uint32_t, const StateRef& from) = nullptr;
@@ -828,6 +829,7 @@ struct Table {
     bool finalized = false;
     bool keep_previous = false;           // KeepPreviousState(): every change records where it came from
     bool nested = false;                  // some state holds substates: every tick takes the general path
+    bool passing = false;                 // some state is a pass-through state
     bool uses_machine = false;            // set by Finalize: some hook may call NextState
     bool all_fast = false;                // set by Finalize: every state ticks on the fast path
     bool bare = false;                    // set by Finalize: no per-character data; steps are `bare`
@@ -1006,7 +1008,8 @@ struct Table {
             }
             for (const auto& chain : m.chains) m.slow = m.slow || (chain->count != 0 && !chain->step);
             // several chains, history to keep, a tree, any-state transitions
-            m.slow = m.slow || non_empty > 1 || keep_previous || nested || any != kNoState || stack_capacity != 0;
+            m.slow = m.slow || non_empty > 1 || keep_previous || nested || any != kNoState || stack_capacity != 0 ||
+                     passing;
             uses_machine = uses_machine || general[s];
             all_fast = all_fast && !m.slow;
         }

@@ -401,6 +401,60 @@ void RunPerform(TickContext<C, A>& ctx, StateIndex state) {
     }
 }
 
+/// Takes the transition `fired` that a probe found.
+template <class C, class A>
+void Fire(TickContext<C, A>& ctx, const Probed<C, A>& fired) {
+    // A transition that takes arguments builds its target between the exit and the enter.
+    struct Build {
+        const Probed<C, A>* fired;
+        TickContext<C, A>* ctx;
+    } build{&fired, &ctx};
+    Prepare prepare;
+    if (fired.chain->prepare) {
+        prepare.run = [](const void* context, std::byte*) {
+            const Build& b = *static_cast<const Build*>(context);
+            b.fired->chain->prepare(*b.fired->chain, b.fired->index, *b.ctx->controller, *b.ctx->action,
+                                    b.ctx->data);
+        };
+        prepare.context = &build;
+    }
+    Cause cause = Cause::Condition;
+    if (fired.chain->kinds) {
+        const std::uint8_t kind = fired.chain->kinds[fired.index];
+        if (kind == kKindPush) cause = Cause::Push;
+        else if (kind == kKindPop) cause = Cause::Pop;
+    }
+    ChangeTo(ctx, fired.to, cause, fired.condition, nullptr, prepare);
+}
+
+/// While the current state is a pass-through state, its transitions (the
+/// active path's) are tried again at once, with its time 0; a state passed
+/// through twice in one tick is a loop, a ConfigError naming the states.
+template <class C, class A>
+void PassThrough(TickContext<C, A>& ctx) {
+    const Table<C, A>& table = *ctx.table;
+    Runtime& rt = *ctx.rt;
+    StateIndex passed[kMaxDepth];
+    std::size_t count = 0;
+    while (table.meta[rt.state].pass_through) {
+        for (std::size_t i = 0; i < count; ++i) {
+            if (passed[i] != rt.state) continue;
+            std::string chain;
+            for (std::size_t j = i; j < count; ++j) chain += std::string(table.NameOf(passed[j])) + " -> ";
+            table.Fail(Format("pass-through loop: {}{}; a pass-through state's transitions are tried again at once, "
+                              "so one of them must lead out of the loop",
+                              chain, table.NameOf(rt.state)));
+        }
+        if (count == kMaxDepth)
+            table.Fail(Format("more than {} pass-through states in a row in one tick (last: {})", kMaxDepth,
+                              table.NameOf(rt.state)));
+        passed[count++] = rt.state;
+        const Probed<C, A> fired = table.ProbePath(rt.state, rt.ticks, *ctx.controller, *ctx.action, ctx.data);
+        if (fired.to == kNoState) return;
+        Fire(ctx, fired);
+    }
+}
+
 /// One Perform on the general path, by the tick rules.
 template <class C, class A>
 void GeneralTick(TickContext<C, A>& ctx) {
@@ -418,30 +472,9 @@ void GeneralTick(TickContext<C, A>& ctx) {
         ChangeTo(ctx, to, Cause::Request, 0, nullptr);
     } else {
         const Probed<C, A> fired = table.ProbePath(rt.state, rt.ticks, *ctx.controller, *ctx.action, ctx.data);
-        if (fired.to != kNoState) {
-            // A transition that takes arguments builds its target between the exit and the enter.
-            struct Build {
-                const Probed<C, A>* fired;
-                TickContext<C, A>* ctx;
-            } build{&fired, &ctx};
-            Prepare prepare;
-            if (fired.chain->prepare) {
-                prepare.run = [](const void* context, std::byte*) {
-                    const Build& b = *static_cast<const Build*>(context);
-                    b.fired->chain->prepare(*b.fired->chain, b.fired->index, *b.ctx->controller, *b.ctx->action,
-                                            b.ctx->data);
-                };
-                prepare.context = &build;
-            }
-            Cause cause = Cause::Condition;
-            if (fired.chain->kinds) {
-                const std::uint8_t kind = fired.chain->kinds[fired.index];
-                if (kind == kKindPush) cause = Cause::Push;
-                else if (kind == kKindPop) cause = Cause::Pop;
-            }
-            ChangeTo(ctx, fired.to, cause, fired.condition, nullptr, prepare);
-        }
+        if (fired.to != kNoState) Fire(ctx, fired);
     }
+    if (table.passing) PassThrough(ctx);
     ctx.pending = kNoState;
     if (ctx.global != kNoState) { // the global state performs first, beside the current one
         const StateMeta<C, A>& global = table.meta[ctx.global];
