@@ -153,6 +153,23 @@ public:
         return std::move(*this).template AddEdge_<T, detail::kEdgeForced>(std::forward<F>(condition), detail::NoMaker{});
     }
 
+    /// Adds an exit transition S -> T: taken when `condition` holds and the
+    /// current state is done, that is it called its Machine handle's Done()
+    /// since it was entered, or its CanExitState(to T) agrees. Meant for a
+    /// parent S, whose transition then waits for the substate that is active;
+    /// while it waits it is tried again every tick, condition included, and
+    /// fires on the first tick both hold (a condition that stopped holding
+    /// does not fire). T's CanEnterState is asked as for To.
+    template <class T, class F>
+    auto ToWhenDone(F&& condition) && {
+        return std::move(*this).template AddEdge_<T, detail::kEdgeWait>(std::forward<F>(condition), detail::NoMaker{});
+    }
+    /// ToWhenDone without a condition: S -> T as soon as the current state is done.
+    template <class T>
+    auto ToWhenDone() && {
+        return std::move(*this).template ToWhenDone<T>(detail::Always{});
+    }
+
     /// Adds a push taken when `condition` holds: T is entered on top of S,
     /// which stays buried, its object and time kept, until a pop (see
     /// StateManager::Push). Needs SetPushCapacity(n) in the configuration.
@@ -245,6 +262,7 @@ private:
     static constexpr const char* EdgeApi_(unsigned flags) noexcept {
         if (flags & detail::kEdgePush) return "Push";
         if (flags & detail::kEdgePop) return "Pop";
+        if (flags & detail::kEdgeWait) return "ToWhenDone";
         return (flags & detail::kEdgeForced) ? "ForceTo" : "To";
     }
 

@@ -182,6 +182,10 @@ public:
         Ask<T>(detail::Direct::Force, std::forward<Args>(args)...);
     }
 
+    /// Marks the current state done until it is left: a ToWhenDone transition
+    /// of a state that holds it no longer waits for its CanExitState.
+    void Done() noexcept { ctx_.rt->flags = static_cast<std::uint16_t>(ctx_.rt->flags | detail::kDone); }
+
     /// Buries the current state under T when this hook returns (see
     /// StateManager::Push); the last change asked for in one hook wins.
     template <class T>

@@ -13,6 +13,7 @@
 #include <string_view>
 #include <type_traits>
 #include <utility>
+#include <vector>
 
 #include "detail/format.hpp"
 
@@ -516,6 +517,13 @@ public:
         return n;
     }
 
+    /// Every state of the machine by id: name, parent, initial substate,
+    /// history, pass-through, and which one the machine starts in.
+    std::vector<StateInfo> States() const { return Resolved_().DescribeStates(); }
+    /// Every transition: the any-state ones first, then each state's in the
+    /// order they are tried (conditions, then events, then typed events).
+    std::vector<TransitionRule> Transitions() const { return Resolved_().DescribeTransitions(); }
+
     /// The state that holds state `id`; not Valid() for a top-level state.
     StateId ParentOf(StateId id) const {
         const Table_& table = Resolved_();
@@ -707,7 +715,8 @@ public:
         // The conditions run marked busy: one that calls back into the machine
         // (an event, a change, a tick) is refused, so a dry run changes nothing.
         BusyScope_ busy(seat_.rt);
-        const auto fired = table.ProbePath(from, ticks, *controller_, action, Data_(), 1);
+        const auto fired =
+            table.ProbePath(from, ticks, *controller_, action, Data_(), true, (seat_.rt.flags & detail::kDone) != 0);
         detail::StateIndex to = fired.to;
         if (to == detail::kNoState) return std::nullopt;
         if (fired.chain->kinds && fired.chain->kinds[fired.index] == detail::kKindPop) { // back to the buried state

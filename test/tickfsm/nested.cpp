@@ -509,3 +509,107 @@ TEST_CASE("A pass-through loop is a ConfigError naming the states", "[pass_throu
     m.Perform({});
     CHECK(m.IsIn<Idle>());
 }
+
+TEST_CASE("An exit transition waits until the active substate is done, trying its condition again each tick",
+          "[nested][exit_transition]") {
+    struct Swinging {
+        bool CanExitState(const Hero& h, const tickfsm::StateRef&) const { return !h.swing; }
+    };
+    struct Waiting : tickfsm::StateManager<Hero, Pad> {
+        explicit Waiting(Hero& h) : StateManager(h) {
+            SetSubstates<Combat, Swinging, Block>();
+            SetInitialState<Combat>().ToWhenDone<Idle>([](const Hero& c) { return !c.enemy; });
+            From<Idle>();
+        }
+    };
+    Hero hero;
+    Waiting m(hero);
+    hero.enemy = true;
+    hero.swing = true;
+    m.Perform({});
+    hero.enemy = false; // the condition holds, but the swing is not done: pending
+    m.Perform({});
+    CHECK(m.ActivePath() == "Combat/Swinging");
+    hero.enemy = true; // the swing ends, but the condition no longer holds: nothing fires
+    hero.swing = false;
+    m.Perform({});
+    CHECK(m.ActivePath() == "Combat/Swinging");
+    hero.enemy = false; // both hold: it fires
+    m.Perform({});
+    CHECK(m.IsIn<Idle>());
+}
+
+TEST_CASE("A substate that calls Done lets the exit transition fire whatever its gate", "[nested][exit_transition]") {
+    struct Finisher {
+        int ticks = 0;
+        bool CanExitState(const Hero&, const tickfsm::StateRef&) const { return false; }
+        void Perform(Hero&, const Pad&, tickfsm::Machine<Hero, Pad>& m) {
+            if (++ticks == 2) m.Done();
+        }
+    };
+    struct Waiting : tickfsm::StateManager<Hero, Pad> {
+        explicit Waiting(Hero& h) : StateManager(h) {
+            SetSubstates<Combat, Finisher, Block>();
+            SetInitialState<Combat>().ToWhenDone<Idle>();
+            From<Idle>();
+        }
+    };
+    Hero hero;
+    Waiting m(hero);
+    m.Perform({}); // Finisher: 1
+    m.Perform({}); // not done when tried; Finisher: 2, Done()
+    CHECK(m.IsIn<Finisher>());
+    CHECK(m.WouldTransition({}) == m.IdOf<Idle>());
+    m.Perform({});
+    CHECK(m.IsIn<Idle>());
+}
+
+TEST_CASE("States and Transitions describe the machine: parents, initial substates, kinds and order",
+          "[nested][introspection]") {
+    struct Described : tickfsm::StateManager<Hero, Pad> {
+        explicit Described(Hero& h) : StateManager(h) {
+            SetPushCapacity<1>();
+            SetSubstates<Combat, Attack, Block>();
+            SetHistory<Combat>(tickfsm::History::Deep);
+            SetPassThrough<Block>();
+            FromAny().Push<Heavy>([](const Hero& c) { return c.heavy; });
+            SetInitialState<Idle>().To<Combat>([](const Hero& c) { return c.enemy; }).On("calm").To<Idle>();
+            From<Combat>().ToWhenDone<Idle>([](const Hero& c) { return !c.enemy; });
+            From<Attack>().ForceTo<Block>([](const Hero& c) { return c.guard; });
+            From<Heavy>().Pop([](const Hero& c) { return !c.heavy; });
+        }
+    };
+    Hero hero;
+    Described m(hero);
+    const auto states = m.States();
+    REQUIRE(states.size() == m.StateCount());
+    auto state = [&](std::string_view name) {
+        for (const auto& s : states)
+            if (s.name == name) return s;
+        FAIL("no state " << name);
+        return tickfsm::StateInfo{};
+    };
+    CHECK(state("Combat").initial == m.IdOf<Attack>());
+    CHECK(state("Combat").history == tickfsm::History::Deep);
+    CHECK(state("Block").parent == m.IdOf<Combat>());
+    CHECK(state("Block").pass_through);
+    CHECK(state("Idle").is_initial);
+    CHECK_FALSE(state("Idle").parent.Valid());
+
+    const auto rules = m.Transitions();
+    REQUIRE(rules.size() == 6);
+    CHECK(rules[0].any);
+    CHECK(rules[0].kind == tickfsm::TransitionKind::Push);
+    CHECK(rules[0].to == m.IdOf<Heavy>());
+    auto find = [&](tickfsm::StateId from, tickfsm::TransitionKind kind) {
+        for (const auto& r : rules)
+            if (r.from == from && r.kind == kind) return r;
+        FAIL("no such transition");
+        return tickfsm::TransitionRule{};
+    };
+    CHECK(find(m.IdOf<Idle>(), tickfsm::TransitionKind::Condition).to == m.IdOf<Combat>());
+    CHECK(find(m.IdOf<Idle>(), tickfsm::TransitionKind::Event).event == tickfsm::Event("calm"));
+    CHECK(find(m.IdOf<Combat>(), tickfsm::TransitionKind::WhenDone).to == m.IdOf<Idle>());
+    CHECK(find(m.IdOf<Attack>(), tickfsm::TransitionKind::Condition).forced);
+    CHECK_FALSE(find(m.IdOf<Heavy>(), tickfsm::TransitionKind::Pop).to.Valid());
+}

@@ -120,7 +120,7 @@ template <class C, class A, class S, class T, class Cond, unsigned kFlags, class
     using Old = Chain<C, A, S, Edges...>;
     using E = Edge<T, Cond, kFlags, Maker>;
     using New = Chain<C, A, S, Edges..., E>;
-    if constexpr (E::kKind != kKindChange)
+    if constexpr (E::kKind == kKindPush || E::kKind == kKindPop)
         if (table.stack_capacity == 0)
             table.Fail(Format("From<{}>().{}(): this machine has no push stack; call SetPushCapacity<N>() before "
                               "configuring pushes and pops",

@@ -29,6 +29,7 @@
 #include "format.hpp"
 
 #include "../config_error.hpp"
+#include "../describe.hpp"
 #include "../event.hpp"
 #include "../observer.hpp"
 #include "../state_ref.hpp"
@@ -107,6 +108,7 @@ inline constexpr std::uint16_t kObserved = 0x400;   // an observer is attached
 inline constexpr std::uint16_t kInitialized = 0x800; // OnStateInit ran (kept across Reset)
 inline constexpr std::uint16_t kGlobal = 0x1000;    // a global state performs every tick
 inline constexpr std::uint16_t kGlobalWaiting = 0x2000; // the global state is entered when the machine starts
+inline constexpr std::uint16_t kDone = 0x4000;      // the current state called Machine::Done() since it was entered
 /// What sends a started StateManager's ticks to the general path.
 inline constexpr std::uint16_t kGeneralReasons = kSlow | kNextPending | kObserved | kGlobal;
 /// A StateManager's flags when its next tick calls its Seat's step: a change
@@ -412,7 +414,8 @@ struct NoMaker {};
 inline constexpr unsigned kEdgeForced = 1; // skips the gates
 inline constexpr unsigned kEdgePush = 2;   // buries the current state under its target
 inline constexpr unsigned kEdgePop = 4;    // leaves for the state buried last
-inline constexpr std::uint8_t kKindChange = 0, kKindPush = 1, kKindPop = 2;
+inline constexpr unsigned kEdgeWait = 8;   // waits until the current state is done (ToWhenDone)
+inline constexpr std::uint8_t kKindChange = 0, kKindPush = 1, kKindPop = 2, kKindWait = 4;
 
 template <class T, class F, unsigned kEdgeFlags = 0, class M = NoMaker>
 struct Edge {
@@ -1006,7 +1009,8 @@ struct Table {
                     m.slow = m.slow || general[chain->targets[i].id] || gated;
                 }
             }
-            for (const auto& chain : m.chains) m.slow = m.slow || (chain->count != 0 && !chain->step);
+            // a chain known only at run time, or with pushes, pops or waits, is the general path's
+            for (const auto& chain : m.chains) m.slow = m.slow || (chain->count != 0 && !chain->step) || chain->kinds;
             // several chains, history to keep, a tree, any-state transitions
             m.slow = m.slow || non_empty > 1 || keep_previous || nested || any != kNoState || stack_capacity != 0 ||
                      passing;
@@ -1074,9 +1078,11 @@ struct Table {
     /// Which state the conditions of `from` send the machine to at time t: the
     /// first whose condition holds and whose gates agree (forced ones skip them).
     /// For the any-state transitions, `leaf` is the current state: its gate is
-    /// asked, and a transition into an active state is passed over.
+    /// asked, and a transition into an active state is passed over. A
+    /// ToWhenDone transition also waits for the current state `active` to be
+    /// done: `done` (it called Machine::Done()), or its CanExitState agrees.
     Probed<C, A> Probe(StateIndex from, const C& c, const A& a, float t, std::byte* data,
-                       StateIndex leaf = kNoState) const {
+                       StateIndex leaf = kNoState, StateIndex active = kNoState, bool done = false) const {
         const StateIndex gate = leaf != kNoState ? leaf : from;
         std::size_t before = 0;
         for (const auto& chain : meta[from].chains) {
@@ -1087,6 +1093,13 @@ struct Table {
                 if (leaf != kNoState && Within(leaf, to)) {
                     start = i + 1;
                     continue;
+                }
+                if (chain->kinds && chain->kinds[i] == kKindWait && !done && active != kNoState && active != from) {
+                    const StateMeta<C, A>& current = meta[active];
+                    if (current.can_exit && !current.can_exit(c, data, current.offset, Ref(to))) {
+                        start = i + 1; // waits: tried again next tick, condition and all
+                        continue;
+                    }
                 }
                 if (chain->forced[i] || Allowed(gate, to, c, data))
                     return {to, before + static_cast<std::size_t>(i), chain.get(), i};
@@ -1102,11 +1115,11 @@ struct Table {
     /// own time in state (`leaf_ticks` for the leaf, its slot's for a composite,
     /// one tick on if `ahead`: a dry run sees the ticks the next tick will).
     Probed<C, A> ProbePath(StateIndex leaf, std::uint32_t leaf_ticks, const C& c, const A& a, std::byte* data,
-                           bool ahead = false) const {
+                           bool ahead = false, bool done = false) const {
         if (any != kNoState) // the any-state transitions first, with the current state's time
             if (const Probed<C, A> fired = Probe(any, c, a, TimeOf(leaf_ticks, dt), data, leaf); fired.to != kNoState)
                 return fired;
-        if (!nested) return Probe(leaf, c, a, TimeOf(leaf_ticks, dt), data);
+        if (!nested) return Probe(leaf, c, a, TimeOf(leaf_ticks, dt), data, kNoState, leaf, done);
         TreeIndex path[kMaxDepth];
         const std::size_t n = ActivePathOf(tree, leaf, path);
         for (std::size_t i = 0; i < n; ++i) {
@@ -1116,7 +1129,7 @@ struct Table {
                 ticks = SlotOf(tree[s], data).ticks;
                 if (ahead) CountTick(ticks);
             }
-            const Probed<C, A> fired = Probe(s, c, a, TimeOf(ticks, dt), data);
+            const Probed<C, A> fired = Probe(s, c, a, TimeOf(ticks, dt), data, kNoState, leaf, done);
             if (fired.to != kNoState) return fired;
         }
         return {};
@@ -1147,6 +1160,76 @@ struct Table {
 
     /// "Combat/Attack": the active path of `leaf` ("" for none).
     std::string PathText(StateIndex leaf) const { return detail::PathText(tree, StateNames(), leaf); }
+
+    /// Every state but the Any pseudo-state, by id (StateManager::States()).
+    std::vector<StateInfo> DescribeStates() const {
+        std::vector<StateInfo> list;
+        for (std::size_t s = 0; s < meta.size(); ++s) {
+            if (s == any) continue;
+            StateInfo info;
+            info.id = StateId{static_cast<StateIndex>(s)};
+            info.name = meta[s].name;
+            info.parent = StateId{tree[s].parent};
+            info.initial = StateId{tree[s].initial};
+            info.history = tree[s].history;
+            info.pass_through = meta[s].pass_through;
+            info.is_initial = s == initial;
+            list.push_back(info);
+        }
+        return list;
+    }
+
+    /// Every transition, the any-state ones first, then by state id, each
+    /// state's in the order they are tried (StateManager::Transitions()).
+    std::vector<TransitionRule> DescribeTransitions() const {
+        std::vector<TransitionRule> list;
+        auto add_state = [&](std::size_t s) {
+            const bool is_any = s == any;
+            const StateId from = is_any ? StateId{} : StateId{static_cast<StateIndex>(s)};
+            std::size_t order = 0;
+            for (const auto& chain : meta[s].chains)
+                for (std::size_t i = 0; i < chain->count; ++i) {
+                    TransitionRule rule;
+                    rule.from = from;
+                    rule.to = StateId{chain->targets[i].id};
+                    rule.order = order++;
+                    rule.forced = chain->forced[i] != 0;
+                    rule.any = is_any;
+                    const std::uint8_t kind = chain->kinds ? chain->kinds[i] : kKindChange;
+                    if (kind == kKindWait) rule.kind = TransitionKind::WhenDone;
+                    if (kind == kKindPush) rule.kind = TransitionKind::Push;
+                    if (kind == kKindPop) {
+                        rule.kind = TransitionKind::Pop;
+                        rule.to = StateId{};
+                    }
+                    list.push_back(rule);
+                }
+            order = 0;
+            for (const EventEdge& edge : meta[s].events) {
+                TransitionRule rule;
+                rule.from = from;
+                rule.to = StateId{edge.to};
+                rule.kind = TransitionKind::Event;
+                rule.order = order++;
+                rule.event = edge.event;
+                list.push_back(rule);
+            }
+            order = 0;
+            for (const TypedEdge<C>& edge : meta[s].typed) {
+                TransitionRule rule;
+                rule.from = from;
+                rule.to = StateId{edge.to};
+                rule.kind = TransitionKind::Typed;
+                rule.order = order++;
+                rule.event = edge.event;
+                list.push_back(rule);
+            }
+        };
+        if (any != kNoState) add_state(any);
+        for (std::size_t s = 0; s < meta.size(); ++s)
+            if (s != any) add_state(s);
+        return list;
+    }
 
     /// Whether the state of type S is active while `leaf` is the current state:
     /// it is `leaf` or, nested, holds it.

@@ -171,7 +171,7 @@ bool EnterDownTo(TickContext<C, A>& ctx, StateIndex from, StateIndex base, State
     const StateIndex leaf = path[entering - 1];
     rt.state = path[0];
     rt.ticks = 0;
-    rt.flags = static_cast<std::uint16_t>((rt.flags & ~(kSlow | kFresh)) | (table.meta[leaf].slow ? kSlow : 0));
+    rt.flags = static_cast<std::uint16_t>((rt.flags & ~(kSlow | kFresh | kDone)) | (table.meta[leaf].slow ? kSlow : 0));
     if (ctx.observer) {
         TransitionInfo info;
         info.machine = ctx.name;
@@ -247,7 +247,8 @@ bool PopLayer(TickContext<C, A>& ctx) {
     --count;
     rt.state = top.leaf;
     rt.ticks = top.ticks;
-    rt.flags = static_cast<std::uint16_t>((rt.flags & ~(kSlow | kFresh)) | (table.meta[top.leaf].slow ? kSlow : 0));
+    rt.flags = static_cast<std::uint16_t>((rt.flags & ~(kSlow | kFresh | kDone)) |
+                                          (table.meta[top.leaf].slow ? kSlow : 0));
     if (ctx.observer) {
         TransitionInfo info;
         info.machine = ctx.name;
@@ -449,7 +450,7 @@ void PassThrough(TickContext<C, A>& ctx) {
             table.Fail(Format("more than {} pass-through states in a row in one tick (last: {})", kMaxDepth,
                               table.NameOf(rt.state)));
         passed[count++] = rt.state;
-        const Probed<C, A> fired = table.ProbePath(rt.state, rt.ticks, *ctx.controller, *ctx.action, ctx.data);
+        const Probed<C, A> fired = table.ProbePath(rt.state, rt.ticks, *ctx.controller, *ctx.action, ctx.data, false, (rt.flags & kDone) != 0);
         if (fired.to == kNoState) return;
         Fire(ctx, fired);
     }
@@ -471,7 +472,7 @@ void GeneralTick(TickContext<C, A>& ctx) {
         *ctx.next = kNoState;
         ChangeTo(ctx, to, Cause::Request, 0, nullptr);
     } else {
-        const Probed<C, A> fired = table.ProbePath(rt.state, rt.ticks, *ctx.controller, *ctx.action, ctx.data);
+        const Probed<C, A> fired = table.ProbePath(rt.state, rt.ticks, *ctx.controller, *ctx.action, ctx.data, false, (rt.flags & kDone) != 0);
         if (fired.to != kNoState) Fire(ctx, fired);
     }
     if (table.passing) PassThrough(ctx);
