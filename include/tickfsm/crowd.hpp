@@ -158,34 +158,19 @@ public:
     }
 
     /// Sends `event` to character i from outside a tick (see StateManager::SendEvent).
+    bool SendEvent(std::size_t i, Controller& controller, const Event& event, const Action& action) {
+        return Deliver_(i, controller, action, detail::EventText(event),
+                        "take a tickfsm::Machine<Controller, Action>& as the hook's last parameter instead",
+                        [&](auto& ctx) { return detail::DeliverEvent(ctx, event); });
+    }
     /// The typed SendEvent (see StateManager::SendEvent) for character i.
     template <class E>
         requires detail::TypedEventValue<E>
     bool SendEvent(std::size_t i, Controller& controller, const E& event, const Action& action) {
-        CheckIndex_(i, "SendEvent");
-        detail::Runtime& rt = runtime_[i];
-        if (running_ == kTickingAll || Busy(i))
-            Table::Fail(detail::Format("Crowd::SendEvent({}, {}) called from inside a hook or condition; send typed "
-                                    "events from outside the tick",
-                                    i, detail::TypeName<E>()));
-        Running running(running_, Outermost(i));
-        BusyScope busy(rt);
-        auto ctx = Context(i, controller, action);
-        static constexpr Event kAs = detail::TypedEvent<E>();
-        return detail::DeliverTyped(ctx, detail::TypeKey<E>(), &event, kAs);
-    }
-
-    bool SendEvent(std::size_t i, Controller& controller, const Event& event, const Action& action) {
-        CheckIndex_(i, "SendEvent");
-        detail::Runtime& rt = runtime_[i];
-        if (running_ == kTickingAll || Busy(i))
-            Table::Fail(detail::Format("Crowd::SendEvent({}, {}) called from inside a hook or condition; take a "
-                                    "tickfsm::Machine<Controller, Action>& as the hook's last parameter instead",
-                                    i, detail::EventText(event)));
-        Running running(running_, Outermost(i));
-        BusyScope busy(rt);
-        auto ctx = Context(i, controller, action);
-        return detail::DeliverEvent(ctx, event);
+        return Deliver_(i, controller, action, detail::TypeName<E>(), "send typed events from outside the tick",
+                        [&](auto& ctx) {
+                            return detail::DeliverTyped(ctx, detail::TypeKey<E>(), &event, detail::kTypedEvent<E>);
+                        });
     }
 
     /// Adds one character (not started) and returns its index. Allocates: not for the tick.
@@ -328,6 +313,22 @@ private:
             FailIndex_(i, api);
 #endif
     }
+    /// An event for character i from outside a tick: refused from inside a
+    /// hook or condition (`what` names the event, `fix` the way out).
+    template <class F>
+    bool Deliver_(std::size_t i, Controller& controller, const Action& action, std::string_view what,
+                  std::string_view fix, F&& deliver) {
+        CheckIndex_(i, "SendEvent");
+        detail::Runtime& rt = runtime_[i];
+        if (running_ == kTickingAll || Busy(i))
+            Table::Fail(detail::Format("Crowd::SendEvent({}, {}) called from inside a hook or condition; {}", i, what,
+                                    fix));
+        Running running(running_, Outermost(i));
+        BusyScope busy(rt);
+        auto ctx = Context(i, controller, action);
+        return deliver(ctx);
+    }
+
     [[noreturn, gnu::cold, gnu::noinline]] void FailIndex_(std::size_t i, const char* api) const {
         Table::Fail(detail::Format("Crowd<{}>::{}({}): no character {}: the crowd has {} characters",
                                 detail::TypeName<Manager>(), api, i, i, runtime_.size()));

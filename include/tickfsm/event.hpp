@@ -61,6 +61,9 @@ constexpr Event TypedEvent() noexcept {
     event.name = TypeName<E>();
     return event;
 }
+/// TypedEvent<E>(), made once per type: what observers are handed.
+template <class E>
+inline constexpr Event kTypedEvent = TypedEvent<E>();
 /// A typed event: a class value sent with SendEvent(Hit{...}), not a name or an enum.
 template <class E>
 concept TypedEventValue = std::is_class_v<E> && !std::is_convertible_v<const E&, Event>;

@@ -294,8 +294,7 @@ public:
         if (!Tab_()) Resolved_();
         BusyScope_ busy(seat_.rt);
         auto ctx = Context_(&action);
-        static constexpr Event kAs = detail::TypedEvent<E>();
-        return detail::DeliverTyped(ctx, detail::TypeKey<E>(), &event, kAs);
+        return detail::DeliverTyped(ctx, detail::TypeKey<E>(), &event, detail::kTypedEvent<E>);
     }
     /// The typed SendEvent with a default-constructed Action for the hooks.
     template <class E>

@@ -1204,26 +1204,19 @@ struct Table {
                     }
                     list.push_back(rule);
                 }
-            order = 0;
-            for (const EventEdge& edge : meta[s].events) {
+            auto add_event = [&](StateIndex to, TransitionKind kind, const Event& event, std::size_t at) {
                 TransitionRule rule;
                 rule.from = from;
-                rule.to = StateId{edge.to};
-                rule.kind = TransitionKind::Event;
-                rule.order = order++;
-                rule.event = edge.event;
+                rule.to = StateId{to};
+                rule.kind = kind;
+                rule.order = at;
+                rule.event = event;
                 list.push_back(rule);
-            }
-            order = 0;
-            for (const TypedEdge<C>& edge : meta[s].typed) {
-                TransitionRule rule;
-                rule.from = from;
-                rule.to = StateId{edge.to};
-                rule.kind = TransitionKind::Typed;
-                rule.order = order++;
-                rule.event = edge.event;
-                list.push_back(rule);
-            }
+            };
+            for (std::size_t i = 0; i < meta[s].events.size(); ++i)
+                add_event(meta[s].events[i].to, TransitionKind::Event, meta[s].events[i].event, i);
+            for (std::size_t i = 0; i < meta[s].typed.size(); ++i)
+                add_event(meta[s].typed[i].to, TransitionKind::Typed, meta[s].typed[i].event, i);
         };
         if (any != kNoState) add_state(any);
         for (std::size_t s = 0; s < meta.size(); ++s)
