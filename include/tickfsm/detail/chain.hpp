@@ -1,0 +1,455 @@
+#pragma once
+// A state's transitions as compiled code: a Chain per `From<S>()` chain, whose
+// step inlines its conditions and the hooks of every state it can reach (the
+// fast path), and whose probe the general path calls; ErasedChain for keyed
+// machines, whose conditions are known only at run time.
+
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <tuple>
+#include <type_traits>
+#include <utility>
+#include <vector>
+
+#include "format.hpp"
+#include "runtime.hpp"
+#include "traits.hpp"
+#include "type_key.hpp"
+#include "type_name.hpp"
+
+namespace tickfsm::detail {
+
+/// One `From<S>()` chain: its conditions in order. Owned by the table.
+template <class C, class A>
+struct ChainBase : Stepper<C, A> {
+    using ProbeFn = int (*)(const ChainBase&, const C&, const A&, float, int start);
+    using PrepareFn = void (*)(const ChainBase&, int index, const C&, const A&, std::byte* data);
+    ProbeFn probe = nullptr;         // index of the first condition from `start` that holds, or -1
+    PrepareFn prepare = nullptr;     // builds the target of transition `index` if it takes arguments
+    // Stepper::step: the state's whole tick when this is its only chain (null if
+    // the chain's conditions are only known at run time).
+    Target* targets = nullptr;       // one per condition
+    const std::uint8_t* forced = nullptr; // one per condition: 1 if the transition skips the gates
+    const std::uint8_t* kinds = nullptr;  // one per condition (kKindPush, ...); null if all are plain changes
+    std::size_t count = 0;
+    const void* type = nullptr;      // TypeKey of the concrete chain, to catch reused builders
+    // A copy of the state's offset, set by Table::Finalize, so that Step reads only its chain.
+    std::uint32_t offset = 0;
+    // Destroys the concrete chain: a pointer rather than a virtual destructor,
+    // so that a chain type brings no vtable or type information per prefix.
+    void (*destroy)(ChainBase*) noexcept = nullptr;
+};
+
+/// Owns a chain of any concrete type (see ChainBase::destroy).
+struct ChainDelete {
+    template <class Chain>
+    void operator()(Chain* chain) const noexcept {
+        chain->destroy(chain);
+    }
+};
+template <class C, class A>
+using ChainPtr = std::unique_ptr<ChainBase<C, A>, ChainDelete>;
+
+/// A transition taken when an event is sent.
+/// The pseudo-state that holds the any-state transitions (FromAny()): never
+/// entered, its transitions are tried before the active path's.
+struct Any {};
+
+/// No arguments for the entered state: it is entered as it is.
+struct NoMaker {};
+
+/// What a transition does besides changing state, as Edge flags (bits) and
+/// as ChainBase::kinds (values).
+inline constexpr unsigned kEdgeForced = 1; // skips the gates
+inline constexpr unsigned kEdgePush = 2;   // buries the current state under its target
+inline constexpr unsigned kEdgePop = 4;    // leaves for the state buried last
+inline constexpr unsigned kEdgeWait = 8;   // waits until the current state is done (ToWhenDone)
+inline constexpr std::uint8_t kKindChange = 0, kKindPush = 1, kKindPop = 2, kKindWait = 4;
+
+template <class T, class F, unsigned kEdgeFlags = 0, class M = NoMaker>
+struct Edge {
+    using To = T;
+    using Condition = F;
+    using Maker = M; // builds a fresh T from (controller, action) before T is entered
+    static constexpr bool kForced = (kEdgeFlags & kEdgeForced) != 0;
+    static constexpr std::uint8_t kKind = static_cast<std::uint8_t>(kEdgeFlags >> 1);
+};
+
+/// A state entered with arguments: a fresh object built in place.
+template <class T, class... Args>
+void RebuildState(std::byte* at, Args&&... args) {
+    static_assert(!std::is_empty_v<T>, "tickfsm: a state entered with arguments must hold data to receive them");
+    static_assert(std::is_constructible_v<T, Args...>,
+                  "tickfsm: entering a state with arguments builds a fresh state object from them: give the state a "
+                  "constructor taking these arguments");
+    T fresh(std::forward<Args>(args)...); // if this throws, the old object is untouched
+    std::launder(reinterpret_cast<T*>(at))->~T();
+    ::new (static_cast<void*>(at)) T(std::move(fresh));
+}
+
+
+
+/// Seconds in state: ticks * fixed_dt in double, exact to the dt float's value for every tick count
+/// (a float product stopped advancing at 2^24 ticks).
+[[gnu::always_inline]] inline double SecondsOf(std::uint32_t ticks, float dt) noexcept {
+    return static_cast<double>(ticks) * static_cast<double>(dt);
+}
+/// The time in state a condition receives, as a float: the ticks (exact below
+/// 2^24) times dt. Past 2^24 ticks a float cannot tell one tick from the next
+/// whichever way it is computed, so the float product is as good as any and
+/// costs less on the tick path than going through a double.
+[[gnu::always_inline]] inline float TimeOf(std::uint32_t ticks, float dt) noexcept {
+    return static_cast<float>(ticks) * dt;
+}
+/// One more tick in state, saturating at 2^32-1 (about 2.2 years at 60 Hz)
+/// instead of wrapping to 0; branch-free, as it is on every tick's path.
+[[gnu::always_inline]] inline std::uint32_t CountTick(std::uint32_t& ticks) noexcept {
+#if defined(__GNUC__) || defined(__clang__)
+    std::uint32_t next;
+    const bool wrapped = __builtin_add_overflow(ticks, 1u, &next); // an add and an sbb: the cheapest form tried
+    ticks = next - static_cast<std::uint32_t>(wrapped);
+#else
+    ticks += static_cast<std::uint32_t>(ticks != UINT32_MAX); // a compare, a set and an add
+#endif
+    return ticks;
+}
+
+/// A state key as errors show it: "CreatureState::Attack1", "CreatureState(300)", "7".
+template <class K>
+std::string KeyText(K key) {
+    if constexpr (std::is_enum_v<K>) {
+        const std::string_view name = EnumName(key);
+        if (!name.empty()) return detail::Format("{}::{}", TypeName<K>(), name);
+        return detail::Format("{}({})", TypeName<K>(), static_cast<long long>(key));
+    } else {
+        return detail::Format("{}", key);
+    }
+}
+
+/// Tests only: a machine's (or a crowd character's) ticks in state, to set
+/// without ticking 2^32 times. Each machine and crowd befriends it.
+struct TicksAccess {
+    template <class M>
+    static std::uint32_t& Of(M& machine) noexcept {
+        return machine.Ticks_();
+    }
+    template <class C>
+    static std::uint32_t& Of(C& crowd, std::size_t i) noexcept {
+        return crowd.Ticks_(i);
+    }
+};
+
+/// A state with no transitions: count the tick and perform.
+template <class C, class A, class S>
+void StepNone(const StepWord<C, A>* steps, C& c, const A& a, Runtime& rt, std::byte* data) {
+    const StateIndex state = rt.state;
+    CountTick(rt.ticks);
+    if constexpr (std::is_empty_v<S>) {
+        (void)steps;
+        (void)state;
+        CallPerform(StateObject<S>(data, 0), c, a);
+    } else {
+        CallPerform(StateObject<S>(data, SelfOf<NoneStepper<C, A>>(steps, state).offset), c, a);
+    }
+}
+/// StepNone of a state without data, in a table without data.
+template <class C, class A, class S>
+void StepNoneBare(const StepWord<C, A>*, C& c, const A& a, Runtime& rt) {
+    CountTick(rt.ticks);
+    CallPerform(StateObject<S>(nullptr, 0), c, a);
+}
+/// StepNone for a StateManager (see Seat).
+template <class C, class A, class S>
+void StepNoneMachine(C& c, const A& a, Runtime& rt) {
+    if constexpr (std::is_empty_v<S>) StepNoneBare<C, A, S>(nullptr, c, a, rt);
+    else StepNone<C, A, S>(SeatedSteps<C, A>(rt), c, a, rt, SeatedData(rt));
+}
+
+/// The per-character data a step received: `data...` is the pointer, or
+/// nothing in a step that reads none (a bare step, or a chain that touches no
+/// state with data).
+template <class... Data>
+[[gnu::always_inline]] inline std::byte* DataOf(Data... data) noexcept {
+    if constexpr (sizeof...(Data) == 0) return nullptr;
+    else return (data, ...);
+}
+
+/// `rt` enters `to`: its id, no ticks yet, its flags raised. Where Runtime and
+/// Target are laid out as {state, flags, ticks} and {id, flags} in a
+/// little-endian word, that is a read of rt's first half and one write of the
+/// whole, with no test of the flags. Only the half without the ticks is read: the step has just
+/// written the ticks, and a wider read would wait for that write to land.
+[[gnu::always_inline]] inline void EnterTarget(Runtime& rt, const Target& to) noexcept {
+    if constexpr (std::endian::native == std::endian::little && sizeof(Runtime) == 8 &&
+                  offsetof(Runtime, flags) == 2 && offsetof(Runtime, ticks) == 4 && offsetof(Target, flags) == 2) {
+        struct Head {
+            std::uint16_t id, flags;
+        };
+        const auto now = std::bit_cast<std::uint32_t>(Head{rt.state, rt.flags});
+        const auto next = std::bit_cast<std::uint32_t>(Head{to.id, to.flags});
+        rt = std::bit_cast<Runtime>(static_cast<std::uint64_t>((now & 0xFFFF0000u) | next)); // ticks 0
+    } else {
+        rt.state = to.id;
+        rt.ticks = 0;
+        rt.flags = static_cast<std::uint16_t>(rt.flags | to.flags);
+    }
+}
+
+/// EnterTarget for a StateManager's fast step, during which its flags are
+/// kMachineFast | kBusy (a hook cannot change them: every call that would is
+/// refused while kBusy is set): the word is written without reading it, and
+/// the Seat's step follows the state (MachineGeneralStep for a state on the
+/// general path, in place of the target's kSlow).
+template <class C, class A>
+[[gnu::always_inline]] inline void EnterMachineTarget(Runtime& rt, const Target& to, const StepWord<C, A>* steps) noexcept {
+    rt = Runtime{to.id, static_cast<std::uint16_t>(kMachineFast | kBusy), 0};
+    SeatOf(rt).step = reinterpret_cast<void (*)()>(steps[to.id].machine);
+}
+
+/// Leave S for T: S's exit, the switch (T rebuilt by the maker, if any), T's
+/// enter, then T performs this tick.
+template <class C, class A, class S, class T, bool kMachine, class Maker>
+[[gnu::always_inline]] inline void Fire(C& c, const A& a, Runtime& rt, std::byte* data, std::uint32_t from_offset,
+                                        const Target& to, const Maker& make,
+                                        [[maybe_unused]] const StepWord<C, A>* steps) {
+    CallExit(StateObject<S>(data, from_offset), c, a);
+    if constexpr (!std::is_same_v<Maker, NoMaker>) RebuildState<T>(data + to.offset, make(std::as_const(c), a));
+    if constexpr (kMachine) EnterMachineTarget(rt, to, steps);
+    else EnterTarget(rt, to);
+    T& next = StateObject<T>(data, to.offset);
+    CallEnter(next, c, a);
+    CallPerform(next, c, a);
+}
+
+/// Transition I of a chain: its condition, and the maker of its target (if
+/// any). Its type depends only on I and the edge, so every prefix of a chain
+/// shares it: building a chain one To at a time instantiates little per step.
+template <std::size_t I, class E>
+struct EdgeHolder {
+    [[no_unique_address]] typename E::Condition condition;
+    [[no_unique_address]] typename E::Maker maker;
+};
+
+template <class Indices, class... Edges>
+struct EdgeStore;
+/// A chain's transitions: one EdgeHolder base per edge (empty conditions cost nothing).
+template <std::size_t... I, class... Edges>
+struct EdgeStore<std::index_sequence<I...>, Edges...> : EdgeHolder<I, Edges>... {};
+
+template <class C, class A, class S, class... Edges>
+struct Chain final : ChainBase<C, A> {
+    static constexpr std::size_t kCount = sizeof...(Edges);
+    using Store = EdgeStore<std::index_sequence_for<Edges...>, Edges...>;
+
+    Store edges;
+    std::array<Target, kCount> target_array;
+    static constexpr std::array<std::uint8_t, kCount> kForced{std::uint8_t{Edges::kForced}...};
+    static constexpr std::array<std::uint8_t, kCount> kKinds{Edges::kKind...};
+    /// Whether a tick of S can touch per-character data: S's, a target's, or a target's maker.
+    static constexpr bool kReadsData = !std::is_empty_v<S> || (... || !std::is_empty_v<typename Edges::To>) ||
+                                       (... || !std::is_same_v<typename Edges::Maker, NoMaker>);
+
+    Chain(Store&& store, const std::array<Target, kCount>& target_list)
+        : edges(std::move(store)), target_array(target_list) {
+        this->probe = &Probe;
+        // Only a chain whose transitions build their target needs the general path's rebuild.
+        if constexpr ((... || !std::is_same_v<typename Edges::Maker, NoMaker>)) this->prepare = &PrepareEdge;
+        this->step = &Step;
+        if constexpr (!kReadsData) this->bare = &StepBare;
+        this->machine = &StepMachine;
+        this->targets = target_array.data();
+        this->forced = kForced.data();
+        if constexpr ((... || (Edges::kKind != kKindChange))) this->kinds = kKinds.data();
+        this->count = kCount;
+        this->type = TypeKey<Chain>();
+        this->destroy = [](ChainBase<C, A>* chain) noexcept { delete static_cast<Chain*>(chain); };
+    }
+
+    template <std::size_t... I>
+    [[gnu::always_inline]] int ProbeAll([[maybe_unused]] const C& c, [[maybe_unused]] const A& a,
+                                        [[maybe_unused]] float t, [[maybe_unused]] int start,
+                                        std::index_sequence<I...>) const {
+        int fired = -1;
+        (void)(((static_cast<int>(I) >= start &&
+                 CallCondition(static_cast<const EdgeHolder<I, Edges>&>(edges).condition, c, a, t))
+                    ? (fired = static_cast<int>(I), true)
+                    : false) ||
+               ...);
+        return fired;
+    }
+
+    [[TICKFSM_DETAIL_COLD]] static int Probe(const ChainBase<C, A>& base, const C& c, const A& a, float t, int start) {
+        return static_cast<const Chain&>(base).ProbeAll(c, a, t, start, std::index_sequence_for<Edges...>{});
+    }
+
+    /// The general path's version of Fire's rebuild: edge `index` builds its target.
+    [[TICKFSM_DETAIL_COLD]] static void PrepareEdge(const ChainBase<C, A>& base, int index, const C& c, const A& a, std::byte* data) {
+        const Chain& self = static_cast<const Chain&>(base);
+        self.PrepareAt(index, c, a, data, std::index_sequence_for<Edges...>{});
+    }
+    template <std::size_t... I>
+    void PrepareAt([[maybe_unused]] int index, [[maybe_unused]] const C& c, [[maybe_unused]] const A& a,
+                   [[maybe_unused]] std::byte* data, std::index_sequence<I...>) const {
+        (..., (static_cast<int>(I) == index
+                   ? PrepareOne<typename Edges::To>(static_cast<const EdgeHolder<I, Edges>&>(edges).maker, c, a,
+                                                    data + target_array[I].offset)
+                   : void()));
+    }
+    template <class T, class Maker>
+    static void PrepareOne([[maybe_unused]] const Maker& make, [[maybe_unused]] const C& c,
+                           [[maybe_unused]] const A& a, [[maybe_unused]] std::byte* at) {
+        if constexpr (!std::is_same_v<Maker, NoMaker>) RebuildState<T>(at, make(c, a));
+    }
+
+    /// This chain, in the table whose steps a tick received, for the step of `state`.
+    [[gnu::always_inline]] static const Chain& Of(const StepWord<C, A>* steps, StateIndex state) noexcept {
+        return static_cast<const Chain&>(SelfOf<ChainBase<C, A>>(steps, state));
+    }
+
+    /// Condition I, read from the chain only if it holds data: an empty one
+    /// (a captureless lambda) costs no load.
+    template <std::size_t I>
+    [[gnu::always_inline]] static const auto& ConditionAt(const StepWord<C, A>* steps, StateIndex state) noexcept {
+        using Holder = EdgeHolder<I, std::tuple_element_t<I, std::tuple<Edges...>>>;
+        using Condition = decltype(Holder::condition);
+        if constexpr (std::is_empty_v<Condition> && std::is_trivially_default_constructible_v<Condition>) {
+            (void)steps;
+            (void)state;
+            return kEmptyState<Condition>;
+        } else {
+            return static_cast<const Holder&>(Of(steps, state).edges).condition;
+        }
+    }
+
+    template <bool kMachine, std::size_t... I, class... Data>
+    [[gnu::always_inline]] static bool FireFirst([[maybe_unused]] const StepWord<C, A>* steps,
+                                                 [[maybe_unused]] C& c, [[maybe_unused]] const A& a,
+                                                 [[maybe_unused]] float t, [[maybe_unused]] Runtime& rt,
+                                                 std::index_sequence<I...>, [[maybe_unused]] Data... data) {
+        return ((CallCondition(ConditionAt<I>(steps, rt.state), c, a, t) &&
+                 (FireOne<I, kMachine>(steps, c, a, rt, data...), true)) ||
+                ...);
+    }
+
+    /// Transition I fires: out of the step, so that the step's common path
+    /// (no transition) reads nothing of the chain and keeps its registers;
+    /// it is the step's last call, a jump.
+    /// It takes the data pointer only if the chain reads data (`Data...`).
+    template <std::size_t I, class... Data>
+    [[TICKFSM_DETAIL_OUT_OF_LINE]] static void FireAt(const StepWord<C, A>* steps, C& c, const A& a, Runtime& rt,
+                                                      Data... data) {
+        using E = std::tuple_element_t<I, std::tuple<Edges...>>;
+        const Chain& self = Of(steps, rt.state);
+        Fire<C, A, S, typename E::To, false>(c, a, rt, DataOf(data...), OffsetOf(steps, rt.state),
+                                             self.target_array[I],
+                                             static_cast<const EdgeHolder<I, E>&>(self.edges).maker, steps);
+    }
+    /// FireAt for a StateManager's step: its arguments are the step's, so the
+    /// jump to it moves no register; it finds the steps and data through the Seat.
+    template <std::size_t I>
+    [[TICKFSM_DETAIL_OUT_OF_LINE]] static void FireAtMachine(C& c, const A& a, Runtime& rt) {
+        using E = std::tuple_element_t<I, std::tuple<Edges...>>;
+        const StepWord<C, A>* steps = SeatedSteps<C, A>(rt);
+        const Chain& self = Of(steps, rt.state);
+        std::byte* data = nullptr;
+        if constexpr (kReadsData) data = SeatedData(rt);
+        Fire<C, A, S, typename E::To, true>(c, a, rt, data, OffsetOf(steps, rt.state), self.target_array[I],
+                                            static_cast<const EdgeHolder<I, E>&>(self.edges).maker, steps);
+    }
+    template <std::size_t I, bool kMachine, class... Data>
+    [[gnu::always_inline]] static void FireOne(const StepWord<C, A>* steps, C& c, const A& a, Runtime& rt,
+                                               Data... data) {
+        if constexpr (kMachine) FireAtMachine<I>(c, a, rt);
+        else FireAt<I, Data...>(steps, c, a, rt, data...);
+    }
+
+    /// Where S's object lives in a character's data (0 if S has none: no load).
+    [[gnu::always_inline]] static std::uint32_t OffsetOf(const StepWord<C, A>* steps, StateIndex state) noexcept {
+        if constexpr (std::is_empty_v<S>) {
+            (void)steps;
+            (void)state;
+            return 0;
+        } else {
+            return Of(steps, state).offset;
+        }
+    }
+
+    /// The whole tick of S, its conditions and every reachable hook inlined;
+    /// `data...` is the per-character data pointer if the chain reads data.
+    template <bool kMachine = false, class... Data>
+    [[gnu::always_inline]] static void Tick(const StepWord<C, A>* steps, C& c, const A& a, Runtime& rt,
+                                            Data... data) {
+        const std::uint32_t ticks = CountTick(rt.ticks);
+        if (!FireFirst<kMachine>(steps, c, a, TimeOf(ticks, steps[kDtWord].dt), rt, std::index_sequence_for<Edges...>{},
+                       data...))
+            CallPerform(StateObject<S>(DataOf(data...), OffsetOf(steps, rt.state)), c, a);
+    }
+    /// The step in a table with per-character data.
+    static void Step(const StepWord<C, A>* steps, C& c, const A& a, Runtime& rt, [[maybe_unused]] std::byte* data) {
+        if constexpr (kReadsData) Tick(steps, c, a, rt, data);
+        else Tick(steps, c, a, rt);
+    }
+    /// The step in a table without (Table::bare).
+    static void StepBare(const StepWord<C, A>* steps, C& c, const A& a, Runtime& rt) { Tick(steps, c, a, rt); }
+    /// A StateManager's step (see Seat): a transition also sets the Seat's step.
+    static void StepMachine(C& c, const A& a, Runtime& rt) {
+        const StepWord<C, A>* steps = SeatedSteps<C, A>(rt);
+        if constexpr (kReadsData) Tick<true>(steps, c, a, rt, SeatedData(rt));
+        else Tick<true>(steps, c, a, rt);
+    }
+};
+
+/// A chain whose conditions are only known at run time (a keyed machine's):
+/// tried on the general path through one call per condition.
+template <class C, class A>
+struct ErasedChain final : ChainBase<C, A> {
+    struct Condition {
+        bool (*call)(const void* condition, const C&, const A&, float) = nullptr;
+        std::shared_ptr<const void> condition;
+    };
+    std::vector<Condition> conditions;
+    std::vector<Target> target_list;
+    std::vector<std::uint8_t> forced_list;
+
+    ErasedChain() {
+        this->probe = &Probe;
+        this->type = TypeKey<ErasedChain>();
+        this->destroy = [](ChainBase<C, A>* chain) noexcept { delete static_cast<ErasedChain*>(chain); };
+    }
+
+    template <class F>
+    void Add(F&& condition, Target to, bool skip_gates) {
+        using Cond = std::decay_t<F>;
+        conditions.push_back(Condition{[](const void* f, const C& c, const A& a, float t) {
+                                           return CallCondition(*static_cast<const Cond*>(f), c, a, t);
+                                       },
+                                       std::make_shared<const Cond>(std::forward<F>(condition))});
+        target_list.push_back(to);
+        forced_list.push_back(skip_gates ? 1 : 0);
+        this->targets = target_list.data();
+        this->forced = forced_list.data();
+        this->count = conditions.size();
+    }
+
+    static int Probe(const ChainBase<C, A>& base, const C& c, const A& a, float t, int start) {
+        const auto& self = static_cast<const ErasedChain&>(base);
+        for (std::size_t i = static_cast<std::size_t>(start); i < self.conditions.size(); ++i)
+            if (self.conditions[i].call(self.conditions[i].condition.get(), c, a, t)) return static_cast<int>(i);
+        return -1;
+    }
+};
+
+/// Where a transition goes, and which of the state's conditions (in declaration
+/// order across its chains) sent it there.
+template <class C, class A>
+struct Probed {
+    StateIndex to = kNoState;
+    std::size_t condition = 0;
+    const ChainBase<C, A>* chain = nullptr; // where it was found, for a transition that builds its target
+    int index = -1;
+};
+
+} // namespace tickfsm::detail

@@ -1,0 +1,259 @@
+#pragma once
+// What a character holds and what a step receives: its Runtime (state, flags,
+// ticks), a StateManager's Seat, the table's step words, and the small tools
+// of the tick path (Assume, StateObject).
+
+#include <bit>
+#include <cstddef>
+#include <cstdint>
+#include <new>
+#include <type_traits>
+#include <vector>
+
+// A function out of line whose calling convention stays the standard one:
+// g++ may otherwise give a local copy its own (dropping unused parameters),
+// and a caller that jumps to it must then shuffle its registers first.
+#if defined(__GNUC__) && !defined(__clang__)
+#define TICKFSM_DETAIL_OUT_OF_LINE gnu::noipa
+#else
+#define TICKFSM_DETAIL_OUT_OF_LINE gnu::noinline
+#endif
+
+// What runs while configuring, on a mistake or on the general path: kept out
+// of its callers and compiled for size, so that a machine's constructor stays
+// a list of calls and each character type costs the compiler little.
+#define TICKFSM_DETAIL_COLD gnu::cold, gnu::noinline
+
+namespace tickfsm::detail {
+
+/// Tells the optimizer that `condition` holds, where the caller has made sure
+/// of it: it may then drop the code for the other case.
+[[gnu::always_inline]] inline void Assume([[maybe_unused]] bool condition) noexcept {
+#if defined(__GNUC__) || defined(__clang__)
+    if (!condition) __builtin_unreachable();
+#elif defined(_MSC_VER)
+    __assume(condition);
+#endif
+}
+
+using StateIndex = std::uint16_t;
+inline constexpr StateIndex kNoState = 0xFFFF;
+
+/// A crowd's TickAll gate (fast_count_) while its common case does not hold:
+/// no span has this many controllers.
+inline constexpr std::size_t kNoFastCount = static_cast<std::size_t>(-1);
+
+/// How a loop out of the caller's line holds the caller's callable F: a copy
+/// when a copy behaves as F itself (trivially copyable, at most two pointers,
+/// callable as const), so that what F captured stays in registers across the
+/// opaque calls in the loop instead of being read again through the reference
+/// after each one; the reference otherwise.
+template <class F, class... Args>
+using HeldCallable = std::conditional_t<std::is_trivially_copyable_v<F> && sizeof(F) <= 2 * sizeof(void*) &&
+                                            std::is_invocable_v<const F&, Args...>,
+                                        const F, F&>;
+
+/// Room for one more element, growing geometrically: reserving size() + 1
+/// each time made adding n states take n^2 / 2 copies.
+template <class V>
+void ReserveOneMore(V& v) {
+    if (v.size() == v.capacity()) v.reserve(v.size() < 8 ? 8 : 2 * v.size());
+}
+
+/// Per character: this is all a running machine changes on a tick.
+struct Runtime {
+    StateIndex state = kNoState;
+    std::uint16_t flags = 0;
+    std::uint32_t ticks = 0;
+};
+// A StateManager's fast path tests, reads and writes the low byte alone (see
+// StateManager::Perform); every flag that sends a tick to the general path
+// sits above it, and a StateManager sends such ticks there through its Seat's
+// step instead (see Seat).
+inline constexpr std::uint16_t kStarted = 1;        // the initial state was entered
+inline constexpr std::uint16_t kBusy = 2;           // inside a hook or condition
+inline constexpr std::uint16_t kFrozen = 4;         // configuration is closed (StateManager)
+inline constexpr std::uint16_t kFresh = 8;          // a StateManager's Seat::step is up to date
+inline constexpr std::uint16_t kSlow = 0x100;       // the current state runs on the general path
+inline constexpr std::uint16_t kNextPending = 0x200; // a NextState request waits for the next tick
+inline constexpr std::uint16_t kObserved = 0x400;   // an observer is attached
+inline constexpr std::uint16_t kInitialized = 0x800; // OnStateInit ran (kept across Reset)
+inline constexpr std::uint16_t kGlobal = 0x1000;    // a global state performs every tick
+inline constexpr std::uint16_t kGlobalWaiting = 0x2000; // the global state is entered when the machine starts
+inline constexpr std::uint16_t kDone = 0x4000;      // the current state called Machine::Done() since it was entered
+/// What sends a started StateManager's ticks to the general path.
+inline constexpr std::uint16_t kGeneralReasons = kSlow | kNextPending | kObserved | kGlobal;
+/// A StateManager's flags when its next tick calls its Seat's step: a change
+/// of state on the general path clears kFresh (ChangeTo), and the next tick
+/// finds the step again.
+inline constexpr std::uint16_t kMachineFast = kStarted | kFrozen | kInitialized | kFresh;
+
+/// Gives `place` a value for a scope and puts back the one it had, even if a
+/// hook throws: how a crowd's fast tick marks what runs (its running_) with a
+/// plain store on each side, rather than a read-modify-write of the flags the
+/// step also writes (which would wait for the step's own store).
+template <class T>
+struct ScopedValue {
+    T& place;
+    T previous;
+    ScopedValue(T& p, T now) noexcept : place(p), previous(p) { place = now; }
+    ~ScopedValue() { place = previous; }
+    ScopedValue(const ScopedValue&) = delete;
+    ScopedValue& operator=(const ScopedValue&) = delete;
+};
+
+/// A transition's destination: its id, where its data lives in a character's
+/// block, and the flags to raise on entering it (kSlow for a state whose own
+/// step is on the general path).
+struct Target {
+    StateIndex id;
+    std::uint16_t flags;
+    std::uint32_t offset;
+};
+
+
+/// One request held by an input buffer: the wanted state and the ticks it may still wait.
+struct BufferedRequest {
+    StateIndex state = kNoState;
+    std::uint32_t ticks_left = 0;
+};
+
+/// States without data are never instantiated per character: one object serves all.
+template <class S>
+inline S kEmptyState{};
+
+template <class S>
+[[gnu::always_inline]] inline S& StateObject(std::byte* data, std::uint32_t offset) noexcept {
+    if constexpr (std::is_empty_v<S>) {
+        (void)data;
+        (void)offset;
+        return kEmptyState<S>;
+    } else {
+        return *std::launder(reinterpret_cast<S*>(data + offset));
+    }
+}
+
+template <class C, class A>
+struct Table;
+template <class C, class A>
+struct TickContext;
+
+template <class C, class A>
+struct Stepper;
+
+template <class C, class A>
+union StepWord;
+
+/// A state's whole tick on the fast path. It receives the table's steps (see
+/// StepWord), so that the caller makes one call through one load and passes
+/// nothing it must look up: what the step needs beyond the controller, the
+/// action and the character's Runtime and data, it finds from `steps`.
+template <class C, class A>
+using StepFn = void (*)(const StepWord<C, A>* steps, C&, const A&, Runtime&, std::byte*);
+/// The step of a table without per-character data: the same, minus the data
+/// pointer the caller would otherwise have to set on every tick.
+template <class C, class A>
+using BareStepFn = void (*)(const StepWord<C, A>* steps, C&, const A&, Runtime&);
+/// A StateManager's step: it takes no steps and no data, which it finds
+/// through the Seat that `Runtime&` is the start of, where it needs them.
+template <class C, class A>
+using MachineStepFn = void (*)(C&, const A&, Runtime&);
+
+/// What a StateManager's fast tick reads, laid out so that its step finds all
+/// of it from the Runtime it receives: the Runtime, the block pointer (the
+/// block holds the machine's state data kSeatDataOffset bytes in), the current
+/// state's step, and the table's steps. Perform calls `step` (one load, no
+/// index) with three arguments, and the step reads `steps` only where it needs
+/// them (a transition, a condition on the time in state or with data, a state
+/// with data); a transition sets `step` as it sets the state id. A state on
+/// the general path, or a machine with a reason to take it (kGeneralReasons),
+/// has MachineGeneralStep as its step.
+struct Seat {
+    Runtime rt;
+    void* home = nullptr;
+    void (*step)() = nullptr;   // the current state's machine step, valid while rt.flags has kFresh
+    const void* steps = nullptr; // the table's MachineSteps
+};
+/// A StateManager's tick on the general path, called as its Seat's step:
+/// defined with StateManager (state_manager.hpp).
+template <class C, class A>
+void MachineGeneralStep(C& c, const A& a, Runtime& rt);
+
+/// The Seat whose Runtime `rt` is; only for a Seat's Runtime.
+[[gnu::always_inline]] inline Seat& SeatOf(Runtime& rt) noexcept {
+    static_assert(std::is_standard_layout_v<Seat> && offsetof(Seat, rt) == 0,
+                  "a Seat's first member is its Runtime: the two are pointer-interconvertible");
+    return reinterpret_cast<Seat&>(rt);
+}
+inline constexpr std::size_t kSeatDataOffset = 64;
+
+/// The state data of the machine whose Runtime `rt` is; only for a Seat's Runtime.
+[[gnu::always_inline]] inline std::byte* SeatedData(Runtime& rt) noexcept {
+    return static_cast<std::byte*>(SeatOf(rt).home) + kSeatDataOffset;
+}
+/// The table's StateManager steps, from the Seat whose Runtime `rt` is.
+template <class C, class A>
+[[gnu::always_inline]] inline const StepWord<C, A>* SeatedSteps(Runtime& rt) noexcept {
+    return static_cast<const StepWord<C, A>*>(SeatOf(rt).steps);
+}
+
+/// One word of a table's steps: the array is [dt, selfs, step of state 0,
+/// step of state 1, ...] and machines hold a pointer to the first step, so a
+/// crowd's tick is `steps[state].step(steps, ...)`: 8-byte entries that the call's
+/// addressing mode indexes, with no context pointer to load for the callee
+/// (a {step, context} pair would add that load to every tick).
+/// A step reads its context, `steps[kSelfsWord].selfs[state]`, only where it
+/// needs it (a transition that fires, conditions or states with data), and
+/// the fixed delta time from `steps[kDtWord]`. Each word is written once
+/// through the member it is read by: a table without per-character data
+/// (Table::bare) holds `bare` steps, one with data holds `step`s, and its
+/// StateManagers' array (Table::MachineSteps) holds `machine` steps of its own
+/// (see Seat).
+template <class C, class A>
+union StepWord {
+    StepFn<C, A> step = nullptr;
+    BareStepFn<C, A> bare;
+    MachineStepFn<C, A> machine;
+    const Stepper<C, A>* const* selfs;
+    float dt;
+};
+inline constexpr std::ptrdiff_t kDtWord = -2;
+inline constexpr std::ptrdiff_t kSelfsWord = -1;
+inline constexpr std::size_t kStepHeaderWords = 2;
+
+/// A crowd character's fast step: `data` (its state data) is passed where the
+/// table has data (kHasData: its words hold `step`s), else the bare step runs
+/// and `data` is not read.
+template <bool kHasData, class C, class A>
+[[gnu::always_inline]] inline void CallStep(const StepWord<C, A>* steps, StateIndex state, C& c, const A& a,
+                                            Runtime& rt, [[maybe_unused]] std::byte* data) {
+    if constexpr (kHasData) steps[state].step(steps, c, a, rt, data);
+    else steps[state].bare(steps, c, a, rt);
+}
+
+/// The context of the state whose step runs: its Stepper (chain or facts).
+template <class Self, class C, class A>
+[[gnu::always_inline]] inline const Self& SelfOf(const StepWord<C, A>* steps, StateIndex state) noexcept {
+    return static_cast<const Self&>(*steps[kSelfsWord].selfs[state]);
+}
+
+/// The start of what a state's fast step reads: the step itself (copied into
+/// the table's steps), then, in a derived type, its chain or its state's facts.
+template <class C, class A>
+struct Stepper {
+    StepFn<C, A> step = nullptr;
+    BareStepFn<C, A> bare = nullptr;   // null if the state's step reads per-character data
+    MachineStepFn<C, A> machine = nullptr; // the step a StateManager calls (see Seat)
+};
+
+/// The Stepper of a state without transitions: where its object lives.
+template <class C, class A>
+struct NoneStepper : Stepper<C, A> {
+    std::uint32_t offset = 0;
+};
+
+/// A state's or an action's hook on the general path.
+template <class C, class A>
+using HookFn = void (*)(TickContext<C, A>&, std::uint32_t offset);
+
+} // namespace tickfsm::detail
