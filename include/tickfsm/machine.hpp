@@ -53,6 +53,20 @@ public:
                        *static_cast<Kept*>(kept));
         };
     }
+    /// Keeps a copy of `value` (a typed event's), readable through Kept(); any earlier one goes.
+    template <class E>
+    void Keep(const E& value) {
+        static_assert(sizeof(E) <= kStagedBytes && alignof(E) <= alignof(std::max_align_t),
+                      "tickfsm: Machine::SendEvent(value) from a hook keeps a copy of the value until the change "
+                      "applies, in 64 bytes: send a smaller value (an index, a pointer), or send it from outside "
+                      "the tick");
+        Clear();
+        ::new (static_cast<void*>(bytes)) E(value);
+        drop = [](void* kept) noexcept { static_cast<E*>(kept)->~E(); };
+    }
+    /// The value Keep copied.
+    const void* Kept() const noexcept { return bytes; }
+
     /// Builds the kept state object at `object` from the kept arguments, which then go.
     void Build(std::byte* object) {
         struct Done { // the arguments go even if the constructor throws
@@ -96,6 +110,7 @@ struct TickContext {
     void (*deliver)(C&, std::byte* data, std::uint32_t offset, const void* payload) = nullptr;
     const void* payload = nullptr;
     StateIndex receiver = kNoState;
+    Staged mail; // a copy of the typed event a hook sent, until its change applies
     bool in_exit = false;
 };
 
@@ -144,9 +159,43 @@ public:
             return;
         }
         ctx_.staged.Clear();
+        ctx_.deliver = nullptr;
         ctx_.pending = edge->to;
         ctx_.pending_cause = Cause::Event;
         ctx_.pending_event = &edge->event;
+    }
+
+    /// Sends a typed event (a value of class E, at most 64 bytes) from a hook:
+    /// the transition on it (from the current state outward, the first whose
+    /// guard holds) is taken when this hook returns, its target receiving a
+    /// copy of the value in OnEvent; a state that handles E in place receives
+    /// it now. Not allowed from an exit hook.
+    template <class E>
+        requires detail::TypedEventValue<E>
+    void SendEvent(const E& value) {
+        CheckNotLeaving("SendEvent");
+        detail::StateIndex holder = detail::kNoState;
+        const auto* edge = ctx_.rt->state == detail::kNoState
+                               ? nullptr
+                               : ctx_.table->FindTypedOutward(ctx_.rt->state, detail::TypeKey<E>(), *ctx_.controller,
+                                                              &value, holder);
+        if (!edge) {
+            if (ctx_.observer)
+                ctx_.observer->OnUnhandledEvent(ctx_.name, ctx_.table->NameOf(ctx_.rt->state), detail::kTypedEvent<E>);
+            return;
+        }
+        if (edge->to == detail::kNoState) { // handled in place
+            if (edge->deliver) edge->deliver(*ctx_.controller, ctx_.data, ctx_.table->meta[holder].offset, &value);
+            return;
+        }
+        ctx_.staged.Clear();
+        Pend(edge->to);
+        ctx_.pending_cause = Cause::Event;
+        ctx_.pending_event = &edge->event;
+        ctx_.mail.Keep(value);
+        ctx_.deliver = edge->deliver;
+        ctx_.payload = ctx_.mail.Kept();
+        ctx_.receiver = edge->to;
     }
 
     /// Asks for T to follow: at the start of the next Perform the machine moves
@@ -287,6 +336,7 @@ private:
     /// The change to `id` happens when the running hook returns.
     /// The last change asked for wins, with the arguments staged for it (or none).
     void Pend(detail::StateIndex id) noexcept {
+        ctx_.deliver = nullptr; // a typed event's payload goes with the request it came with
         ctx_.pending = id;
         ctx_.pending_cause = Cause::Direct;
         ctx_.pending_event = nullptr;

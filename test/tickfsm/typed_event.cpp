@@ -138,3 +138,34 @@ TEST_CASE("A crowd character receives typed events", "[typed_event][crowd]") {
     CHECK(crowd.IsIn<Hurt>(1));
     CHECK(heroes[1].hp == 50);
 }
+
+TEST_CASE("A hook sends a typed event: the change applies when it returns, with a copy of the value",
+          "[typed_event][hook]") {
+    struct Shooter {
+        void Perform(Hero&, const Pad&, tickfsm::Machine<Hero, Pad>& m) {
+            Hit local{.damage = 40};
+            m.SendEvent(local); // `local` is gone when the change applies: the machine keeps a copy
+        }
+    };
+    struct Listener {
+        int noises = 0;
+        void OnEvent(Hero&, const Heard&) { ++noises; }
+        void Perform(Hero&, const Pad&, tickfsm::Machine<Hero, Pad>& m) { m.SendEvent(Heard{}); } // in place
+    };
+    struct Hooked : tickfsm::StateManager<Hero, Pad> {
+        explicit Hooked(Hero& h) : StateManager(h) {
+            SetInitialState<Listener>().On<Heard>().Handle().To<Shooter>([](const Hero&, const Pad&, float t) {
+                return t > 0.02f;
+            });
+            From<Shooter>().On<Hit>().To<Hurt>();
+            From<Hurt>();
+        }
+    };
+    Hero hero;
+    Hooked m(hero);
+    m.Perform({});
+    CHECK(m.State<Listener>().noises == 1);
+    m.Perform({}); // Listener -> Shooter; Shooter performs and sends Hit
+    CHECK(m.IsIn<Hurt>());
+    CHECK(hero.hp == 60);
+}

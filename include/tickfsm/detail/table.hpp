@@ -572,6 +572,20 @@ struct Table {
         return SlotOf(tree[state], data).ticks;
     }
 
+    /// The typed-event transition for a value of type `type` (its TypeKey):
+    /// from `leaf` outward, the first on that type whose guard holds for
+    /// `payload`; `holder` is set to the state that has it. Null if none.
+    const TypedEdge<C>* FindTypedOutward(StateIndex leaf, const void* type, const C& c, const void* payload,
+                                         StateIndex& holder) const {
+        for (StateIndex s = leaf; s != kNoState; s = tree[s].parent)
+            for (const TypedEdge<C>& edge : meta[s].typed)
+                if (edge.type == type && (!edge.guard || edge.guard(edge.guard_object.get(), c, payload))) {
+                    holder = s;
+                    return &edge;
+                }
+        return nullptr;
+    }
+
     /// Whether `state` is `leaf` or one of its ancestors: active while `leaf` is.
     bool Within(StateIndex leaf, StateIndex state) const noexcept {
         if (leaf == state) return true;

@@ -277,6 +277,10 @@ void ChangeTo(TickContext<C, A>& ctx, StateIndex to, Cause cause, std::size_t co
               Prepare prepare = {}) {
     const Table<C, A>& table = *ctx.table;
     Runtime& rt = *ctx.rt;
+    struct Clear { // a typed event's payload is for this change only
+        TickContext<C, A>& ctx;
+        ~Clear() { ctx.deliver = nullptr; }
+    } clear{ctx};
     for (int changes = 0;; ++changes) {
         if (changes == kMaxChangesInARow)
             table.Fail(Format("more than {} state changes in a row without a tick (last: {} -> {}); an entered "
@@ -522,25 +526,20 @@ template <class C, class A>
 bool DeliverTyped(TickContext<C, A>& ctx, const void* type, const void* payload, const Event& as) {
     const Table<C, A>& table = *ctx.table;
     Runtime& rt = *ctx.rt;
-    if (rt.flags & kStarted)
-        for (StateIndex s = rt.state; s != kNoState; s = table.tree[s].parent)
-            for (const TypedEdge<C>& edge : table.meta[s].typed) {
-                if (edge.type != type) continue;
-                if (edge.guard && !edge.guard(edge.guard_object.get(), *ctx.controller, payload)) continue;
-                if (edge.to == kNoState) { // handled in place
-                    if (edge.deliver) edge.deliver(*ctx.controller, ctx.data, table.meta[s].offset, payload);
-                    return true;
-                }
-                struct Clear { // the payload is this call's only
-                    TickContext<C, A>& ctx;
-                    ~Clear() { ctx.deliver = nullptr; }
-                } clear{ctx};
-                ctx.deliver = edge.deliver;
-                ctx.payload = payload;
-                ctx.receiver = edge.to;
-                ChangeTo(ctx, edge.to, Cause::Event, 0, &edge.event);
-                return true;
-            }
+    StateIndex holder = kNoState;
+    const TypedEdge<C>* edge =
+        rt.flags & kStarted ? table.FindTypedOutward(rt.state, type, *ctx.controller, payload, holder) : nullptr;
+    if (edge && edge->to == kNoState) { // handled in place
+        if (edge->deliver) edge->deliver(*ctx.controller, ctx.data, table.meta[holder].offset, payload);
+        return true;
+    }
+    if (edge) {
+        ctx.deliver = edge->deliver;
+        ctx.payload = payload;
+        ctx.receiver = edge->to;
+        ChangeTo(ctx, edge->to, Cause::Event, 0, &edge->event);
+        return true;
+    }
     if (ctx.observer) ctx.observer->OnUnhandledEvent(ctx.name, table.NameOf(rt.state), as);
     return false;
 }
