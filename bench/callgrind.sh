@@ -4,7 +4,9 @@
 #   bench/callgrind.sh [BIN] [N] [T]
 #
 #   BIN  the built tickfsm_bench_brawler (default build/bench/bench/tickfsm_bench_brawler,
-#        i.e. `cmake --preset bench && cmake --build --preset bench`)
+#        i.e. `cmake --preset bench && cmake --build --preset bench`), or
+#        tickfsm_bench_brawler_hsm (the hierarchical brawler: its three
+#        implementations, ratios to switch-hsm)
 #   N    agents (default 1000)
 #   T    ticks (default 1000)
 #
@@ -13,7 +15,7 @@
 # construction, Sum() and process start-up are not counted. Prints a table and,
 # per implementation, one line
 #   CALLGRIND n=N ticks=T impl=NAME ir_per_agent_tick=X ratio=R
-# where ratio is relative to `switch`. Set CALLGRIND_OUT_DIR to keep the
+# where ratio is relative to `switch` (`switch-hsm`). Set CALLGRIND_OUT_DIR to keep the
 # callgrind.out files there (they go to a temporary directory otherwise).
 # Set CALLGRIND_BRANCHES=1 to also run callgrind's branch simulator (a simple
 # model of a predictor, not this CPU's) and print, per implementation,
@@ -26,7 +28,7 @@ root="$(cd "$(dirname "$0")/.." && pwd)"
 
 case "${1:-}" in
   -h|--help)
-    sed -n '2,22p' "$0" | sed 's/^# \{0,1\}//'
+    sed -n '2,24p' "$0" | sed 's/^# \{0,1\}//'
     exit 0 ;;
 esac
 
@@ -34,6 +36,8 @@ bin="${1:-$root/build/bench/bench/tickfsm_bench_brawler}"
 n="${2:-1000}"
 ticks="${3:-1000}"
 impls=(switch naive tickfsm tickfsm-by-state tickfsm-crowd tickfsm-crowd-perform tickfsm-crowd-by-state tickfsm-static tickfsm-static-crowd tickfsm-static-crowd-by-state)
+[ "$(basename "$bin")" = tickfsm_bench_brawler_hsm ] && impls=(switch-hsm tickfsm-hsm tickfsm-hsm-crowd)
+baseline="${impls[0]}"
 # Matched against callgrind's demangled names, e.g.
 #   brawler::ImplBase<brawler::(anonymous namespace)::TickfsmImpl>::Run(unsigned long)
 # Collection is *toggled* on entry to and exit from a matching function, so the
@@ -102,13 +106,13 @@ for impl in "${impls[@]}"; do
 done
 
 for impl in "${impls[@]}"; do
-  [ "${checksum_of[$impl]}" = "${checksum_of[switch]}" ] ||
-    die "checksum mismatch after $ticks ticks at n=$n: $impl has ${checksum_of[$impl]}, switch has ${checksum_of[switch]}"
+  [ "${checksum_of[$impl]}" = "${checksum_of[$baseline]}" ] ||
+    die "checksum mismatch after $ticks ticks at n=$n: $impl has ${checksum_of[$impl]}, $baseline has ${checksum_of[$baseline]}"
 done
 
-base="${ir_of[switch]}"
+base="${ir_of[$baseline]}"
 echo
-echo "callgrind: $(basename "$bin"), n=$n, ticks=$ticks, collecting '$toggle' (checksums agree: ${checksum_of[switch]})"
+echo "callgrind: $(basename "$bin"), n=$n, ticks=$ticks, collecting '$toggle' (checksums agree: ${checksum_of[$baseline]})"
 printf '%-22s %16s %16s %7s\n' impl "Ir in Run()" "Ir/agent-tick" ratio
 for impl in "${impls[@]}"; do
   ratio="$(awk -v a="${ir_of[$impl]}" -v b="$base" 'BEGIN { printf "%.2f", a / b }')"

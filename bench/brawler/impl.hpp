@@ -57,8 +57,18 @@ std::size_t HeapBytesDuring(F&& f) {
   return after > before ? after - before : 0;
 }
 
-// All registered implementations, in run order (impls.cpp).
+// All registered implementations, in run order (impls.cpp; one such file per
+// executable that uses this harness, main.cpp).
 std::span<const ImplInfo* const> AllImpls();
+// The benchmark's name in the harness's header line ("brawler").
+const char* BenchmarkName();
+// The implementation ratios are taken against ("switch").
+const char* BaselineImpl();
+
+// Runs the baseline switch machine `ticks` ticks with n agents and prints a
+// `WARNING n=N: ...` line for each state never entered and each transition
+// never fired (impl_switch.cpp).
+void CheckCoverage(std::size_t n, std::uint64_t ticks);
 
 // How often each state was entered and each (from, to) transition fired when
 // the switch machine runs `ticks` ticks with n agents (impl_switch.cpp).

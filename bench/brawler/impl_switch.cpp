@@ -1,4 +1,6 @@
 // `switch`: an enum and a tick counter per agent, one switch: the practical limit.
+#include <cinttypes>
+#include <cstdio>
 #include <type_traits>
 #include <vector>
 
@@ -138,6 +140,22 @@ Coverage SwitchCoverage(std::size_t n, std::uint64_t ticks) {
   SwitchImpl<true> impl(n);
   impl.Run(ticks);
   return impl.coverage();
+}
+
+void CheckCoverage(std::size_t n, std::uint64_t ticks) {
+  const Coverage cov = SwitchCoverage(n, ticks);
+  for (int s = 0; s < kStateCount; ++s) {
+    if (cov.entered[static_cast<std::size_t>(s)] == 0) {
+      std::printf("WARNING n=%zu: state %s never entered in %" PRIu64 " ticks\n", n,
+                  StateName(static_cast<StateId>(s)), ticks);
+    }
+  }
+  for (const TransitionSpec& t : kTransitions) {
+    if (cov.fired[static_cast<std::size_t>(t.from)][static_cast<std::size_t>(t.to)] == 0) {
+      std::printf("WARNING n=%zu: transition %s -> %s never fired in %" PRIu64 " ticks\n", n,
+                  StateName(t.from), StateName(t.to), ticks);
+    }
+  }
 }
 
 }  // namespace brawler

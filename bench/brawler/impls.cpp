@@ -19,4 +19,6 @@ const ImplInfo* const kImpls[] = {BRAWLER_IMPLS(BRAWLER_ADDRESS)};
 }  // namespace
 
 std::span<const ImplInfo* const> AllImpls() { return kImpls; }
+const char* BenchmarkName() { return "brawler"; }
+const char* BaselineImpl() { return "switch"; }
 }  // namespace brawler

@@ -67,14 +67,14 @@ void PrintUsage(const char* argv0) {
                "       %s --ticks T [--n N]... [--impl NAME]...\n"
                "  --n N         agent count; repeatable (default 1 1000 100000 1000000)\n"
                "  --impl NAME   run only these implementations; repeatable (default all;\n"
-               "                ratios need switch among them)\n"
+               "                ratios need %s among them)\n"
                "  --min-time S  minimum seconds per measurement (default 0.5)\n"
                "  --reps R      measurements per implementation and N (default 5)\n"
                "  --quick       smoke run: N = 1 1000, min-time 0.02, reps 3\n"
                "  --ticks T     no timing: for each N and implementation, construct it, run\n"
                "                T ticks once (no warm-up, no check pass) and print\n"
                "                `TICKS impl=NAME n=N ticks=T sum=S hash=H` (for callgrind)\n",
-               argv0, argv0);
+               argv0, argv0, brawler::BaselineImpl());
 }
 
 bool ParseOptions(int argc, char** argv, Options& opt) {
@@ -182,22 +182,6 @@ double Median(std::vector<double> v) {
   return v.size() % 2 == 1 ? v[m] : (v[m - 1] + v[m]) / 2;
 }
 
-void CheckCoverage(std::size_t n) {
-  const brawler::Coverage cov = brawler::SwitchCoverage(n, kCheckTicks);
-  for (int s = 0; s < brawler::kStateCount; ++s) {
-    if (cov.entered[static_cast<std::size_t>(s)] == 0) {
-      std::printf("WARNING n=%zu: state %s never entered in %" PRIu64 " ticks\n", n,
-                  brawler::StateName(static_cast<brawler::StateId>(s)), kCheckTicks);
-    }
-  }
-  for (const brawler::TransitionSpec& t : brawler::kTransitions) {
-    if (cov.fired[static_cast<std::size_t>(t.from)][static_cast<std::size_t>(t.to)] == 0) {
-      std::printf("WARNING n=%zu: transition %s -> %s never fired in %" PRIu64 " ticks\n", n,
-                  brawler::StateName(t.from), brawler::StateName(t.to), kCheckTicks);
-    }
-  }
-}
-
 // Returns false on a checksum mismatch (already reported).
 bool RunN(std::size_t n, const Options& opt, std::vector<Row>& rows) {
   const std::vector<const ImplInfo*> impls = SelectedImpls(opt);
@@ -227,7 +211,7 @@ bool RunN(std::size_t n, const Options& opt, std::vector<Row>& rows) {
     std::fflush(stdout);
     return false;
   }
-  if (n >= 1000) CheckCoverage(n);
+  if (n >= 1000) brawler::CheckCoverage(n, kCheckTicks);
 
   // Warm-up, then interleaved measurements: rep 1 runs every impl, then rep 2, ...
   const double target = std::min(1e-3, opt.min_time / 20);
@@ -251,7 +235,7 @@ bool RunN(std::size_t n, const Options& opt, std::vector<Row>& rows) {
 
   double base = 0;
   for (const Entry& e : entries) {
-    if (std::strcmp(e.info->name, "switch") == 0) base = Median(e.ns);
+    if (std::strcmp(e.info->name, brawler::BaselineImpl()) == 0) base = Median(e.ns);
   }
   for (const Entry& e : entries) {
     Row r;
@@ -317,8 +301,8 @@ int main(int argc, char** argv) {
 #ifndef __OPTIMIZE__
   std::printf("WARNING: built without optimization; timings are meaningless\n");
 #endif
-  std::printf("brawler: %s, reps=%d, min-time=%.3gs, checksum after %" PRIu64 " ticks\n",
-              __VERSION__, opt.reps, opt.min_time, kCheckTicks);
+  std::printf("%s: %s, reps=%d, min-time=%.3gs, checksum after %" PRIu64 " ticks\n",
+              brawler::BenchmarkName(), __VERSION__, opt.reps, opt.min_time, kCheckTicks);
 
   std::vector<Row> rows;
   for (const std::size_t n : opt.ns) {

@@ -1,0 +1,202 @@
+// `tickfsm-hsm`: one HsmStateManager per agent, the tree configured fluently in
+// its constructor as a user would write it.
+// `tickfsm-hsm-crowd`: the same machine for all agents, a Crowd on one shared
+// table, ticked by TickAll.
+#include <memory>
+#include <optional>
+#include <span>
+#include <vector>
+
+#include <tickfsm/tickfsm.hpp>
+
+#include "brawler_hsm.hpp"
+#include "impl.hpp"
+
+namespace brawler::hsm {
+namespace {
+
+// Composites.
+struct Alive {
+  void OnStateEnter(HsmFighter& f, const Input& in) { AliveEnter(f, in); }
+  void OnStateExit(HsmFighter& f, const Input& in) { AliveExit(f, in); }
+};
+struct Vulnerable {};
+struct GroundedState {
+  void OnStateEnter(HsmFighter& f, const Input& in) { GroundedEnter(f, in); }
+  void Perform(HsmFighter& f, const Input& in) { GroundedPerform(f, in); }
+};
+struct AirborneState {
+  void OnStateExit(HsmFighter& f, const Input& in) { AirborneExit(f, in); }
+};
+
+// Leaves, with the spec's state index.
+struct Idle {
+  static constexpr int kIndex = 0;
+  void Perform(HsmFighter& f, const Input& in) { StandPerform(f, in); }
+};
+struct Run {
+  static constexpr int kIndex = 1;
+  void Perform(HsmFighter& f, const Input& in) { RunPerform(f, in); }
+};
+struct Jump {
+  static constexpr int kIndex = 2;
+  void OnStateEnter(HsmFighter& f, const Input& in) { JumpEnter(f, in); }
+  void Perform(HsmFighter& f, const Input& in) { JumpPerform(f, in); }
+};
+struct Fall {
+  static constexpr int kIndex = 3;
+  void Perform(HsmFighter& f, const Input& in) { FallPerform(f, in); }
+};
+struct Land {
+  static constexpr int kIndex = 4;
+  void Perform(HsmFighter& f, const Input& in) { StandPerform(f, in); }
+};
+struct Attack {
+  static constexpr int kIndex = 5;
+  void OnStateEnter(HsmFighter& f, const Input& in) { AttackEnter(f, in); }
+  void Perform(HsmFighter& f, const Input& in) { AttackPerform(f, in); }
+};
+struct Hurt {
+  static constexpr int kIndex = 6;
+  void OnStateEnter(HsmFighter& f, const Input& in) { HurtEnter(f, in); }
+};
+struct Dead {
+  static constexpr int kIndex = 7;
+  void OnStateExit(HsmFighter& f, const Input& in) { DeadExit(f, in); }
+};
+
+class HsmStateManager : public tickfsm::StateManager<HsmFighter, Input> {
+ public:
+  explicit HsmStateManager(HsmFighter& fighter) : StateManager(fighter, DT) {
+    SetSubstates<Alive, Vulnerable, Land, Hurt>();
+    SetSubstates<Vulnerable, GroundedState, AirborneState, Attack>();
+    SetSubstates<GroundedState, Idle, Run>();
+    SetSubstates<AirborneState, Jump, Fall>();
+    SetInitialState<Idle>().To<Run>([](const HsmFighter& f, const Input& in, float t) { return Moving(f, in, t); });
+    From<Run>().To<Idle>([](const HsmFighter& f, const Input& in, float t) { return Still(f, in, t); });
+    From<Vulnerable>().To<Hurt>([](const HsmFighter& f, const Input& in, float t) { return Hit(f, in, t); });
+    From<GroundedState>()
+        .To<Jump>([](const HsmFighter& f, const Input& in, float t) { return CanJump(f, in, t); })
+        .To<Attack>([](const HsmFighter& f, const Input& in, float t) { return CanAttack(f, in, t); })
+        .To<Fall>([](const HsmFighter& f, const Input& in, float t) { return Airborne(f, in, t); });
+    From<Jump>().To<Fall>([](const HsmFighter& f, const Input& in, float t) { return Descending(f, in, t); });
+    From<Fall>().To<Land>([](const HsmFighter& f, const Input& in, float t) { return Grounded(f, in, t); });
+    From<Attack>().To<Idle>([](const HsmFighter& f, const Input& in, float t) { return AttackDone(f, in, t); });
+    From<Land>().To<Idle>([](const HsmFighter& f, const Input& in, float t) { return LandDone(f, in, t); });
+    From<Hurt>()
+        .To<Dead>([](const HsmFighter& f, const Input& in, float t) { return NoHp(f, in, t); })
+        .To<Idle>([](const HsmFighter& f, const Input& in, float t) { return HurtDone(f, in, t); });
+    From<Dead>().To<Idle>([](const HsmFighter& f, const Input& in, float t) { return DeadDone(f, in, t); });
+  }
+};
+
+// The spec's index of the leaf that `is_in` reports active.
+template <class IsIn>
+int LeafIndex(IsIn&& is_in) {
+  int index = Dead::kIndex;
+  auto test = [&](auto leaf) {
+    if (is_in(leaf)) index = decltype(leaf)::kIndex;
+    return index != Dead::kIndex;
+  };
+  (void)(test(Idle{}) || test(Run{}) || test(Jump{}) || test(Fall{}) || test(Land{}) || test(Attack{}) ||
+         test(Hurt{}));
+  return index;
+}
+
+// Whatever the kind keeps for the rest of the process (a shared table, if the
+// machine shares one) is built here, before any implementation counts bytes.
+void BuildKindOnce() {
+  HsmFighter fighter;
+  HsmStateManager machine(fighter);
+  machine.Perform(Input{});
+}
+
+// One HsmStateManager per agent (kCrowd false) or one Crowd of them (true).
+template <bool kCrowd>
+class TickfsmHsmImpl final : public ImplBase<TickfsmHsmImpl<kCrowd>> {
+ public:
+  explicit TickfsmHsmImpl(std::size_t n) : fighters_(n), rng_(n) {
+    for (std::size_t i = 0; i < n; ++i) rng_[i] = Seed(i);
+    BuildKindOnce();
+    if constexpr (kCrowd) {
+      const std::size_t heap = HeapBytesDuring([&] {
+        HsmFighter prototype;
+        crowd_.emplace(n, prototype);
+      });
+      bytes_ = n > 0 ? (sizeof(Crowd) + heap) / n : 0;
+    } else {
+      // Not copyable nor movable: one array, built in place, configuration
+      // closed by Initialize(); Idle is entered by the first Perform.
+      machines_ = std::allocator<HsmStateManager>{}.allocate(n);
+      const std::size_t heap = HeapBytesDuring([&] {
+        for (; built_ < n; ++built_) std::construct_at(machines_ + built_, fighters_[built_]);
+        for (std::size_t i = 0; i < n; ++i) machines_[i].Initialize();
+      });
+      bytes_ = sizeof(HsmStateManager) + (n > 0 ? heap / n : 0);
+    }
+  }
+
+  ~TickfsmHsmImpl() override {
+    if constexpr (!kCrowd) {
+      for (std::size_t i = 0; i < built_; ++i) std::destroy_at(machines_ + i);
+      std::allocator<HsmStateManager>{}.deallocate(machines_, fighters_.size());
+    }
+  }
+  TickfsmHsmImpl(const TickfsmHsmImpl&) = delete;
+  TickfsmHsmImpl& operator=(const TickfsmHsmImpl&) = delete;
+
+  void Tick() override {
+    std::uint32_t* const rng = rng_.data();
+    if constexpr (kCrowd) {
+      crowd_->TickAll(std::span<HsmFighter>(fighters_), [rng](std::size_t i, HsmFighter& f) {
+        const Input in = DrawInput(rng[i]);
+        Physics(f);
+        return in;
+      });
+    } else {
+      const std::size_t n = fighters_.size();
+      HsmFighter* const fighters = fighters_.data();
+      HsmStateManager* const machines = machines_;
+      for (std::size_t i = 0; i < n; ++i) {
+        const Input in = DrawInput(rng[i]);
+        Physics(fighters[i]);
+        machines[i].Perform(in);
+      }
+    }
+  }
+
+  Checksum Sum() const override {
+    Checksum c;
+    for (std::size_t i = 0; i < fighters_.size(); ++i) {
+      int index = 0;
+      if constexpr (kCrowd)
+        index = LeafIndex([&](auto s) { return crowd_->template IsIn<decltype(s)>(i); });
+      else
+        index = LeafIndex([&](auto s) { return machines_[i].template IsIn<decltype(s)>(); });
+      AccumulateHsm(c, index, fighters_[i]);
+    }
+    return c;
+  }
+
+  std::size_t MachineBytesPerAgent() const override { return bytes_; }
+
+ private:
+  using Crowd = tickfsm::Crowd<HsmStateManager>;
+  std::vector<HsmFighter> fighters_;
+  std::vector<std::uint32_t> rng_;
+  std::optional<Crowd> crowd_;
+  HsmStateManager* machines_ = nullptr;
+  std::size_t built_ = 0;
+  std::size_t bytes_ = 0;
+};
+
+template <bool kCrowd>
+std::unique_ptr<Impl> Make(std::size_t n) {
+  return std::make_unique<TickfsmHsmImpl<kCrowd>>(n);
+}
+
+}  // namespace
+}  // namespace brawler::hsm
+
+extern const brawler::ImplInfo kTickfsmHsmImpl{"tickfsm-hsm", &brawler::hsm::Make<false>, true};
+extern const brawler::ImplInfo kTickfsmHsmCrowdImpl{"tickfsm-hsm-crowd", &brawler::hsm::Make<true>, true};
