@@ -341,7 +341,8 @@ public:
     /// before the first Perform.
     template <class S>
     bool IsIn() const noexcept {
-        return Tab_()->template IsIn<S>(seat_.rt.state);
+        // Not started: there may be no table yet.
+        return seat_.rt.state != detail::kNoState && Tab_()->template IsIn<S>(seat_.rt.state);
     }
 
     /// This machine's one object of state S (added as a state if not configured yet).
