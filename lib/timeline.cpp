@@ -118,9 +118,10 @@ void TimelineWriter::Close(Track& track, std::size_t keep, const std::string& le
         record.depth = track.open.size() - 1;
         record.json = fmt::format(
             "{{\"name\":{},\"cat\":\"state\",\"ph\":\"X\",\"ts\":{},\"dur\":{},\"pid\":{},\"tid\":{},"
-            "\"args\":{{\"leaf\":{},\"ticks\":{},\"entered_tick\":{},{}{}}}}}",
+            "\"args\":{{\"leaf\":{},{}\"ticks\":{},\"entered_tick\":{},{}{}}}}}",
             Quoted(open.state), record.ts, ticks * options_.microseconds_per_tick, kPid, track.tid,
-            open.leaf ? "true" : "false", ticks, open.since, open.entered, left);
+            open.visit > 0 ? "true" : "false", open.visit > 0 ? fmt::format("\"visit\":{},", open.visit) : "",
+            ticks, open.since, open.entered, left);
         records_.push_back(std::move(record));
         track.open.pop_back();
     }
@@ -159,7 +160,7 @@ void TimelineWriter::OnTransition(const TransitionInfo& info) {
     Close(track, keep, left);
     const std::string entered = fmt::format("{},\"from\":{}", CauseMembers("cause", info), Quoted(info.from));
     for (std::size_t i = keep; i < path.size(); ++i)
-        track.open.push_back(Open{path[i], tick_, entered, i + 1 == path.size()});
+        track.open.push_back(Open{path[i], tick_, entered, i + 1 == path.size() ? ++track.visits : 0});
     if (info.cause == Cause::Event && info.event)
         Instant(info.machine, "event " + detail::EventText(*info.event),
                 fmt::format(",\"from\":{},\"to\":{}", Quoted(info.from), Quoted(info.to)));

@@ -87,7 +87,7 @@ private:
         std::string state;
         std::uint64_t since = 0;
         std::string entered; // the JSON members saying how it was entered
-        bool leaf = false;
+        std::size_t visit = 0; // a current state's visit number on its track, from 1; 0 for a parent
     };
     struct Track {
         std::string machine;
@@ -95,6 +95,7 @@ private:
         std::vector<std::string> names;   // by state id
         std::vector<std::size_t> parents; // by state id; npos at the top level
         std::vector<Open> open;           // the active path, outermost first
+        std::size_t visits = 0;
     };
     struct Record {
         std::uint64_t ts = 0;
