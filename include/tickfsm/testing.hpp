@@ -8,6 +8,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <initializer_list>
 #include <limits>
 #include <span>
@@ -88,9 +89,11 @@ private:
 /// Drives one machine (a StateManager or a class derived from it) through a
 /// script: each call is a step, performed at once. Ticks are counted from 0
 /// by the Perform calls the scenario makes: a state entered during the n-th
-/// Perform (from 0), or by a step between Perform n-1 and Perform n, is
-/// entered on tick n. While the scenario lives it is the machine's observer
-/// (with the observers given to Also), and it detaches on destruction.
+/// Perform (from 0), or by a step after it and before the next (Send, Call,
+/// AfterEachTick), is entered on tick n or n + 1 respectively, and a visit
+/// lasts the tick it was left on minus the tick it was entered on. While the
+/// scenario lives it is the machine's observer (with the observers given to
+/// Also); it detaches on destruction, so it must not outlive the machine.
 template <class Manager>
 class Scenario {
 public:
@@ -122,6 +125,14 @@ public:
         observers_.Add(timeline);
         timeline_ = &timeline;
         timeline.SetTick(tick_);
+        return *this;
+    }
+
+    /// Runs `after(machine)` after every Perform the scenario makes: what the
+    /// game loop does beside the machine (physics, an input buffer's Update()).
+    template <class F>
+    Scenario& AfterEachTick(F&& after) {
+        after_ = std::forward<F>(after);
         return *this;
     }
 
@@ -203,6 +214,7 @@ private:
         machine_->Perform(action);
         ++tick_;
         SetTick_(tick_);
+        if (after_) after_(*machine_);
     }
 
     Manager* machine_;
@@ -210,6 +222,7 @@ private:
     PathRecorder recorder_;
     ObserverList observers_;
     TimelineWriter* timeline_ = nullptr;
+    std::function<void(Manager&)> after_;
     std::uint64_t tick_ = 0;
     bool took_ = false;
 };
