@@ -284,7 +284,8 @@ std::string TransitionCoverage::Table() const {
     const std::vector<CoverageRow> never = NeverFired();
     fmt::format_to(std::back_inserter(out), "{} of {} transitions fired", FiredCount(), rows_.size() - in_place);
     if (in_place > 0) fmt::format_to(std::back_inserter(out), " ({} typed events handled in place not counted)", in_place);
-    fmt::format_to(std::back_inserter(out), "; {} changes outside the table (initial, direct, request, pushes and pops from hooks)\n", other_);
+    fmt::format_to(std::back_inserter(out),
+                   "; changes outside the table (initial, direct, request, pushes and pops from hooks): {}\n", other_);
     if (!never.empty()) {
         out += "never fired:\n";
         for (const CoverageRow& row : never)

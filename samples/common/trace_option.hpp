@@ -7,6 +7,7 @@
 // Watch() to the run; the run attaches its machines with Observe and tells
 // the clock with Tick. Other arguments are left to other helpers.
 
+#include <cstddef>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
@@ -73,7 +74,9 @@ class TraceOption {
 public:
     /// Reads `argv`; a --trace without a file, or a file that cannot be
     /// written, ends the program with exit code 2.
-    TraceOption(int argc, char** argv) {
+    TraceOption(int argc, char** argv) : program_(argc > 0 ? argv[0] : "sample") {
+        if (const std::size_t slash = program_.find_last_of('/'); slash != std::string::npos)
+            program_.erase(0, slash + 1);
         for (int i = 1; i < argc; ++i) {
             const std::string_view arg = argv[i];
             if (arg == "--coverage") {
@@ -93,7 +96,8 @@ public:
             timeline_->Finish();
             std::fclose(file_);
         }
-        if (coverage_) std::fputs(coverage_->Table().c_str(), stdout);
+        if (coverage_)
+            std::printf("transition coverage of %s's run:\n%s", program_.c_str(), coverage_->Table().c_str());
     }
     TraceOption(const TraceOption&) = delete;
     TraceOption& operator=(const TraceOption&) = delete;
@@ -107,6 +111,7 @@ private:
         std::exit(2);
     }
 
+    std::string program_;
     std::FILE* file_ = nullptr;
     std::unique_ptr<tickfsm::TimelineWriter> timeline_;
     std::unique_ptr<tickfsm::testing::TransitionCoverage> coverage_;

@@ -211,8 +211,8 @@ TEST_CASE("Transition coverage counts what fired and lists what never did", "[te
                               "  hero     Idle  Run   event Go         1\n"
                               "  hero     Jump  Idle  condition 0      2\n"
                               "  hero     Run   Idle  condition 0  NEVER\n"
-                              "3 of 4 transitions fired; 2 changes outside the table (initial, direct, request, "
-                              "pushes and pops from hooks)\n"
+                              "3 of 4 transitions fired; changes outside the table (initial, direct, request, "
+                              "pushes and pops from hooks): 2\n"
                               "never fired:\n"
                               "  hero: Run -> Idle (condition 0)\n");
     coverage.Clear();
