@@ -27,12 +27,18 @@ public:
     /// How many observers the list holds.
     std::size_t Size() const noexcept { return observers_.size(); }
 
+    /// Passed on to every observer.
     void OnInitialized(std::string_view machine, std::span<const std::string_view> states,
                        std::size_t initial) override;
+    /// Passed on to every observer.
     void OnStateEntered(std::string_view machine, std::string_view state) override;
+    /// Passed on to every observer.
     void OnTransition(const TransitionInfo& info) override;
+    /// Passed on to every observer.
     void OnUnhandledEvent(std::string_view machine, std::string_view state, const Event& event) override;
+    /// Passed on to every observer.
     void OnBufferedRequest(std::string_view machine, std::string_view state, BufferOutcome outcome) override;
+    /// Passed on to every observer.
     void OnWarning(std::string_view machine, std::string_view message) override;
 
 private:

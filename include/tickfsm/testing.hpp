@@ -77,6 +77,7 @@ public:
     /// Forgets the visits so far.
     void Clear() noexcept { visits_.clear(); }
 
+    /// Ends the current visit and starts the next.
     void OnTransition(const TransitionInfo& info) override;
 
 private:
@@ -285,6 +286,7 @@ public:
     ///   Platformer Move      Jump     condition 0        3
     std::string Table() const;
 
+    /// Counts the transition the change took, or the change as outside the table.
     void OnTransition(const TransitionInfo& info) override;
 
 private:

@@ -75,11 +75,16 @@ public:
     /// Whether Finish() has run.
     bool Finished() const noexcept { return finished_; }
 
+    /// Gives the machine its track before its first slice.
     void OnInitialized(std::string_view machine, std::span<const std::string_view> states,
                        std::size_t initial) override;
+    /// Ends the slices of the states left and starts those of the states entered.
     void OnTransition(const TransitionInfo& info) override;
+    /// An instant "unhandled NAME".
     void OnUnhandledEvent(std::string_view machine, std::string_view state, const Event& event) override;
+    /// An instant "buffered STATE entered" (replaced, timed out).
     void OnBufferedRequest(std::string_view machine, std::string_view state, BufferOutcome outcome) override;
+    /// An instant "warning" with the message.
     void OnWarning(std::string_view machine, std::string_view message) override;
 
 private:

@@ -26,8 +26,8 @@ namespace samples {
 /// count (either may be null).
 class Watch {
 public:
-    tickfsm::TimelineWriter* timeline = nullptr;
-    tickfsm::testing::TransitionCoverage* coverage = nullptr;
+    tickfsm::TimelineWriter* timeline = nullptr;                  // --trace FILE
+    tickfsm::testing::TransitionCoverage* coverage = nullptr;     // --coverage
 
     /// Attaches `printed` (the sample's own trace, or null), the timeline and
     /// the coverage to `machine` under `name` (a literal: it must outlive the machine).
