@@ -233,7 +233,7 @@ public:
     template <class S>
     bool IsIn(std::size_t i) const noexcept(!TICKFSM_CHECKED) {
         CheckIndex_(i, "IsIn");
-        return table_->template IsIn<S>(runtime_[i].state);
+        return table_->template IsIn<S>(runtime_[i].state, data_ + i * stride_);
     }
     /// Character i's object of state S.
     template <class S>
@@ -435,6 +435,7 @@ private:
         detail::TickContext<Controller, Action> ctx;
         ctx.table = table_;
         ctx.rt = &runtime_[i];
+        ctx.main = ctx.rt;
         ctx.controller = &controller;
         ctx.action = &action;
         ctx.data = data_ + i * stride_;

@@ -222,8 +222,11 @@ public:
             Table_::Fail(detail::Format("SetGlobalState<{}>(): {} is not a state of this machine; configure it (e.g. "
                                     "From<{}>()) first",
                                     detail::StateName<G>(), detail::StateName<G>(), detail::StateName<G>()));
-        if (Tab_()->tree[id].parent != detail::kNoNode || Tab_()->tree[id].initial != detail::kNoNode)
-            Table_::Fail(detail::Format("SetGlobalState<{}>(): {} is a nested state (it has a parent or substates); a "
+        if (const detail::TreeNode& node = Tab_()->tree[id]; node.parent != detail::kNoNode ||
+                                                             node.initial != detail::kNoNode ||
+                                                             node.owner != detail::kNoNode ||
+                                                             node.first_region != detail::kNoNode)
+            Table_::Fail(detail::Format("SetGlobalState<{}>(): {} is a nested state (it has a parent, substates or regions); a "
                                     "global state performs beside the active path and cannot be part of it",
                                     detail::StateName<G>(), detail::StateName<G>()));
         ChangeGlobal_(id);
@@ -342,7 +345,7 @@ public:
     template <class S>
     bool IsIn() const noexcept {
         // Not started: there may be no table yet.
-        return seat_.rt.state != detail::kNoState && Tab_()->template IsIn<S>(seat_.rt.state);
+        return seat_.rt.state != detail::kNoState && Tab_()->template IsIn<S>(seat_.rt.state, Data_());
     }
 
     /// This machine's one object of state S (added as a state if not configured yet).
@@ -396,6 +399,36 @@ public:
         AddStatePrivately_<Initial>();
         (AddStatePrivately_<Others>(), ...);
         ApplyPrivately_([](Table_& table) { detail::ApplySubstates<Controller, Action, Parent, Initial, Others...>(table); });
+    }
+
+    /// Configuration: Parallel holds Regions, all active at once while it is
+    /// (e.g. a character's legs and arms). Each region is a state of its own,
+    /// usually holding substates, with its own active path and time: entering
+    /// Parallel enters every region in order, each down to its initial state
+    /// (or history); each tick runs Parallel's path, then each region's
+    /// transitions and Perform in order; an event sent to the machine reaches
+    /// every region. A region's transitions stay in it or leave Parallel; a
+    /// transition from outside cannot enter a region's middle (ConfigError).
+    template <class Parallel, class... Regions>
+    void SetRegions() {
+        static_assert(sizeof...(Regions) >= 1,
+                      "tickfsm: SetRegions<Parallel, Regions...>(): list at least one region after the parallel state");
+        static_assert(detail::CheckState<Parallel, Controller, Action>() &&
+                      (... && detail::CheckState<Regions, Controller, Action>()));
+        static_assert((... && !std::is_same_v<Parallel, Regions>),
+                      "tickfsm: SetRegions<Parallel, Regions...>(): a state cannot be its own region; list Parallel's "
+                      "regions after it");
+        CheckConfigurable_([] { return detail::Format("SetRegions<{}, ...>()", detail::StateName<Parallel>()); });
+        if (Blk_()->node) {
+            Record_ step;
+            step.key = detail::TypeKey<detail::RegionsStep<Parallel, Regions...>>();
+            step.replay = &detail::ReplayRegions<Controller, Action, Parallel, Regions...>;
+            CheckedStep_(step);
+            return;
+        }
+        AddStatePrivately_<Parallel>();
+        (AddStatePrivately_<Regions>(), ...);
+        ApplyPrivately_([](Table_& table) { detail::ApplyRegions<Controller, Action, Parallel, Regions...>(table); });
     }
 
     /// Configuration: what composite state S re-enters when it is entered again
@@ -504,7 +537,7 @@ public:
     }
 
     /// The active path as text, outermost first: "Combat/Attack" ("" before the first Perform).
-    std::string ActivePath() const { return Resolved_().PathText(seat_.rt.state); }
+    std::string ActivePath() const { return Resolved_().PathText(seat_.rt.state, Data_()); }
 
     /// Writes the active states to `out`, outermost first (the current state
     /// last), as many as fit; returns how many states are active.
@@ -512,9 +545,18 @@ public:
         const Table_& table = Resolved_();
         if (seat_.rt.state == detail::kNoState) return 0;
         detail::TreeIndex path[detail::kMaxDepth];
-        const std::size_t n = detail::ActivePathOf(table.tree, seat_.rt.state, path);
-        for (std::size_t i = 0; i < n && i < out.size(); ++i) out[i] = StateId{path[i]};
-        return n;
+        if (!table.parallel) {
+            const std::size_t n = detail::ActivePathOf(table.tree, seat_.rt.state, path);
+            for (std::size_t i = 0; i < n && i < out.size(); ++i) out[i] = StateId{path[i]};
+            return n;
+        }
+        std::size_t total = 0; // the path, then each region's, a stack buffer at a time
+        for (std::size_t at = 0; at == 0 || (at < total && at < out.size()); at += detail::kMaxDepth) {
+            total = detail::ActiveStatesOf(table.tree, Data_(), seat_.rt.state, path, at);
+            for (std::size_t i = at; i < total && i < out.size() && i < at + detail::kMaxDepth; ++i)
+                out[i] = StateId{path[i - at]};
+        }
+        return total;
     }
 
     /// Every state of the machine by id: name, parent, initial substate,
@@ -528,7 +570,8 @@ public:
     StateId ParentOf(StateId id) const {
         const Table_& table = Resolved_();
         if (id.value >= table.tree.size()) return StateId{};
-        return StateId{table.tree[id.value].parent};
+        const detail::TreeNode& node = table.tree[id.value];
+        return StateId{node.parent != detail::kNoNode ? node.parent : node.owner};
     }
 
     // --- keyed states (seed 003's StateMachine<TKey, TState>) -------------------
@@ -1171,6 +1214,7 @@ private:
         detail::TickContext<Controller, Action> ctx;
         ctx.table = TableOf_(seat);
         ctx.rt = &seat.rt;
+        ctx.main = ctx.rt;
         ctx.controller = &controller;
         ctx.action = action;
         ctx.data = detail::SeatedData(seat.rt);

@@ -163,7 +163,8 @@ struct Table {
     std::uint32_t data_align = 1;
     bool finalized = false;
     bool keep_previous = false;           // KeepPreviousState(): every change records where it came from
-    bool nested = false;                  // some state holds substates: every tick takes the general path
+    bool nested = false;                  // some state holds substates or regions: every tick takes the general path
+    bool parallel = false;                // some state holds regions
     bool passing = false;                 // some state is a pass-through state
     bool uses_machine = false;            // set by Finalize: some hook may call NextState
     bool all_fast = false;                // set by Finalize: every state ticks on the fast path
@@ -325,6 +326,7 @@ struct Table {
         std::vector<bool> general(meta.size());
         for (std::size_t s = 0; s < meta.size(); ++s)
             general[s] = meta[s].takes_machine || !meta[s].actions.empty();
+        if (parallel) CheckLanes();
         uses_machine = false;
         all_fast = true;
         names.clear();
@@ -390,6 +392,23 @@ struct Table {
         finalized = true;
     }
 
+    /// A ConfigError names a transition that enters a region from outside it,
+    /// or an initial state inside a region.
+    [[TICKFSM_DETAIL_COLD]] void CheckLanes() const {
+        std::vector<LaneEdge> edges;
+        for (std::size_t s = 0; s < meta.size(); ++s) {
+            const TreeIndex from = s == any ? kNoNode : static_cast<TreeIndex>(s);
+            for (const auto& chain : meta[s].chains)
+                for (std::size_t i = 0; i < chain->count; ++i)
+                    if (chain->targets[i].id != kNoState && !(chain->kinds && chain->kinds[i] == kKindPop))
+                        edges.push_back({from, chain->targets[i].id});
+            for (const EventEdge& edge : meta[s].events) edges.push_back({from, edge.to});
+            for (const TypedEdge<C>& edge : meta[s].typed)
+                if (edge.to != kNoState) edges.push_back({from, edge.to});
+        }
+        CheckLaneEdges(tree, StateNames(), edges, initial, &Fail);
+    }
+
     /// A reference to state `id` (or to none) for a gate.
     StateRef Ref(StateIndex id) const noexcept {
         if (id == kNoState) return {};
@@ -446,9 +465,10 @@ struct Table {
     /// to: each state's transitions from the outermost state in, each with its
     /// own time in state (`leaf_ticks` for the leaf, its slot's for a composite,
     /// one tick on if `ahead`: a dry run sees the ticks the next tick will).
+    /// A region's lane has no any-state transitions (`with_any` false): those are the machine's.
     Probed<C, A> ProbePath(StateIndex leaf, std::uint32_t leaf_ticks, const C& c, const A& a, std::byte* data,
-                           bool ahead = false, bool done = false) const {
-        if (any != kNoState) // the any-state transitions first, with the current state's time
+                           bool ahead = false, bool done = false, bool with_any = true) const {
+        if (any != kNoState && with_any) // the any-state transitions first, with the current state's time
             if (const Probed<C, A> fired = Probe(any, c, a, TimeOf(leaf_ticks, dt), data, leaf); fired.to != kNoState)
                 return fired;
         if (!nested) return Probe(leaf, c, a, TimeOf(leaf_ticks, dt), data, kNoState, leaf, done);
@@ -467,10 +487,18 @@ struct Table {
         return {};
     }
 
+    /// The state outward of `s`: its parent, or (`across` regions) the
+    /// parallel state that holds a region.
+    StateIndex Outward(StateIndex s, bool across) const noexcept {
+        if (tree[s].parent != kNoNode) return tree[s].parent;
+        return across ? tree[s].owner : kNoState;
+    }
+
     /// The transition for `event` of the innermost state of `leaf`'s active
-    /// path that has one (the leaf first, then its parent, ...), or null.
-    const EventEdge* FindEventOutward(StateIndex leaf, const Event& event) const noexcept {
-        for (StateIndex s = leaf; s != kNoState; s = tree[s].parent)
+    /// path that has one (the leaf first, then its parent, ...; `across`: on
+    /// past a region to its parallel state and beyond), or null.
+    const EventEdge* FindEventOutward(StateIndex leaf, const Event& event, bool across = false) const noexcept {
+        for (StateIndex s = leaf; s != kNoState; s = Outward(s, across))
             if (const EventEdge* edge = FindEvent(s, event)) return edge;
         return nullptr;
     }
@@ -490,8 +518,10 @@ struct Table {
         return list;
     }
 
-    /// "Combat/Attack": the active path of `leaf` ("" for none).
-    std::string PathText(StateIndex leaf) const { return detail::PathText(tree, StateNames(), leaf); }
+    /// "Combat/Attack": the active path of `leaf` ("" for none), regions in braces.
+    std::string PathText(StateIndex leaf, const std::byte* data) const {
+        return detail::PathText(tree, StateNames(), leaf, data);
+    }
 
     /// Every state but the Any pseudo-state, by id (StateManager::States()).
     std::vector<StateInfo> DescribeStates() const {
@@ -501,10 +531,12 @@ struct Table {
             StateInfo info;
             info.id = StateId{static_cast<StateIndex>(s)};
             info.name = meta[s].name;
-            info.parent = StateId{tree[s].parent};
+            info.parent = StateId{tree[s].parent != kNoNode ? tree[s].parent : tree[s].owner};
             info.initial = StateId{tree[s].initial};
             info.history = tree[s].history;
             info.pass_through = meta[s].pass_through;
+            info.parallel = tree[s].first_region != kNoNode;
+            info.region = tree[s].owner != kNoNode;
             info.is_initial = s == initial;
             list.push_back(info);
         }
@@ -556,28 +588,36 @@ struct Table {
         return list;
     }
 
-    /// Whether the state of type S is active while `leaf` is the current state:
-    /// it is `leaf` or, nested, holds it.
+    /// Whether the state of type S is active while `leaf` is the machine's
+    /// current state: it is `leaf` or, nested, holds it, or it is active in a
+    /// region of a parallel state that is.
     template <class S>
-    bool IsIn(StateIndex leaf) const noexcept {
+    bool IsIn(StateIndex leaf, const std::byte* data) const noexcept {
         if (leaf == kNoState) return false;
         if (keys[leaf] == TypeKey<S>()) return true;
-        return nested && Within(leaf, Find(TypeKey<S>()));
+        return Active(leaf, Find(TypeKey<S>()), data);
     }
 
-    /// The ticks `state` has been active while `leaf` is current (0 if it is not active).
+    /// Whether `state` is active while `leaf` is the machine's current state (see IsIn).
+    bool Active(StateIndex leaf, StateIndex state, const std::byte* data) const noexcept {
+        if (!parallel) return Within(leaf, state);
+        return state != kNoState && IsActive(tree, data, leaf, state);
+    }
+
+    /// The ticks `state` has been active while `leaf` is the machine's current state (0 if it is not active).
     std::uint32_t TicksOf(StateIndex leaf, std::uint32_t leaf_ticks, StateIndex state, std::byte* data) const noexcept {
         if (state == leaf) return leaf_ticks;
-        if (!Within(leaf, state)) return 0;
-        return SlotOf(tree[state], data).ticks;
+        if (!Active(leaf, state, data)) return 0;
+        if (tree[state].initial != kNoNode) return SlotOf(tree[state], data).ticks;
+        return LaneOf(tree[RegionOf(tree, state)], data).ticks; // active and a leaf: its region's current state
     }
 
     /// The typed-event transition for a value of type `type` (its TypeKey):
     /// from `leaf` outward, the first on that type whose guard holds for
     /// `payload`; `holder` is set to the state that has it. Null if none.
     const TypedEdge<C>* FindTypedOutward(StateIndex leaf, const void* type, const C& c, const void* payload,
-                                         StateIndex& holder) const {
-        for (StateIndex s = leaf; s != kNoState; s = tree[s].parent)
+                                         StateIndex& holder, bool across = false) const {
+        for (StateIndex s = leaf; s != kNoState; s = Outward(s, across))
             for (const TypedEdge<C>& edge : meta[s].typed)
                 if (edge.type == type && (!edge.guard || edge.guard(edge.guard_object.get(), c, payload))) {
                     holder = s;
