@@ -74,12 +74,17 @@ std::string WhatText(const TransitionRule& rule) {
 void PathRecorder::AddStates(std::span<const StateInfo> states) { SetNames(states, names_, parents_); }
 
 void PathRecorder::OnTransition(const TransitionInfo& info) {
-    if (!visits_.empty()) {
-        Visit& last = visits_.back();
-        last.ticks = tick_ >= last.entered ? tick_ - last.entered : 0;
-        last.open = false;
-    }
+    // A change of the machine's own state leaves every region; a region's
+    // change, that region's state (the observer is not told of regions' exits).
+    std::erase_if(open_, [&](std::size_t i) {
+        Visit& v = visits_[i];
+        if (!info.region.empty() && v.region != info.region) return false;
+        v.ticks = tick_ >= v.entered ? tick_ - v.entered : 0;
+        v.open = false;
+        return true;
+    });
     Visit visit;
+    visit.region = std::string(info.region);
     visit.state = std::string(info.to);
     visit.cause = detail::CauseText(info);
     visit.entered = tick_;
@@ -93,13 +98,13 @@ void PathRecorder::OnTransition(const TransitionInfo& info) {
             visit.path += names_[s];
         }
     }
+    open_.push_back(visits_.size());
     visits_.push_back(std::move(visit));
 }
 
 std::vector<Visit> PathRecorder::Path() const {
     std::vector<Visit> path = visits_;
-    if (!path.empty() && path.back().open)
-        path.back().ticks = tick_ >= path.back().entered ? tick_ - path.back().entered : 0;
+    for (const std::size_t i : open_) path[i].ticks = tick_ >= path[i].entered ? tick_ - path[i].entered : 0;
     return path;
 }
 
@@ -184,19 +189,33 @@ void TransitionCoverage::AddMachine(std::string_view machine, std::span<const St
 }
 
 void TransitionCoverage::OnTransition(const TransitionInfo& info) {
-    if (info.cause == Cause::Initial || info.cause == Cause::Direct || info.cause == Cause::Request) {
-        ++other_;
-        return;
-    }
     auto unmatched = [&] {
         unmatched_.push_back(fmt::format("{}: {} -> {} ({})", info.machine, info.from, info.to, detail::CauseText(info)));
     };
+    const bool outside = info.cause == Cause::Initial || info.cause == Cause::Direct || info.cause == Cause::Request;
     const auto tracked = std::find_if(machines_.begin(), machines_.end(),
                                       [&](const Tracked& t) { return t.name == info.machine; });
-    if (tracked == machines_.end()) return unmatched();
+    const std::size_t to = tracked == machines_.end() ? kTop : IdOf(tracked->names, info.to);
+    // What the regions' current states are after this change: a change of the
+    // machine's own state leaves every region.
+    const auto update_regions = [&] {
+        if (info.region.empty()) {
+            tracked->regions.clear();
+            return;
+        }
+        const auto lane = std::find_if(tracked->regions.begin(), tracked->regions.end(),
+                                       [&](const auto& r) { return r.first == info.region; });
+        if (lane == tracked->regions.end()) tracked->regions.emplace_back(std::string(info.region), to);
+        else lane->second = to;
+    };
+    if (outside) {
+        if (to != kTop) update_regions();
+        ++other_;
+        return;
+    }
+    if (to == kTop) return unmatched();
     const std::size_t from = IdOf(tracked->names, info.from);
-    const std::size_t to = IdOf(tracked->names, info.to);
-    if (from == kTop || to == kTop) return unmatched();
+    if (from == kTop) return unmatched();
 
     auto fits = [&](const TransitionRule& rule) {
         const bool reaches = rule.to.Valid() && Holds(tracked->parents, rule.to.value, to);
@@ -214,6 +233,8 @@ void TransitionCoverage::OnTransition(const TransitionInfo& info) {
     };
     // The owners in the order the machine tries them: conditions from the
     // any-state ones and the outermost state in; events from the leaf out.
+    // A change of the machine's own state may be a region's transition
+    // leaving its parallel state: the regions' states come last.
     std::vector<std::size_t> path = ActivePath(tracked->parents, from);
     std::vector<std::size_t> owners;
     if (info.cause == Cause::Event) {
@@ -222,15 +243,20 @@ void TransitionCoverage::OnTransition(const TransitionInfo& info) {
         owners.push_back(kTop);
         owners.insert(owners.end(), path.begin(), path.end());
     }
+    for (const auto& [region, leaf] : tracked->regions)
+        if (region != info.region)
+            for (const std::size_t s : ActivePath(tracked->parents, leaf))
+                if (std::find(owners.begin(), owners.end(), s) == owners.end()) owners.push_back(s);
     for (const std::size_t owner : owners)
         for (std::size_t r = tracked->first; r < tracked->first + tracked->count; ++r) {
             const TransitionRule& rule = rows_[r].rule;
             const bool owned = owner == kTop ? rule.any : !rule.any && rule.from.value == owner;
             if (owned && fits(rule)) {
                 ++rows_[r].fired;
-                return;
+                return update_regions();
             }
         }
+    update_regions();
     // A push or pop asked for by a hook is no transition of the table.
     if (info.cause == Cause::Push || info.cause == Cause::Pop) {
         ++other_;

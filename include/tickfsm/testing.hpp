@@ -34,6 +34,7 @@ struct Visit {
     std::string state;          // the state entered (the leaf, for nested states)
     std::string path;           // its active path, "Combat/Chase" (the state alone when flat)
     std::string cause;          // why it was entered: "initial", "condition 1", "event Jump", ...
+    std::string region;         // the parallel region it is in; empty for the machine's own states
     std::uint64_t entered = 0;  // the tick it was entered on
     std::uint64_t ticks = 0;    // ticks it lasted (up to now, if `open`)
     bool open = false;          // still the current state
@@ -72,10 +73,14 @@ public:
     void SetTick(std::uint64_t tick) noexcept { tick_ = tick; }
     /// The tick what is heard next happens on.
     std::uint64_t Tick() const noexcept { return tick_; }
-    /// The visits so far; the last one, still open, lasts up to the current tick.
+    /// The visits so far, in the order they began (with parallel regions, each
+    /// region's among them); the open ones last up to the current tick.
     std::vector<Visit> Path() const;
     /// Forgets the visits so far.
-    void Clear() noexcept { visits_.clear(); }
+    void Clear() noexcept {
+        visits_.clear();
+        open_.clear();
+    }
 
     /// Ends the current visit and starts the next.
     void OnTransition(const TransitionInfo& info) override;
@@ -84,6 +89,7 @@ private:
     std::vector<std::string> names_;   // by state id
     std::vector<std::size_t> parents_; // by state id
     std::vector<Visit> visits_;
+    std::vector<std::size_t> open_; // the visits still open: one per active region, and the machine's
     std::uint64_t tick_ = 0;
 };
 
@@ -243,7 +249,8 @@ struct CoverageRow {
 /// the observer hears: the state left (or one holding it, or an any-state
 /// transition), the kind, the condition's place or the event, and a target
 /// holding the state entered; where two transitions of the active path would
-/// fit, the one tried first is counted. Changes that are not transitions of
+/// fit, the one tried first is counted. A region's transition that leaves
+/// its parallel state is looked for among the active regions' states too. Changes that are not transitions of
 /// the table (the initial entry, direct changes, NextState requests, pushes
 /// and pops asked for by hooks) are counted apart. Compiled once, in lib/.
 class TransitionCoverage final : public Observer {
@@ -296,6 +303,7 @@ private:
         std::vector<std::size_t> parents; // by state id
         std::size_t first = 0;            // its rows: [first, first + count)
         std::size_t count = 0;
+        std::vector<std::pair<std::string, std::size_t>> regions; // each active region's current state
     };
 
     std::vector<Tracked> machines_;

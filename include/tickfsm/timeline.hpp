@@ -2,8 +2,8 @@
 // tickfsm::TimelineWriter: an Observer that writes what machines did as a
 // Chrome trace event JSON document ({"traceEvents":[...]}), which Perfetto
 // (ui.perfetto.dev, "Open trace file") and chrome://tracing open: one track
-// per machine, one slice per state visit (nested states as nested slices),
-// instants for events, buffered requests and warnings.
+// per machine and per parallel region, one slice per state visit (nested
+// states as nested slices), instants for events, buffered requests and warnings.
 
 #include <cstddef>
 #include <cstdint>
@@ -57,8 +57,8 @@ public:
 
     /// Tells the writer the states of the machine observed under `machine`
     /// (StateManager::States()), so that a nested state's parents get slices
-    /// of their own around it. Without it, each machine's track shows its
-    /// current states (the leaves) only.
+    /// of their own around it, and a parallel state's regions end with it.
+    /// Without it, each track shows its current states (the leaves) only.
     void AddStates(std::string_view machine, std::span<const StateInfo> states);
 
     /// AddStates(name, machine.States()), then attaches this writer to
@@ -96,11 +96,15 @@ private:
     };
     struct Track {
         std::string machine;
+        std::string region;     // empty for the machine's own states
         int tid = 0;
+        std::vector<Open> open; // the active path (below the region), outermost first
+        std::size_t visits = 0;
+    };
+    struct States {
+        std::string machine;
         std::vector<std::string> names;   // by state id
         std::vector<std::size_t> parents; // by state id; npos at the top level
-        std::vector<Open> open;           // the active path, outermost first
-        std::size_t visits = 0;
     };
     struct Record {
         std::uint64_t ts = 0;
@@ -108,10 +112,11 @@ private:
         std::string json;
     };
 
-    Track& TrackOf(std::string_view machine);
+    std::size_t TrackOf(std::string_view machine, std::string_view region = {});
+    const States* StatesOf(std::string_view machine) const;
     std::vector<std::string> PathOf(const Track& track, std::string_view leaf) const;
-    void Close(Track& track, std::size_t keep, const std::string& left);
-    void Instant(std::string_view machine, std::string name, std::string args);
+    void Close(std::size_t track, std::size_t keep, const std::string& left);
+    void Instant(std::size_t track, std::string name, std::string args);
 
     std::FILE* file_ = nullptr;
     std::string* text_ = nullptr;
@@ -119,6 +124,7 @@ private:
     std::uint64_t tick_ = 0;
     bool finished_ = false;
     std::vector<Track> tracks_;
+    std::vector<States> states_;
     std::vector<Record> records_;
 };
 

@@ -169,6 +169,38 @@ TEST_CASE("An expected state may name a nested state by its active path", "[test
     CHECK_FALSE(run.Expect({{"Idle", 1}, {"Chase/Combat", 1}, {"Strike", 2}, {"Idle", 0}}));
 }
 
+namespace {
+struct Body {
+    bool run = false, dead = false;
+};
+struct Pad {};
+struct Alive {};
+struct Dead {};
+struct Legs {};
+struct Stand {};
+struct Sprint {};
+struct Arms {};
+struct Lower {};
+} // namespace
+
+TEST_CASE("A scenario records each parallel region's visits, in the order they began", "[testing][scenario][regions]") {
+    Body b;
+    tickfsm::StateManager<Body, Pad> m(b);
+    m.SetInitialState<Alive>().To<Dead>([](const Body& c) { return c.dead; });
+    m.SetRegions<Alive, Legs, Arms>();
+    m.SetSubstates<Legs, Stand, Sprint>();
+    m.SetSubstates<Arms, Lower>();
+    m.From<Stand>().To<Sprint>([](const Body& c) { return c.run; });
+    Scenario run(m, "soldier");
+    run.Ticks(2).Call([](Body& c) { c.run = true; }).Ticks(3).Call([](Body& c) { c.dead = true; }).Ticks(1);
+    const auto check = run.Expect({{"Alive", 5}, {"Alive/Legs/Stand", 2}, {"Lower", 5}, {"Sprint", 3}, {"Dead", 1}});
+    INFO(check.message);
+    CHECK(check);
+    CHECK(run.Path()[2].region == "Arms");
+    CHECK(run.Path()[3].region == "Legs");
+    CHECK(run.Path()[4].region.empty());
+}
+
 TEST_CASE("A scenario keeps a timeline on its ticks", "[testing][scenario][timeline]") {
     Hero h;
     HeroMachine m(h);
@@ -258,6 +290,32 @@ TEST_CASE("Coverage finds a parent's transition, an any-state one and a push amo
     CHECK(combat_condition == 1);
     CHECK(combat_event == 1);
     CHECK(coverage.NeverFired().empty());
+    m.SetObserver(nullptr);
+}
+
+TEST_CASE("Coverage counts a region's transitions, one leaving its parallel state too", "[testing][coverage][regions]") {
+    Body b;
+    tickfsm::StateManager<Body, Pad> m(b);
+    m.SetInitialState<Alive>();
+    m.SetRegions<Alive, Legs, Arms>();
+    m.SetSubstates<Legs, Stand, Sprint>();
+    m.SetSubstates<Arms, Lower>();
+    m.From<Stand>().To<Sprint>([](const Body& c) { return c.run; });
+    m.From<Sprint>().To<Dead>([](const Body& c) { return c.dead; }); // out of Alive: every region exits
+    m.From<Dead>();
+    TransitionCoverage coverage;
+    coverage.Watch(m, "soldier");
+    m.Perform({});
+    b.run = true;
+    m.Perform({});
+    b.dead = true;
+    m.Perform({});
+    INFO(coverage.Table());
+    CHECK(m.IsIn<Dead>());
+    CHECK(coverage.Unmatched().empty());
+    CHECK(FiredOf(coverage, "Stand", "Sprint") == 1);
+    CHECK(FiredOf(coverage, "Sprint", "Dead") == 1);
+    CHECK(coverage.OtherChanges() == 3); // Alive entered, then each region
     m.SetObserver(nullptr);
 }
 

@@ -231,3 +231,62 @@ TEST_CASE("An observer list passes every call to each of its observers in order"
     CHECK(first.ends_with(" -> Idle (initial)\nIdle -> Run (event Go)\nThe current state Run has no transition for event Go.\n"));
     CHECK(second.ends_with(" -> Idle\nIdle -> Run\nThe current state Run has no transition for event Go.\n"));
 }
+
+namespace {
+
+struct Body {
+    bool run = false, aim = false, dead = false;
+};
+struct Pad {};
+struct Alive {};
+struct Dead {};
+struct Legs {};
+struct Stand {};
+struct Sprint {};
+struct Arms {};
+struct Lower {};
+struct Aim {};
+
+class Soldier : public tickfsm::StateManager<Body, Pad> {
+public:
+    explicit Soldier(Body& b) : StateManager(b) {
+        SetInitialState<Alive>().To<Dead>([](const Body& c) { return c.dead; });
+        SetRegions<Alive, Legs, Arms>();
+        SetSubstates<Legs, Stand, Sprint>();
+        SetSubstates<Arms, Lower, Aim>();
+        From<Stand>().To<Sprint>([](const Body& c) { return c.run; });
+        From<Sprint>().To<Stand>([](const Body& c) { return !c.run; });
+        From<Lower>().To<Aim>([](const Body& c) { return c.aim; });
+        From<Aim>().To<Lower>([](const Body& c) { return !c.aim; });
+    }
+};
+
+} // namespace
+
+TEST_CASE("Each parallel region has a track of its own, whose slices end with its parallel state",
+          "[timeline][regions]") {
+    Body b;
+    Soldier m(b);
+    std::string json;
+    tickfsm::TimelineWriter timeline(json);
+    timeline.Watch(m, "soldier");
+    for (std::uint64_t tick = 0; tick < 8; ++tick) {
+        timeline.SetTick(tick);
+        b.run = tick >= 2;
+        b.aim = tick >= 4;
+        b.dead = tick == 6;
+        m.Perform({});
+    }
+    timeline.SetTick(8);
+    timeline.Finish();
+    CHECK(Has(json, "\"tid\":2,\"args\":{\"name\":\"soldier/Legs\"}"));
+    CHECK(Has(json, "\"tid\":3,\"args\":{\"name\":\"soldier/Arms\"}"));
+    CHECK(Has(json, "{\"name\":\"Alive\",\"cat\":\"state\",\"ph\":\"X\",\"ts\":0,\"dur\":6000,\"pid\":1,\"tid\":1,"));
+    CHECK(Has(json, "{\"name\":\"Stand\",\"cat\":\"state\",\"ph\":\"X\",\"ts\":0,\"dur\":2000,\"pid\":1,\"tid\":2,"));
+    CHECK(Has(json, "{\"name\":\"Sprint\",\"cat\":\"state\",\"ph\":\"X\",\"ts\":2000,\"dur\":4000,\"pid\":1,\"tid\":2,"));
+    CHECK(Has(json, "{\"name\":\"Lower\",\"cat\":\"state\",\"ph\":\"X\",\"ts\":0,\"dur\":4000,\"pid\":1,\"tid\":3,"));
+    CHECK(Has(json, "{\"name\":\"Aim\",\"cat\":\"state\",\"ph\":\"X\",\"ts\":4000,\"dur\":2000,\"pid\":1,\"tid\":3,"));
+    CHECK(Has(json, "{\"name\":\"Dead\",\"cat\":\"state\",\"ph\":\"X\",\"ts\":6000,\"dur\":2000,\"pid\":1,\"tid\":1,"));
+    CHECK(Count(json, "\"ph\":\"X\"") == 6);
+    CHECK(Count(json, "\"left_by\":\"condition 0\",\"left_by_condition\":0,\"to\":\"Dead\"") == 3); // Alive, Sprint, Aim
+}

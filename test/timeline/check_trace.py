@@ -4,10 +4,11 @@
     check_trace.py SAMPLE TRACE_FILE [--path MACHINE=State,State,...]...
 
 The sample must exit 0 (its self-check) and write TRACE_FILE, which must be a
-Chrome trace event JSON object: a traceEvents list whose process and machines'
-tracks are named by metadata events, with one complete slice ("X") per state
-visit, non-negative durations, slices nested properly on each track, and the
-current states' slices (args.leaf) following each other without gaps. The
+Chrome trace event JSON object: a traceEvents list whose process and tracks
+(one per machine and per parallel region) are named by metadata events, with
+one complete slice ("X") per state visit, non-negative durations, slices
+nested properly on each track, and the current states' slices (args.leaf)
+following each other without gaps (but where a track starts again). The
 visits are checked against the run's own printed trace (TracePrinter's
 "From -> To (cause)" lines), one slice per line printed; --path gives the
 visits of a machine whose run prints no trace, in order.
@@ -102,6 +103,8 @@ def main(argv):
         if [e["args"]["visit"] for e in leaves] != list(range(1, len(leaves) + 1)):
             fail(f"on {names[tid]}, the visits are not numbered 1, 2, ...")
         for before, after in zip(leaves, leaves[1:]):
+            if after["args"]["cause"] == "initial":
+                continue  # a start again, or a region entered again with its parallel state
             if after["ts"] != before["ts"] + before["dur"]:
                 fail(f"on {names[tid]}, {after['name']} starts at {after['ts']}, not where {before['name']} ended")
             if after["args"]["from"] != before["name"]:
