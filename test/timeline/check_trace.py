@@ -2,6 +2,7 @@
 """Runs a sample with --trace and checks the timeline it writes.
 
     check_trace.py SAMPLE TRACE_FILE [--path MACHINE=State,State,...]...
+    check_trace.py - TRACE_FILE --path ...   checks TRACE_FILE alone (the tests of this script)
 
 The sample must exit 0 (its self-check) and write TRACE_FILE, which must be a
 Chrome trace event JSON object: a traceEvents list whose process and tracks
@@ -42,9 +43,12 @@ def main(argv):
         paths[machine] = states.split(",")
         rest = rest[2:]
 
-    run = subprocess.run([sample, "--trace", trace_file], capture_output=True, text=True)
-    if run.returncode != 0:
-        fail(f"{sample} --trace exited {run.returncode}\n{run.stderr}")
+    stdout = ""
+    if sample != "-":
+        run = subprocess.run([sample, "--trace", trace_file], capture_output=True, text=True)
+        if run.returncode != 0:
+            fail(f"{sample} --trace exited {run.returncode}\n{run.stderr}")
+        stdout = run.stdout
 
     with open(trace_file, encoding="utf-8") as f:
         document = json.load(f)
@@ -117,7 +121,7 @@ def main(argv):
                 leaf_visits[(e["args"]["from"], e["name"], e["args"]["cause"])] += 1
     printed = collections.Counter()
     with_causes = True
-    for line in run.stdout.splitlines():
+    for line in stdout.splitlines():
         m = TRANSITION_LINE.match(line)
         if m:
             printed[(m.group(1), m.group(2), m.group(3))] += 1
