@@ -5,6 +5,7 @@
 
 #include <cmath>
 #include <cstddef>
+#include <cstring>
 #include <cstdint>
 #include <new>
 #include <optional>
@@ -573,6 +574,26 @@ public:
         const detail::TreeNode& node = table.tree[id.value];
         return StateId{node.parent != detail::kNoNode ? node.parent : node.owner};
     }
+
+    // --- snapshots ------------------------------------------------------------
+
+    /// The machine's whole state as a value (see Snapshot): restore it with
+    /// Restore. A state or action whose data is neither trivially copyable nor
+    /// has Save and Load hooks is a ConfigError naming it. Like the first
+    /// Perform, Save and Restore close the configuration.
+    Snapshot Save() const {
+        Snapshot snapshot;
+        SaveInto(snapshot);
+        return snapshot;
+    }
+    /// Save() into `snapshot`, reusing its memory: no allocation once it is large enough.
+    void SaveInto(Snapshot& snapshot) const { SaveInto_(snapshot); }
+    /// Puts the machine back exactly as it was when `snapshot` was saved: no
+    /// hook runs, and the next Perform with the same input and controller
+    /// does what it did then. A snapshot of another configuration (another
+    /// kind of character, a state added or reordered, other data) is a
+    /// ConfigError naming what differs, and the machine is left as it was.
+    void Restore(const Snapshot& snapshot) { Restore_(snapshot); }
 
     // --- keyed states (seed 003's StateMachine<TKey, TState>) -------------------
 
@@ -1272,6 +1293,70 @@ private:
     /// A change outside any tick that the step does not show: the next tick
     /// finds the step again (Refresh_).
     void Invalidate_() noexcept { seat_.rt.flags = static_cast<std::uint16_t>(seat_.rt.flags & ~detail::kFresh); }
+
+    // What a snapshot keeps of a machine's flags: the rest follow from its
+    // configuration (kSlow, kFrozen), its observer or the tick (kBusy, kFresh).
+    static constexpr std::uint16_t kSavedFlags_ = detail::kStarted | detail::kNextPending | detail::kInitialized |
+                                                  detail::kGlobal | detail::kGlobalWaiting | detail::kDone |
+                                                  detail::kSlow;
+
+    [[TICKFSM_DETAIL_COLD]] void SaveInto_(Snapshot& snapshot) const {
+        if (Busy_())
+            Table_::Fail(detail::Format("Save() called from inside a hook or condition of this machine (state {}); "
+                                        "save between ticks",
+                                        CurrentStateName()));
+        // Like the first Perform, a snapshot closes the configuration.
+        if (!(seat_.rt.flags & kFrozen_)) const_cast<StateManager*>(this)->Freeze_();
+        const Table_& table = Resolved_();
+        const detail::SnapshotLayout layout = table.Layout();
+        detail::CheckSavable(layout, &Table_::Fail);
+        if (!table.items.empty()) SyncData_(table);
+        const Block_* block = BlockIf_();
+        const detail::StateIndex none = detail::kNoState;
+        std::vector<std::byte>& out = detail::SnapshotAccess::Bytes(snapshot);
+        detail::BeginSnapshot(out, layout, detail::SnapshotKind::Machine, 1);
+        const std::uint16_t head[] = {block ? block->global : none, 0};
+        detail::AppendBytes(out, head, sizeof(head));
+        detail::Runtime rt = seat_.rt;
+        rt.flags = static_cast<std::uint16_t>(rt.flags & kSavedFlags_);
+        detail::WriteCharacter(out, layout, rt, block ? block->next : none, block ? block->previous : none,
+                               table.items.empty() ? nullptr : Data_());
+        detail::EndSnapshot(out);
+    }
+
+    [[TICKFSM_DETAIL_COLD]] void Restore_(const Snapshot& snapshot) {
+        if (Busy_())
+            Table_::Fail(detail::Format("Restore() called from inside a hook or condition of this machine (state "
+                                        "{}); restore between ticks",
+                                        CurrentStateName()));
+        if (!(seat_.rt.flags & kFrozen_)) Freeze_();
+        const Table_& table = Resolved_();
+        const detail::SnapshotLayout layout = table.Layout();
+        // Everything is checked before anything changes.
+        detail::SnapshotCursor cursor = detail::OpenSnapshot(detail::SnapshotAccess::Bytes(snapshot), layout,
+                                                             detail::SnapshotKind::Machine, 1, &Table_::Fail);
+        std::uint16_t head[2];
+        std::memcpy(head, detail::TakeBytes(cursor, sizeof(head), &Table_::Fail), sizeof(head));
+        if (!detail::ValidState(layout, head[0]))
+            Table_::Fail(detail::Format("Restore(): the snapshot's global state is state {} of {}", head[0],
+                                        layout.names.size()));
+        detail::SnapshotCursor check = cursor;
+        detail::CheckCharacter(check, layout, &Table_::Fail);
+        if (!table.items.empty()) SyncData_(table);
+        detail::Runtime rt;
+        detail::StateIndex next = detail::kNoState, previous = detail::kNoState;
+        detail::ReadCharacter(cursor, layout, rt, next, previous, table.items.empty() ? nullptr : Data_());
+        if (BlockIf_() || next != detail::kNoState || previous != detail::kNoState || head[0] != detail::kNoState) {
+            Block_* block = Blk_();
+            block->next = next;
+            block->previous = previous;
+            block->global = head[0];
+        }
+        seat_.rt.state = rt.state;
+        seat_.rt.ticks = rt.ticks;
+        seat_.rt.flags = static_cast<std::uint16_t>((seat_.rt.flags & ~kSavedFlags_) | (rt.flags & kSavedFlags_));
+        Invalidate_();
+    }
 
     /// MachineGeneralStep: a tick on the general path, called as the Seat's
     /// step from inside Perform's mark (kBusy is set); it leaves the step for

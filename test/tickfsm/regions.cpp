@@ -5,6 +5,7 @@
 
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <array>
 #include <string>
 #include <vector>
@@ -562,4 +563,57 @@ TEST_CASE("A hook in a region can ask for a state outside it", "[regions]") {
     CHECK(Take(body) == std::vector<std::string>{"Alive", "Legs", "exit Lower", "exit Arms", "exit Legs",
                                                   "exit Alive", "enter Dead"});
     CHECK(m.ActivePath() == "Dead");
+}
+
+namespace {
+struct Reload {
+    void Perform(Body& b, const Pad&, tickfsm::Machine<Body, Pad>& machine) {
+        b.log.push_back("Reload " + std::to_string(machine.TicksInState()));
+        if (machine.TicksInState() == 2) machine.Done();
+    }
+    bool CanExitState(const Body&, const tickfsm::StateRef&) const { return false; } // until Done()
+};
+struct Fire {
+    void OnStateEnter(Body& b, const Pad&) { b.log.push_back("enter Fire"); }
+};
+struct Holster {};
+} // namespace
+
+TEST_CASE("Pass-through states and waiting transitions work inside a region", "[regions][pass_through]") {
+    struct Armed : tickfsm::StateManager<Body, Pad> {
+        explicit Armed(Body& b) : StateManager(b) {
+            SetInitialState<Alive>();
+            SetRegions<Alive, Legs, Arms>();
+            SetSubstates<Legs, Stand, Run>();
+            SetSubstates<Arms, Lower, Aim, Holster>();
+            SetSubstates<Aim, Reload, Fire>();
+            SetPassThrough<Lower>();
+            From<Lower>().To<Aim>([](const Body& c) { return c.aim; });
+            From<Aim>().ToWhenDone<Holster>([](const Body&) { return true; }); // waits for Reload's Done()
+            From<Holster>().To<Lower>([](const Body& c) { return !c.aim; });
+        }
+    };
+    Body body;
+    body.aim = true;
+    Armed m(body);
+    m.Perform({}); // Lower passes through to Aim in the tick it is entered
+    CHECK(m.ActivePath() == "Alive/{Legs/Stand, Arms/Aim/Reload}");
+    m.Perform({});
+    CHECK(m.ActivePath() == "Alive/{Legs/Stand, Arms/Aim/Reload}"); // Aim's transition waits
+    m.Perform({});
+    CHECK(m.ActivePath() == "Alive/{Legs/Stand, Arms/Aim/Reload}"); // Done() from this tick's Perform
+    m.Perform({});
+    CHECK(m.ActivePath() == "Alive/{Legs/Stand, Arms/Holster}");
+    CHECK(std::find(body.log.begin(), body.log.end(), "Reload 2") != body.log.end());
+}
+
+TEST_CASE("An Ensemble's posts reach every region of the receiver", "[regions][ensemble]") {
+    Body body;
+    Listener m(body);
+    tickfsm::Ensemble<Body, Pad> ensemble;
+    ensemble.Add(m, "listener");
+    ensemble.Perform({});
+    ensemble.Post(0, tickfsm::Event("go"));
+    ensemble.Perform({});
+    CHECK(m.ActivePath() == "Alive/{Legs/Run, Arms/Aim}");
 }

@@ -36,9 +36,11 @@
 #include "../describe.hpp"
 #include "../event.hpp"
 #include "../observer.hpp"
+#include "../snapshot.hpp"
 #include "../state_ref.hpp"
 #include "chain.hpp"
 #include "runtime.hpp"
+#include "snapshot_io.hpp"
 #include "traits.hpp"
 #include "tree.hpp"
 #include "type_key.hpp"
@@ -74,12 +76,24 @@ struct ActionSlot {
     HookFn<C, A> exit = nullptr;
 };
 
+/// How a snapshot keeps a DataItem.
+enum class Kept : std::uint8_t {
+    Bytes, // trivially copyable: copied as it is
+    Hooks, // through its Save(SnapshotWriter&) and Load(SnapshotReader&)
+    No,    // neither: Save() of a machine that has it is a ConfigError naming it
+};
+
 /// Something each character holds a copy of: a state with data, or an action.
 struct DataItem {
     std::uint32_t offset = 0;
+    std::uint32_t size = 0;
+    Kept kept = Kept::Bytes;
+    std::string_view type; // its class, for messages
     void (*construct)(void* at, const void* prototype) = nullptr;
     void (*relocate)(void* dst, void* src) = nullptr;
     void (*destroy)(void*) = nullptr;
+    void (*save)(const void* object, SnapshotWriter& writer) = nullptr; // Kept::Hooks
+    void (*load)(void* object, SnapshotReader& reader) = nullptr;       // Kept::Hooks
     std::shared_ptr<const void> prototype; // actions: the object Do<X>(args...) built
 };
 
@@ -100,6 +114,20 @@ DataItem DataItemFor(std::uint32_t offset, std::shared_ptr<const void> prototype
     };
     item.destroy = [](void* p) { static_cast<T*>(p)->~T(); };
     item.prototype = std::move(prototype);
+    item.size = static_cast<std::uint32_t>(sizeof(T));
+    item.type = TypeName<T>();
+    static_assert(SavesItself<T> || !HasSaveOrLoad<T>,
+                  "tickfsm: a state or action with a Save(tickfsm::SnapshotWriter&) const hook needs a "
+                  "Load(tickfsm::SnapshotReader&) hook too, and the other way round: add the one it lacks");
+    if constexpr (SavesItself<T>) {
+        item.kept = Kept::Hooks;
+        item.save = [](const void* object, SnapshotWriter& writer) { static_cast<const T*>(object)->Save(writer); };
+        item.load = [](void* object, SnapshotReader& reader) { static_cast<T*>(object)->Load(reader); };
+    } else if constexpr (std::is_trivially_copyable_v<T>) {
+        item.kept = Kept::Bytes;
+    } else {
+        item.kept = Kept::No;
+    }
     return item;
 }
 
@@ -161,6 +189,7 @@ struct Table {
     std::uint32_t stack_capacity = 0;     // N; 0 without SetPushCapacity
     std::uint32_t data_size = 0;
     std::uint32_t data_align = 1;
+    std::uint64_t fingerprint = 0;        // set by Finalize: what a snapshot of this configuration carries
     bool finalized = false;
     bool keep_previous = false;           // KeepPreviousState(): every change records where it came from
     bool nested = false;                  // some state holds substates or regions: every tick takes the general path
@@ -389,7 +418,40 @@ struct Table {
         words[kSelfsAt].selfs = selfs.data();
         machine_words[kDtAt].dt = dt;
         machine_words[kSelfsAt].selfs = selfs.data();
+        fingerprint = Fingerprint(CharacterName(), Layout(), Shape());
         finalized = true;
+    }
+
+    /// What a snapshot of this configuration holds per character; the
+    /// fingerprint is set once the table is finalized.
+    SnapshotLayout Layout() const noexcept {
+        SnapshotLayout layout;
+        layout.names = names;
+        layout.items = items.data();
+        layout.item_count = items.size();
+        layout.data_size = data_size;
+        layout.fingerprint = fingerprint;
+        return layout;
+    }
+
+    /// A hash of what a snapshot's meaning depends on beyond the states' names
+    /// and data: the tree, each state's transitions and events, the push stack.
+    [[TICKFSM_DETAIL_COLD]] std::uint64_t Shape() const {
+        std::uint64_t hash = HashBytes(tree.data(), tree.size() * sizeof(TreeNode));
+        const std::uint32_t facts[] = {stack_capacity, any, keep_previous, initial};
+        hash = HashBytes(facts, sizeof(facts), hash);
+        for (const StateMeta<C, A>& m : meta) {
+            for (const auto& chain : m.chains)
+                for (std::size_t i = 0; i < chain->count; ++i) {
+                    const std::uint32_t edge[] = {chain->targets[i].id, chain->kinds ? chain->kinds[i] : 0u,
+                                                  chain->forced[i]};
+                    hash = HashBytes(edge, sizeof(edge), hash);
+                }
+            for (const EventEdge& edge : m.events) hash = HashBytes(&edge.event.key, sizeof(edge.event.key), hash);
+            const std::size_t typed = m.typed.size();
+            hash = HashBytes(&typed, sizeof(typed), hash);
+        }
+        return hash;
     }
 
     /// A ConfigError names a transition that enters a region from outside it,
