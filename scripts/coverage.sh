@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Transition coverage of the samples' runs: builds the six samples (preset
+# Transition coverage of the samples' runs: builds the seven samples (preset
 # "ci") and runs each with --coverage, which checks the run as the sample.*
 # tests do and prints, for each machine, every transition with the times it
 # fired; then lists the transitions that no run fired.
@@ -9,7 +9,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 JOBS="${JOBS:-1}"
-samples=(creature guard platformer robot runner weapon)
+samples=(creature guard platformer robot rollback runner weapon)
 
 bash scripts/deps.sh
 cmake --preset ci >/dev/null
