@@ -14,6 +14,7 @@
 #include "guard/guard.hpp"
 #include "platformer/platformer.hpp"
 #include "robot/robot.hpp"
+#include "rollback/rollback.hpp"
 #include "runner/runner.hpp"
 #include "weapon/weapon.hpp"
 
@@ -440,6 +441,20 @@ TEST_CASE("The creature's run leaves only the swings' walks, which Attack's gate
     CHECK(NeverFired(coverage) == std::vector<std::string>{"Creature: Attack1 -> Walk (condition 0)",
                                                            "Creature: Attack2 -> Walk (condition 0)",
                                                            "Creature: Attack3 -> Walk (condition 0)"});
+}
+
+TEST_CASE("The rollback sample's lockstep run fires every transition of both fighters",
+          "[testing][sample][rollback][coverage]") {
+    TransitionCoverage coverage;
+    samples::Watch watch;
+    watch.coverage = &coverage;
+    const rollback::Session s = rollback::RunSession(600, 3, 5, &watch);
+    CHECK(s.equal); // observing the lockstep run changes nothing a snapshot holds
+    INFO(coverage.Table());
+    CHECK(coverage.Rows().size() == 20);
+    CHECK(coverage.Unmatched().empty());
+    CHECK(coverage.NeverFired().empty());
+    CHECK(FiredOf(coverage, "(any)", "Hurt") == 12); // six hits each: 100 hp down to 40
 }
 
 TEST_CASE("The runner's and the weapon's runs fire every transition they have", "[testing][sample][coverage]") {
