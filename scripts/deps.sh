@@ -3,7 +3,7 @@
 #
 #   scripts/deps.sh [--bench] [--callgrind] [--fuzz]
 #
-# Always: libfmt-dev, catch2 (and make if absent). --bench: + libbenchmark-dev. --callgrind: + valgrind.
+# Always: libfmt-dev, catch2, python3 (the timeline tests check JSON with it; and make if absent). --bench: + libbenchmark-dev. --callgrind: + valgrind.
 # --fuzz: + clang-14, libfuzzer-14-dev (scripts/fuzz.sh --libfuzzer).
 # As root, missing packages are installed with apt-get; otherwise the command
 # to run is printed and the script exits 1.
@@ -11,7 +11,7 @@ set -euo pipefail
 
 export DEBIAN_FRONTEND="${DEBIAN_FRONTEND:-noninteractive}"
 
-packages=(libfmt-dev catch2)
+packages=(libfmt-dev catch2 python3)
 for arg in "$@"; do
   case "$arg" in
     --bench) packages+=(libbenchmark-dev) ;;

@@ -33,6 +33,7 @@
 #include <tickfsm/tickfsm.hpp>
 
 #include "common/sample.hpp"
+#include "common/trace_option.hpp"
 
 namespace creature {
 
@@ -247,14 +248,15 @@ constexpr Input ScriptedInput(int tick) {
     return in;
 }
 
-/// The scripted run. Returns all it printed.
-inline std::string Run() {
+/// The scripted run. Returns all it printed. `watch`: see common/trace_option.hpp.
+inline std::string Run(samples::Watch* watch = nullptr) {
     Creature c;
     CreatureStateManager machine(c);
     tickfsm::TracePrinter trace(c.console, {.causes = true});
-    machine.SetTrace(&trace);
+    samples::Observe(watch, machine, "Creature", &trace); // as SetTrace(&trace), with what `watch` adds
     for (int tick = 1; tick <= kTicks; ++tick) {
         c.tick = tick;
+        samples::Tick(watch, tick);
         machine.Tick(ScriptedInput(tick));
     }
     c.Print("done: health {}, x = {:.1f}, {} damage dealt, state {}", c.health, c.x, c.damage_dealt,

@@ -28,6 +28,7 @@
 #include <string_view>
 
 #include "common/sample.hpp"
+#include "common/trace_option.hpp"
 #include "creature.hpp"
 
 namespace {
@@ -76,8 +77,9 @@ constexpr std::string_view kPath[] = {
 
 } // namespace
 
-int main() {
-    const std::string output = creature::Run();
+int main(int argc, char** argv) {
+    samples::TraceOption watch(argc, argv); // --trace FILE, --coverage (common/trace_option.hpp)
+    const std::string output = creature::Run(watch.Get());
     std::fputs(output.c_str(), stdout);
     samples::InOrder check("creature", output);
     if (!check.FollowAll(kPath)) return 1;

@@ -24,6 +24,7 @@
 #include <tickfsm/tickfsm.hpp>
 
 #include "common/sample.hpp"
+#include "common/trace_option.hpp"
 
 namespace guard {
 
@@ -179,8 +180,9 @@ inline World WorldAt(int tick) {
     return w;
 }
 
-/// Runs the guard for kTicks ticks; returns what it printed.
-inline std::string RunGuard(int* strikes = nullptr) {
+/// Runs the guard for kTicks ticks; returns what it printed. `watch`: see
+/// common/trace_option.hpp.
+inline std::string RunGuard(int* strikes = nullptr, samples::Watch* watch = nullptr) {
     Guard g;
     Sensing sensing(g);
     Reaction reaction(g);
@@ -191,10 +193,11 @@ inline std::string RunGuard(int* strikes = nullptr) {
     g.reaction = team.Add(reaction, "reaction");
     team.Add(movement, "movement");
     tickfsm::TracePrinter trace(g.console, {.causes = true});
-    sensing.SetObserver(&trace, "sensing");
-    reaction.SetObserver(&trace, "reaction");
-    movement.SetObserver(&trace, "movement");
+    samples::Observe(watch, sensing, "sensing", &trace);
+    samples::Observe(watch, reaction, "reaction", &trace);
+    samples::Observe(watch, movement, "movement", &trace);
     for (g.tick = 1; g.tick <= kTicks; ++g.tick) {
+        samples::Tick(watch, g.tick);
         team.Perform(WorldAt(g.tick));
         g.Print("guard at {} ({})", g.x, reaction.ActivePath());
     }

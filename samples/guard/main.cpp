@@ -7,6 +7,7 @@
 #include <string_view>
 
 #include "common/sample.hpp"
+#include "common/trace_option.hpp"
 #include "guard/guard.hpp"
 
 namespace {
@@ -34,9 +35,10 @@ constexpr std::string_view kPath[] = {
 
 } // namespace
 
-int main() {
+int main(int argc, char** argv) {
+    samples::TraceOption watch(argc, argv); // --trace FILE, --coverage (common/trace_option.hpp)
     int strikes = 0;
-    const std::string output = guard::RunGuard(&strikes);
+    const std::string output = guard::RunGuard(&strikes, watch.Get());
     std::fputs(output.c_str(), stdout);
     samples::InOrder check("guard", output);
     if (!check.FollowAll(kPath) || strikes != 1) return 1;

@@ -16,6 +16,7 @@
 
 #include <fmt/format.h>
 
+#include "common/trace_option.hpp"
 #include "platformer.hpp"
 
 namespace {
@@ -46,13 +47,16 @@ platformer::PlayerInput ScriptedInput(int tick) {
 
 } // namespace
 
-int main() {
+int main(int argc, char** argv) {
+    samples::TraceOption watch(argc, argv); // --trace FILE, --coverage (common/trace_option.hpp)
     platformer::PlatformerCharacter hero;
     platformer::PlatformerCharacterStateManager machine(hero);
+    samples::Observe(watch.Get(), machine, "Platformer", nullptr);
     const float dt = machine.FixedDeltaTime();
 
     std::vector<Change> path;
     for (int tick = 0; tick < 150; ++tick) {
+        samples::Tick(watch.Get(), tick);
         const auto before = machine.CurrentState();
         const bool was_started = machine.IsStarted();
         machine.Perform(ScriptedInput(tick));

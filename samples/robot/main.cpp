@@ -33,6 +33,7 @@
 #include <fmt/format.h>
 
 #include "common/sample.hpp"
+#include "common/trace_option.hpp"
 #include "robot.hpp"
 
 namespace {
@@ -69,8 +70,9 @@ constexpr std::string_view kPath[] = {
 
 } // namespace
 
-int main() {
-    const std::string output = robot::Run();
+int main(int argc, char** argv) {
+    samples::TraceOption watch(argc, argv); // --trace FILE, --coverage (common/trace_option.hpp)
+    const std::string output = robot::Run(watch.Get());
     std::fputs(output.c_str(), stdout);
     samples::InOrder check("robot", output);
     if (!check.FollowAll(kPath)) return 1;

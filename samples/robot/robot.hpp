@@ -34,6 +34,7 @@
 #include <tickfsm/tickfsm.hpp>
 
 #include "common/sample.hpp"
+#include "common/trace_option.hpp"
 
 namespace robot {
 
@@ -311,16 +312,17 @@ constexpr Tile LastTap() {
 }
 
 /// The scripted run, with RobotStateManager or NestedRobotStateManager.
-/// Returns all it printed.
+/// Returns all it printed. `watch`: see common/trace_option.hpp.
 template <class Manager = RobotStateManager>
-std::string Run() {
+std::string Run(samples::Watch* watch = nullptr) {
     Robot r;
     Manager machine(r);
     tickfsm::TracePrinter trace(r.console, {.causes = true});
-    machine.SetObserver(&trace, "Robot");
+    samples::Observe(watch, machine, "Robot", &trace);
     machine.template SetGlobalState<Battery>();
     for (int tick = 1; tick <= kTicks; ++tick) {
         r.tick = tick;
+        samples::Tick(watch, tick);
         const Input in = ScriptedInput(tick);
         if (in.tap) machine.WalkTo(*in.tap); // the seed's tap handler
         machine.Perform(in);

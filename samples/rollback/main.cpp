@@ -10,11 +10,13 @@
 
 #include <cstdio>
 
+#include "common/trace_option.hpp"
 #include "rollback/rollback.hpp"
 
-int main() {
+int main(int argc, char** argv) {
+    samples::TraceOption watch(argc, argv); // --trace FILE, --coverage (common/trace_option.hpp)
     constexpr int kTicks = 600;
-    const rollback::Session s = rollback::RunSession(kTicks, 3, 5);
+    const rollback::Session s = rollback::RunSession(kTicks, 3, 5, watch.Get());
     std::printf("%d ticks, pads 3 and 5 ticks late\n", kTicks);
     for (int i = 0; i < 2; ++i)
         std::printf("player %d: %d rollbacks, %d ticks simulated again\n", i, s.rollbacks[static_cast<std::size_t>(i)],

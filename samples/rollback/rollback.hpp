@@ -22,6 +22,8 @@
 
 #include <tickfsm/tickfsm.hpp>
 
+#include "common/trace_option.hpp"
+
 namespace rollback {
 
 /// One player's input for one tick.
@@ -216,10 +218,17 @@ struct Session {
 };
 
 /// A session of `ticks` ticks, each player's pads reaching the other
-/// `delay0` (player 0's) and `delay1` (player 1's) ticks late.
-inline Session RunSession(int ticks, int delay0, int delay1) {
+/// `delay0` (player 0's) and `delay1` (player 1's) ticks late. `watch` (see
+/// common/trace_option.hpp) watches the lockstep run, the one both sides must
+/// end up with: a rollback restores a machine without its observer hearing it.
+inline Session RunSession(int ticks, int delay0, int delay1, samples::Watch* watch = nullptr) {
     World lockstep;
-    for (int t = 0; t < ticks; ++t) lockstep.Tick({ScriptedPad(0, t), ScriptedPad(1, t)});
+    samples::Observe(watch, lockstep.machines[0], "player 0", nullptr);
+    samples::Observe(watch, lockstep.machines[1], "player 1", nullptr);
+    for (int t = 0; t < ticks; ++t) {
+        samples::Tick(watch, t);
+        lockstep.Tick({ScriptedPad(0, t), ScriptedPad(1, t)});
+    }
     Peer a(0, delay1, ticks); // player 0 hears player 1's pads delay1 ticks late
     Peer b(1, delay0, ticks);
     for (int t = 0; t < ticks; ++t) {

@@ -14,6 +14,7 @@
 #include <string_view>
 
 #include "common/sample.hpp"
+#include "common/trace_option.hpp"
 #include "runner.hpp"
 
 namespace {
@@ -36,8 +37,9 @@ constexpr std::string_view kPath[] = {
 
 } // namespace
 
-int main() {
-    const std::string output = runner::Run();
+int main(int argc, char** argv) {
+    samples::TraceOption watch(argc, argv); // --trace FILE, --coverage (common/trace_option.hpp)
+    const std::string output = runner::Run(watch.Get());
     std::fputs(output.c_str(), stdout);
     samples::InOrder check("runner", output);
     if (!check.FollowAll(kPath)) return 1;

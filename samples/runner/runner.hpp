@@ -19,6 +19,7 @@
 #include <tickfsm/tickfsm.hpp>
 
 #include "common/sample.hpp"
+#include "common/trace_option.hpp"
 
 namespace runner {
 
@@ -109,14 +110,15 @@ public:
 
 /// The scripted run: key presses at frames 10 and 80 (and a press while in the
 /// air at 20, which Jumping ignores), the ground hit whenever a jump lands, an
-/// obstacle at frame 130. Returns all it printed.
-inline std::string Run() {
+/// obstacle at frame 130. Returns all it printed. `watch`: see common/trace_option.hpp.
+inline std::string Run(samples::Watch* watch = nullptr) {
     RunnerCharacter c;
     RunnerStateManager machine(c);
     tickfsm::TracePrinter trace(c.console, {.causes = true});
-    machine.SetObserver(&trace, "RunnerCharacter");
+    samples::Observe(watch, machine, "RunnerCharacter", &trace);
     for (int n = 0; n < 140; ++n) {
         const Frame frame{n};
+        samples::Tick(watch, n);
         // Update(): input first, then the FSM, as in the seed.
         if (n == 10 || n == 20 || n == 80) machine.SendEvent(Jump, frame);
         machine.Perform(frame);

@@ -22,6 +22,7 @@
 #include <string>
 #include <string_view>
 
+#include "common/trace_option.hpp"
 #include "weapon.hpp"
 
 namespace {
@@ -65,8 +66,9 @@ aoWeaponStateLowering::Run: lowering weapon tick 4 of 4
 
 } // namespace
 
-int main() {
-    const std::string output = weapon::Run();
+int main(int argc, char** argv) {
+    samples::TraceOption watch(argc, argv); // --trace FILE, --coverage (common/trace_option.hpp)
+    const std::string output = weapon::Run(watch.Get());
     std::fputs(output.c_str(), stdout);
     if (output.compare(0, kSeedRun.size(), kSeedRun) != 0) {
         std::istringstream got(output), want{std::string(kSeedRun)};

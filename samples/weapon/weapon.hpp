@@ -19,6 +19,7 @@
 #include <tickfsm/tickfsm.hpp>
 
 #include "common/sample.hpp"
+#include "common/trace_option.hpp"
 
 namespace weapon {
 
@@ -138,14 +139,16 @@ public:
 
 /// The scripted run: the seed's part (no input), then the weapon is drawn
 /// again, fires a whole clip, reloads and idles. Returns all it printed.
-inline std::string Run() {
+/// `watch`: see common/trace_option.hpp.
+inline std::string Run(samples::Watch* watch = nullptr) {
     Weapon w;
     AoWeaponStateManager machine(w);
     tickfsm::TracePrinter trace(w.console);
-    machine.SetObserver(&trace, "aoWeapon");
+    samples::Observe(watch, machine, "aoWeapon", &trace);
     machine.Initialize();
     w.console.push_back('\n');
     for (int tick = 0; tick < 80; ++tick) {
+        samples::Tick(watch, tick);
         Trigger t;
         t.draw = tick == 24;
         t.pull = tick >= 34 && tick < 66;

@@ -1,0 +1,48 @@
+#pragma once
+// tickfsm::ObserverList: one observer that hands everything it hears to
+// several, since a machine has one observer (a printed trace, a timeline and
+// a coverage count at once).
+
+#include <cstddef>
+#include <initializer_list>
+#include <span>
+#include <string_view>
+#include <vector>
+
+#include "observer.hpp"
+
+namespace tickfsm {
+
+/// Passes every call on to its observers, in the order they were added.
+/// Refers to them (does not own them). Compiled once, in lib/.
+class ObserverList final : public Observer {
+public:
+    /// An empty list.
+    ObserverList() = default;
+    /// A list of `observers`; null pointers are skipped.
+    ObserverList(std::initializer_list<Observer*> observers);
+
+    /// Adds `observer` at the end of the list.
+    void Add(Observer& observer);
+    /// How many observers the list holds.
+    std::size_t Size() const noexcept { return observers_.size(); }
+
+    /// Passed on to every observer.
+    void OnInitialized(std::string_view machine, std::span<const std::string_view> states,
+                       std::size_t initial) override;
+    /// Passed on to every observer.
+    void OnStateEntered(std::string_view machine, std::string_view state) override;
+    /// Passed on to every observer.
+    void OnTransition(const TransitionInfo& info) override;
+    /// Passed on to every observer.
+    void OnUnhandledEvent(std::string_view machine, std::string_view state, const Event& event) override;
+    /// Passed on to every observer.
+    void OnBufferedRequest(std::string_view machine, std::string_view state, BufferOutcome outcome) override;
+    /// Passed on to every observer.
+    void OnWarning(std::string_view machine, std::string_view message) override;
+
+private:
+    std::vector<Observer*> observers_;
+};
+
+} // namespace tickfsm

@@ -1,0 +1,477 @@
+// tickfsm/testing.hpp: scenarios with their expected paths, and transition
+// coverage, on small machines and on the samples.
+
+#include <catch2/catch.hpp>
+
+#include <string>
+#include <vector>
+
+#include <tickfsm/testing.hpp>
+#include <tickfsm/tickfsm.hpp>
+#include <tickfsm/timeline.hpp>
+
+#include "creature/creature.hpp"
+#include "guard/guard.hpp"
+#include "platformer/platformer.hpp"
+#include "robot/robot.hpp"
+#include "rollback/rollback.hpp"
+#include "runner/runner.hpp"
+#include "weapon/weapon.hpp"
+
+using tickfsm::testing::CoverageRow;
+using tickfsm::testing::kAnyTicks;
+using tickfsm::testing::Scenario;
+using tickfsm::testing::TransitionCoverage;
+
+namespace {
+
+struct Hero {
+    bool ground = true;
+};
+struct Input {
+    bool jump = false;
+};
+struct Idle {};
+struct Jump {};
+struct Run {};
+struct Combat {};
+struct Chase {};
+struct Strike {};
+struct Stun {};
+struct Hit {
+    int damage = 0;
+};
+
+class HeroMachine : public tickfsm::StateManager<Hero, Input> {
+public:
+    explicit HeroMachine(Hero& h) : StateManager(h) {
+        SetInitialState<Idle>().To<Jump>([](const Hero&, const Input& in) { return in.jump; }).On("Go").To<Run>();
+        From<Jump>().To<Idle>([](const Hero& hero) { return hero.ground; });
+        From<Run>().To<Idle>([](const Hero& hero) { return !hero.ground; });
+    }
+};
+
+// "machine: from -> to (what)" for each row that never fired.
+std::vector<std::string> NeverFired(const TransitionCoverage& coverage) {
+    std::vector<std::string> never;
+    for (const CoverageRow& row : coverage.NeverFired())
+        never.push_back(row.machine + ": " + row.from + " -> " + row.to + " (" + row.what + ")");
+    return never;
+}
+
+std::size_t FiredOf(const TransitionCoverage& coverage, std::string_view from, std::string_view to) {
+    std::size_t fired = 0;
+    for (const CoverageRow& row : coverage.Rows())
+        if (row.from == from && row.to == to) fired += row.fired;
+    return fired;
+}
+
+} // namespace
+
+// --- scenarios ------------------------------------------------------------------------
+
+TEST_CASE("A scenario records the states entered and the ticks each lasted", "[testing][scenario]") {
+    Hero h;
+    HeroMachine m(h);
+    Scenario run(m, "hero");
+    h.ground = false;
+    run.Ticks(3).Ticks(1, {.jump = true}).Ticks(4);
+    h.ground = true;
+    run.Ticks(2);
+
+    const auto path = run.Path();
+    REQUIRE(path.size() == 3);
+    CHECK(path[0].state == "Idle");
+    CHECK(path[0].cause == "initial");
+    CHECK(path[0].entered == 0);
+    CHECK(path[0].ticks == 3);
+    CHECK(path[1].state == "Jump");
+    CHECK(path[1].cause == "condition 0");
+    CHECK(path[1].entered == 3);
+    CHECK(path[1].ticks == 5); // ticks 3..7; it lands on tick 8
+    CHECK_FALSE(path[1].open);
+    CHECK(path[2].state == "Idle");
+    CHECK(path[2].ticks == 2);
+    CHECK(path[2].open);
+    CHECK(run.Tick() == 10);
+    CHECK(run.Expect({{"Idle", 3}, {"Jump", 5}, {"Idle", 2}}));
+    CHECK(run.Expect({{"Idle", 3}, {"Jump", 5}, {"Idle"}})); // any ticks
+}
+
+TEST_CASE("A scenario's path check shows both paths and marks the first difference", "[testing][scenario]") {
+    Hero h;
+    HeroMachine m(h);
+    Scenario run(m, "hero");
+    run.Ticks(3).Ticks(1, {.jump = true}).Ticks(2);
+
+    const tickfsm::testing::PathCheck ticks = run.Expect({{"Idle", 3}, {"Jump", 4}});
+    CHECK_FALSE(ticks);
+    CHECK(ticks.message == "the path differs at visit 2: Jump lasted 1 ticks, expected 4\n"
+                           "     #  expected  ticks    got   ticks\n"
+                           "     1  Idle          3    Idle      3  (tick 0, initial)\n"
+                           "  >  2  Jump          4    Jump      1  (tick 3, condition 0)\n"
+                           "     3  -                  Idle      2  (tick 4, condition 0, current)\n");
+
+    const auto state = run.Expect({{"Idle", 3}, {"Run", 1}, {"Idle", 2}});
+    CHECK_FALSE(state);
+    CHECK(state.message.starts_with("the path differs at visit 2: expected Run, got Jump\n"));
+
+    const auto shorter = run.Expect({{"Idle", 3}, {"Jump", 1}, {"Idle", 2}, {"Run", kAnyTicks}});
+    CHECK_FALSE(shorter);
+    CHECK(shorter.message.starts_with("the path differs at visit 4: expected 4 visits, got 3\n"));
+    CHECK(shorter.message.find("  >  4  Run         any    -") != std::string::npos);
+}
+
+TEST_CASE("A scenario sends events and calls functions between ticks", "[testing][scenario]") {
+    Hero h;
+    HeroMachine m(h);
+    Scenario run(m, "hero");
+    run.Ticks(2).Send("Go");
+    CHECK(run.Took());
+    run.Send("Go");
+    CHECK_FALSE(run.Took()); // Run has no transition on Go
+    run.Ticks(2).Call([](Hero& hero) { hero.ground = false; }).Ticks(1).Call([](HeroMachine& machine) {
+        machine.ForceSetState<Jump>();
+    });
+    run.Ticks(1);
+    CHECK(run.Expect({{"Idle", 2}, {"Run", 2}, {"Idle", 1}, {"Jump", 1}}));
+    CHECK(run.Path()[1].cause == "event Go");
+    CHECK(run.Path()[3].cause == "direct");
+    CHECK(run.PathString() == "  Idle       2 ticks  (tick 0, initial)\n"
+                              "  Run        2 ticks  (tick 2, event Go)\n"
+                              "  Idle       1 ticks  (tick 4, condition 0)\n"
+                              "  Jump       1 ticks  (tick 5, direct, current)\n");
+}
+
+TEST_CASE("A scenario takes the action of each tick from a function and runs the loop's other work after it",
+          "[testing][scenario]") {
+    Hero h;
+    HeroMachine m(h);
+    Scenario run(m, "hero");
+    int after = 0;
+    run.AfterEachTick([&](HeroMachine&) { ++after; });
+    run.Ticks(10, [](std::uint64_t tick) { return Input{.jump = tick == 4}; });
+    CHECK(after == 10);
+    CHECK(run.Expect({{"Idle", 4}, {"Jump", 1}, {"Idle", 5}}));
+}
+
+TEST_CASE("An expected state may name a nested state by its active path", "[testing][scenario][nested]") {
+    Hero h;
+    tickfsm::StateManager<Hero, Input> m(h);
+    m.SetSubstates<Combat, Chase, Strike>();
+    m.SetInitialState<Idle>().To<Combat>([](const Hero&, const Input& in) { return in.jump; });
+    m.From<Chase>().To<Strike>([](const Hero& hero) { return !hero.ground; });
+    m.From<Combat>().On<Hit>().To<Idle>();
+    Scenario run(m, "fighter");
+    run.Ticks(1).Ticks(1, {.jump = true}).Call([](Hero& hero) { hero.ground = false; }).Ticks(2).Send(Hit{.damage = 3});
+    CHECK(run.Expect({{"Idle", 1}, {"Combat/Chase", 1}, {"Strike", 2}, {"Idle", 0}}));
+    CHECK(run.Path()[2].path == "Combat/Strike");
+    CHECK(run.Path()[3].cause == "event Hit");
+    CHECK_FALSE(run.Expect({{"Idle", 1}, {"Chase/Combat", 1}, {"Strike", 2}, {"Idle", 0}}));
+}
+
+namespace {
+struct Body {
+    bool run = false, dead = false;
+};
+struct Pad {};
+struct Alive {};
+struct Dead {};
+struct Legs {};
+struct Stand {};
+struct Sprint {};
+struct Arms {};
+struct Lower {};
+} // namespace
+
+TEST_CASE("A scenario records each parallel region's visits, in the order they began", "[testing][scenario][regions]") {
+    Body b;
+    tickfsm::StateManager<Body, Pad> m(b);
+    m.SetInitialState<Alive>().To<Dead>([](const Body& c) { return c.dead; });
+    m.SetRegions<Alive, Legs, Arms>();
+    m.SetSubstates<Legs, Stand, Sprint>();
+    m.SetSubstates<Arms, Lower>();
+    m.From<Stand>().To<Sprint>([](const Body& c) { return c.run; });
+    Scenario run(m, "soldier");
+    run.Ticks(2).Call([](Body& c) { c.run = true; }).Ticks(3).Call([](Body& c) { c.dead = true; }).Ticks(1);
+    const auto check = run.Expect({{"Alive", 5}, {"Alive/Legs/Stand", 2}, {"Lower", 5}, {"Sprint", 3}, {"Dead", 1}});
+    INFO(check.message);
+    CHECK(check);
+    CHECK(run.Path()[2].region == "Arms");
+    CHECK(run.Path()[3].region == "Legs");
+    CHECK(run.Path()[4].region.empty());
+}
+
+TEST_CASE("A scenario keeps a timeline on its ticks", "[testing][scenario][timeline]") {
+    Hero h;
+    HeroMachine m(h);
+    std::string json;
+    tickfsm::TimelineWriter timeline(json);
+    {
+        Scenario run(m, "hero");
+        run.Also(timeline).Ticks(3).Ticks(1, {.jump = true}).Ticks(1);
+    }
+    timeline.Finish();
+    CHECK(json.find("{\"name\":\"Idle\",\"cat\":\"state\",\"ph\":\"X\",\"ts\":0,\"dur\":3000,") != std::string::npos);
+    CHECK(json.find("{\"name\":\"Jump\",\"cat\":\"state\",\"ph\":\"X\",\"ts\":3000,\"dur\":1000,") != std::string::npos);
+}
+
+// --- coverage ---------------------------------------------------------------------------
+
+TEST_CASE("Transition coverage counts what fired and lists what never did", "[testing][coverage]") {
+    Hero h;
+    HeroMachine m(h);
+    TransitionCoverage coverage;
+    coverage.Watch(m, "hero");
+    m.Perform({});
+    m.Perform({.jump = true}); // Idle -> Jump
+    m.Perform({});             // Jump -> Idle (on the ground)
+    m.Perform({.jump = true}); // Idle -> Jump
+    m.Perform({});             // Jump -> Idle
+    m.SendEvent("Go");         // Idle -> Run
+    m.ForceSetState<Jump>();   // direct: outside the table
+
+    REQUIRE(coverage.Rows().size() == 4);
+    CHECK(coverage.FiredCount() == 3);
+    CHECK(coverage.OtherChanges() == 2); // the initial entry and the direct change
+    CHECK(coverage.Unmatched().empty());
+    CHECK(FiredOf(coverage, "Idle", "Jump") == 2);
+    CHECK(FiredOf(coverage, "Jump", "Idle") == 2);
+    CHECK(FiredOf(coverage, "Idle", "Run") == 1);
+    CHECK(NeverFired(coverage) == std::vector<std::string>{"hero: Run -> Idle (condition 0)"});
+    CHECK(coverage.Table() == "  machine  from  to    what         fired\n"
+                              "  hero     Idle  Jump  condition 0      2\n"
+                              "  hero     Idle  Run   event Go         1\n"
+                              "  hero     Jump  Idle  condition 0      2\n"
+                              "  hero     Run   Idle  condition 0  NEVER\n"
+                              "3 of 4 transitions fired; changes outside the table (initial, direct, request, "
+                              "pushes and pops from hooks): 2\n"
+                              "never fired:\n"
+                              "  hero: Run -> Idle (condition 0)\n");
+    coverage.Clear();
+    CHECK(coverage.FiredCount() == 0);
+    m.SetObserver(nullptr);
+}
+
+TEST_CASE("Coverage finds a parent's transition, an any-state one and a push among the active path's",
+          "[testing][coverage][nested]") {
+    Hero h;
+    tickfsm::StateManager<Hero, Input> m(h);
+    m.SetPushCapacity<1>();
+    m.SetSubstates<Combat, Chase, Strike>();
+    m.FromAny().Push<Stun>([](const Hero& hero) { return !hero.ground; });
+    m.SetInitialState<Idle>().To<Combat>([](const Hero&, const Input& in) { return in.jump; });
+    m.From<Combat>().To<Idle>([](const Hero&, const Input& in) { return !in.jump; }).On<Hit>().To<Idle>();
+    m.From<Chase>().To<Strike>([](const Hero&, const Input& in) { return in.jump; });
+    m.From<Stun>().Pop([](const Hero& hero) { return hero.ground; });
+    TransitionCoverage coverage;
+    coverage.Watch(m, "fighter");
+    m.Perform({});
+    m.Perform({.jump = true}); // Idle -> Combat/Chase
+    m.Perform({.jump = true}); // Chase -> Strike
+    m.Perform({});             // Combat's condition 0: Combat/Strike -> Idle
+    m.Perform({.jump = true}); // Idle -> Combat/Chase
+    h.ground = false;
+    m.Perform({.jump = true}); // the any-state push: Chase buried under Stun
+    h.ground = true;
+    m.Perform({.jump = true}); // the pop: back to Combat/Chase
+    m.SendEvent(Hit{});        // Combat's typed event, from Chase
+
+    CHECK(coverage.Unmatched().empty());
+    CHECK(FiredOf(coverage, "Idle", "Combat") == 2);
+    CHECK(FiredOf(coverage, "Chase", "Strike") == 1);
+    CHECK(FiredOf(coverage, "(any)", "Stun") == 1);
+    CHECK(FiredOf(coverage, "Stun", "(buried)") == 1);
+    CHECK(coverage.Rows().size() == 6);
+    std::size_t combat_condition = 0, combat_event = 0;
+    for (const CoverageRow& row : coverage.Rows()) {
+        if (row.from == "Combat" && row.what == "condition 0") combat_condition = row.fired;
+        if (row.from == "Combat" && row.what == "event Hit") combat_event = row.fired;
+    }
+    CHECK(combat_condition == 1);
+    CHECK(combat_event == 1);
+    CHECK(coverage.NeverFired().empty());
+    m.SetObserver(nullptr);
+}
+
+TEST_CASE("Coverage counts a region's transitions, one leaving its parallel state too", "[testing][coverage][regions]") {
+    Body b;
+    tickfsm::StateManager<Body, Pad> m(b);
+    m.SetInitialState<Alive>();
+    m.SetRegions<Alive, Legs, Arms>();
+    m.SetSubstates<Legs, Stand, Sprint>();
+    m.SetSubstates<Arms, Lower>();
+    m.From<Stand>().To<Sprint>([](const Body& c) { return c.run; });
+    m.From<Sprint>().To<Dead>([](const Body& c) { return c.dead; }); // out of Alive: every region exits
+    m.From<Dead>();
+    TransitionCoverage coverage;
+    coverage.Watch(m, "soldier");
+    m.Perform({});
+    b.run = true;
+    m.Perform({});
+    b.dead = true;
+    m.Perform({});
+    INFO(coverage.Table());
+    CHECK(m.IsIn<Dead>());
+    CHECK(coverage.Unmatched().empty());
+    CHECK(FiredOf(coverage, "Stand", "Sprint") == 1);
+    CHECK(FiredOf(coverage, "Sprint", "Dead") == 1);
+    CHECK(coverage.OtherChanges() == 3); // Alive entered, then each region
+    m.SetObserver(nullptr);
+}
+
+TEST_CASE("Coverage lists a change that no transition of the table fits", "[testing][coverage]") {
+    Hero h;
+    HeroMachine m(h);
+    TransitionCoverage coverage;
+    m.SetObserver(&coverage, "untracked");
+    m.Perform({});
+    m.Perform({.jump = true});
+    CHECK(coverage.Unmatched() == std::vector<std::string>{"untracked: Idle -> Jump (condition 0)"});
+    CHECK(coverage.Table().find("changes no transition fits:\n  untracked: Idle -> Jump (condition 0)\n") !=
+          std::string::npos);
+    m.SetObserver(nullptr);
+}
+
+// --- the samples ------------------------------------------------------------------------
+
+TEST_CASE("The platformer's scripted run is a scenario with its ticks and covers every transition",
+          "[testing][sample][platformer]") {
+    platformer::PlatformerCharacter hero;
+    platformer::PlatformerCharacterStateManager machine(hero);
+    TransitionCoverage coverage;
+    coverage.Track(machine, "Platformer");
+    Scenario run(machine, "Platformer");
+    run.Also(coverage).AfterEachTick([](platformer::PlatformerCharacterStateManager& m) {
+        m.GetController().Integrate(m.FixedDeltaTime());
+    });
+    run.Ticks(150, [](std::uint64_t tick) {
+        return platformer::PlayerInput{.move = tick < 100 ? 1.0f : -1.0f,
+                                       .jump = tick == 10 || tick == 20 || tick == 30 || tick == 80 || tick == 120};
+    });
+    const auto check = run.Expect({{"Move", 10}, {"Jump", 10}, {"DoubleJump", 42}, {"Move", 18}, {"Jump", 35},
+                                   {"Move", 5}, {"Jump", 30}});
+    INFO(check.message);
+    CHECK(check);
+    INFO(coverage.Table());
+    CHECK(coverage.NeverFired().empty());
+    CHECK(coverage.FiredCount() == 4);
+}
+
+TEST_CASE("The guard's reaction machine driven alone by its events", "[testing][sample][guard]") {
+    guard::Guard g;
+    guard::Reaction reaction(g);
+    TransitionCoverage coverage;
+    coverage.Track(reaction, "reaction");
+    Scenario run(reaction, "reaction");
+    run.Also(coverage);
+    run.Ticks(4).Send(guard::Heard{.x = 3}).Ticks(5);
+    CHECK(reaction.State<guard::Investigate>().spot == 3);
+    run.Send(guard::EnemySeen{.x = 8}).Ticks(2).Ticks(1, {.flash = true}).Ticks(3);
+    g.x = 8; // next to the enemy: Chase -> Strike
+    run.Ticks(2).Send(guard::EnemyLost{}).Ticks(1);
+    const auto check = run.Expect({{"Calm/Patrol", 4},
+                                   {"Calm/Investigate", 5},
+                                   {"Combat/Chase", 2},
+                                   {"Stunned", 3},
+                                   {"Combat/Chase", 1},
+                                   {"Combat/Strike", 2}, // Strike -> Chase waits 3 ticks: the enemy is lost first
+                                   {"Calm/Investigate", 1}}); // Calm's history
+    INFO(check.message);
+    CHECK(check);
+    INFO(coverage.Table());
+    CHECK(NeverFired(coverage) == std::vector<std::string>{"reaction: Investigate -> Patrol (condition 0)",
+                                                           "reaction: Strike -> Chase (condition 0)"});
+}
+
+TEST_CASE("The guard's run fires all its transitions but two", "[testing][sample][guard][coverage]") {
+    TransitionCoverage coverage;
+    samples::Watch watch;
+    watch.coverage = &coverage;
+    guard::RunGuard(nullptr, &watch);
+    INFO(coverage.Table());
+    CHECK(coverage.Rows().size() == 15);
+    CHECK(coverage.Unmatched().empty());
+    // Listening lasts a few ticks, but the enemy comes into sight first; a
+    // strike ends with the enemy lost before it could chase again.
+    CHECK(NeverFired(coverage) == std::vector<std::string>{"sensing: Listening -> Quiet (condition 0)",
+                                                           "reaction: Strike -> Chase (condition 0)"});
+}
+
+TEST_CASE("The robot walks, greets and reverts in a scenario, its run firing both greetings",
+          "[testing][sample][robot]") {
+    robot::Robot r;
+    robot::RobotStateManager machine(r);
+    machine.SetGlobalState<robot::Battery>();
+    Scenario run(machine, "Robot");
+    auto revert_after_greeting = [](robot::RobotStateManager& m) {
+        if (m.IsIn<robot::Greet>() && m.State<robot::Greet>().Over()) m.RevertToPreviousState();
+    };
+    run.AfterEachTick(revert_after_greeting);
+    run.Ticks(2).Call([](robot::RobotStateManager& m) { m.WalkTo({5, 0}); }).Ticks(3);
+    run.Ticks(1, {.hello = true}).Ticks(12);
+    // Three of the 11 steps on ticks 2 to 4; Greet performs on ticks 5, 6 and
+    // 7 and is reverted after tick 7; the resumed walk takes the 8 steps left
+    // on ticks 8 to 15 and stands on the last one.
+    const auto check = run.Expect({{"Stand", 2}, {"Walk", 3}, {"Greet", 3}, {"Walk", 7}, {"Stand", 3}});
+    INFO(check.message);
+    CHECK(check);
+    CHECK(r.position == robot::Tile{5, 0});
+    CHECK(run.Path()[2].cause == "condition 0");
+    CHECK(run.Path()[3].cause == "direct"); // the revert
+
+    TransitionCoverage coverage;
+    samples::Watch watch;
+    watch.coverage = &coverage;
+    robot::Run(&watch);
+    INFO(coverage.Table());
+    CHECK(coverage.Unmatched().empty());
+    CHECK(coverage.NeverFired().empty()); // Stand -> Greet and Walk -> Greet; the rest is direct
+    CHECK(coverage.OtherChanges() > 5);
+}
+
+TEST_CASE("The creature's run leaves only the swings' walks, which Attack's gate refuses, unfired",
+          "[testing][sample][creature][coverage]") {
+    TransitionCoverage coverage;
+    samples::Watch watch;
+    watch.coverage = &coverage;
+    creature::Run(&watch);
+    INFO(coverage.Table());
+    CHECK(coverage.Unmatched().empty());
+    CHECK(NeverFired(coverage) == std::vector<std::string>{"Creature: Attack1 -> Walk (condition 0)",
+                                                           "Creature: Attack2 -> Walk (condition 0)",
+                                                           "Creature: Attack3 -> Walk (condition 0)"});
+}
+
+TEST_CASE("The rollback sample's lockstep run fires every transition of both fighters",
+          "[testing][sample][rollback][coverage]") {
+    TransitionCoverage coverage;
+    samples::Watch watch;
+    watch.coverage = &coverage;
+    const rollback::Session s = rollback::RunSession(600, 3, 5, &watch);
+    CHECK(s.equal); // observing the lockstep run changes nothing a snapshot holds
+    INFO(coverage.Table());
+    CHECK(coverage.Rows().size() == 20);
+    CHECK(coverage.Unmatched().empty());
+    CHECK(coverage.NeverFired().empty());
+    CHECK(FiredOf(coverage, "(any)", "Hurt") == 12); // six hits each: 100 hp down to 40
+}
+
+TEST_CASE("The runner's and the weapon's runs fire every transition they have", "[testing][sample][coverage]") {
+    TransitionCoverage runner_coverage;
+    samples::Watch runner_watch;
+    runner_watch.coverage = &runner_coverage;
+    runner::Run(&runner_watch);
+    INFO(runner_coverage.Table());
+    CHECK(runner_coverage.Rows().size() == 3);
+    CHECK(runner_coverage.NeverFired().empty());
+    CHECK(FiredOf(runner_coverage, "Running", "Jumping") == 2);
+
+    TransitionCoverage weapon_coverage; // every change is a NextState request: no transition in the table
+    samples::Watch weapon_watch;
+    weapon_watch.coverage = &weapon_coverage;
+    weapon::Run(&weapon_watch);
+    INFO(weapon_coverage.Table());
+    CHECK(weapon_coverage.Rows().empty());
+    CHECK(weapon_coverage.OtherChanges() == 9);
+}
