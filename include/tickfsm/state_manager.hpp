@@ -698,8 +698,9 @@ public:
     /// ForceSetState for the state `id` (from IdOf, States() or ActiveStates):
     /// what a tool that only knows ids (an inspector's button) calls. An id
     /// that is not a state of this machine is a ConfigError.
+    template <class A = Action> // a template so that explicit instantiation does not require Action{}
     void ForceSetState(StateId id) {
-        SetStateIndex_(CheckedId_(id, "ForceSetState"), detail::Direct::Force, "ForceSetState", detail::Prepare{});
+        SetStateIndex_<A>(CheckedId_(id, "ForceSetState"), detail::Direct::Force, "ForceSetState", detail::Prepare{});
     }
     /// TicksInState<S>() for the state `id`: the current state's ticks, or a
     /// composite's that holds it; 0 when the state is not active.
