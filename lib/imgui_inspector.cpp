@@ -147,12 +147,13 @@ void DrawStateRows(const detail::InspectorView& view, StateId parent) {
         ImGui::TableSetColumnIndex(0);
         ImGuiTreeNodeFlags flags = ImGuiTreeNodeFlags_DefaultOpen | ImGuiTreeNodeFlags_SpanFullWidth;
         if (!has_children) flags |= ImGuiTreeNodeFlags_Leaf | ImGuiTreeNodeFlags_NoTreePushOnOpen;
-        const char* mark = s.id == view.current ? "> " : (at >= 0 ? "* " : "");
+        const char* mark = at >= 0 ? "* " : "";
+        const char* current = s.id == view.current ? " (current)" : "";
         const char* what = s.parallel ? " (parallel)" : (s.region ? " (region)" : "");
         const char* history = s.history == History::Shallow ? " [history]" : (s.history == History::Deep ? " [deep history]" : "");
         const bool open = ImGui::TreeNodeEx(reinterpret_cast<void*>(static_cast<std::uintptr_t>(s.id.value) + 1), flags,
-                                            "%s%.*s%s%s%s", mark, static_cast<int>(s.name.size()), s.name.data(), what,
-                                            history, s.is_initial ? " [initial]" : "");
+                                            "%s%.*s%s%s%s%s", mark, static_cast<int>(s.name.size()), s.name.data(),
+                                            current, what, history, s.is_initial ? " [initial]" : "");
         ImGui::TableSetColumnIndex(1);
         if (at >= 0) ImGui::Text("%" PRIu32, view.ticks[static_cast<std::size_t>(at)]);
         ImGui::TableSetColumnIndex(2);
@@ -187,6 +188,9 @@ void DrawTransitions(const detail::InspectorView& view) {
             if (fires < 0) fires = static_cast<std::ptrdiff_t>(i);
             else ambiguous = true;
         }
+        // A pop's target is the state buried last, which Transitions() cannot name.
+        for (std::size_t i = 0; fires < 0 && view.buried > 0 && i < tried.size(); ++i)
+            if (tried[i]->kind == TransitionKind::Pop) fires = static_cast<std::ptrdiff_t>(i);
     }
 
     if (view.next) {
@@ -206,8 +210,8 @@ void DrawTransitions(const detail::InspectorView& view) {
 
     if (!ImGui::BeginTable("transitions", 3, ImGuiTableFlags_BordersInnerH | ImGuiTableFlags_SizingStretchProp))
         return;
-    ImGui::TableSetupColumn("transition, in the order tried", ImGuiTableColumnFlags_WidthStretch, 3.0f);
-    ImGui::TableSetupColumn("to", ImGuiTableColumnFlags_WidthStretch, 1.5f);
+    ImGui::TableSetupColumn("transition, in the order tried", ImGuiTableColumnFlags_WidthStretch, 4.0f);
+    ImGui::TableSetupColumn("to", ImGuiTableColumnFlags_WidthStretch, 1.6f);
     ImGui::TableSetupColumn("now", ImGuiTableColumnFlags_WidthStretch, 2.0f);
     ImGui::TableHeadersRow();
     for (std::size_t i = 0; i < tried.size(); ++i) {
@@ -219,14 +223,14 @@ void DrawTransitions(const detail::InspectorView& view) {
         Text(rule.to.Valid() ? NameOf(view, rule.to) : std::string_view(rule.kind == TransitionKind::Pop ? "(buried)" : "-"));
         ImGui::TableSetColumnIndex(2);
         const auto here = static_cast<std::ptrdiff_t>(i);
-        if (!TriedEachTick(rule)) TextColored(kQuiet, "waits for its event");
-        else if (rule.any && ActiveAt(view, rule.to) >= 0) TextColored(kQuiet, "passed over (target active)");
+        if (!TriedEachTick(rule)) TextColored(kQuiet, "on its event");
+        else if (rule.any && ActiveAt(view, rule.to) >= 0) TextColored(kQuiet, "passed over: active");
         else if (here == fires) TextColored(kFires, ambiguous ? "fires (or a later one to the same state)" : "fires");
-        else if (fires < 0 || here < fires) TextColored(kQuiet, view.next ? "false or gated" : "false or gated");
+        else if (fires < 0 || here < fires) TextColored(kQuiet, "false or gated");
         else TextColored(kQuiet, "not tried");
     }
     ImGui::EndTable();
-    TextColored(kQuiet, "(a dry run tells which transition fires first, not each condition's value)");
+    TextColored(kQuiet, "(the dry run tells where the next tick goes, not each condition's value)");
 }
 
 const char* CauseText(Cause cause) {

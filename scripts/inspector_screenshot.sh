@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Regenerates docs/inspector.png: builds samples/inspector/ (ci preset), runs it
-# under Xvfb for 120 frames, as the screenshot test does, checks the picture
-# and stores it recompressed (the sample's own PNG writer does not compress).
+# under Xvfb for 72 frames (tick 18: the guard in combat, about to strike),
+# checks the picture as the screenshot test does and stores it recompressed
+# (the sample's own PNG writer does not compress).
 #
 #   scripts/inspector_screenshot.sh
 set -euo pipefail
@@ -12,6 +13,6 @@ cmake --preset ci
 cmake --build --preset ci -j"${JOBS:-2}" --target tickfsm_sample_inspector
 out="build/ci/inspector_docs.png"
 python3 test/inspector/check_screenshot.py --xvfb-run "$(command -v xvfb-run)" \
-  --program build/ci/samples/tickfsm_sample_inspector --frames 120 --out "$out"
+  --program build/ci/samples/tickfsm_sample_inspector --frames 72 --out "$out"
 python3 test/inspector/check_screenshot.py --recompress "$out" docs/inspector.png
 echo "wrote docs/inspector.png"

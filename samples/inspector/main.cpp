@@ -179,6 +179,7 @@ int main(int argc, char** argv) {
     reaction.SetObserver(&history, kReaction.title);
     movement.SetObserver(&history, kMovement.title);
     tickfsm::InspectorState inspector(&history);
+    inspector.SelectCharacter(4); // a villager picked from the start: the crowd panel's details, a ring in the view
 
     std::deque<std::string> lines; // what the guard said last
     std::uint64_t tick = 0;

@@ -21,13 +21,19 @@ namespace {
 bool counting = false;
 std::size_t allocations = 0;
 } // namespace
-void* operator new(std::size_t size) {
+[[gnu::noinline]] void* operator new(std::size_t size) {
     if (counting) ++allocations;
     if (void* p = std::malloc(size == 0 ? 1 : size)) return p;
     throw std::bad_alloc();
 }
-void operator delete(void* p) noexcept { std::free(p); }
-void operator delete(void* p, std::size_t) noexcept { std::free(p); }
+[[gnu::noinline]] void* operator new(std::size_t size, const std::nothrow_t&) noexcept {
+    if (counting) ++allocations;
+    return std::malloc(size == 0 ? 1 : size);
+}
+// noinline: g++ 12 misreads an inlined free() after our new as a mismatched pair.
+[[gnu::noinline]] void operator delete(void* p) noexcept { std::free(p); }
+[[gnu::noinline]] void operator delete(void* p, std::size_t) noexcept { std::free(p); }
+[[gnu::noinline]] void operator delete(void* p, const std::nothrow_t&) noexcept { std::free(p); }
 
 namespace {
 
@@ -136,7 +142,7 @@ TEST_CASE("A transition history allocates nothing per transition once constructe
         m.Perform({});
     }
     counting = false;
-    CHECK(history.Total() == 102);
+    CHECK(history.Total() == 101); // the first of the 100 ticks changes nothing
     CHECK(allocations == 0);
 }
 
@@ -170,11 +176,11 @@ TEST_CASE("A machine's panel marks its active path and the transition a dry run 
 
     const std::string text = Frame(state, [&] { tickfsm::DrawInspector("hero", m, Pad{.heavy = true}, state); });
     INFO(text);
-    CHECK(text.find("* Combat") != std::string::npos);
-    CHECK(text.find("* Attack") != std::string::npos);
-    CHECK(text.find("> Light") != std::string::npos);
+    CHECK(text.find("* Combat |") != std::string::npos);
+    CHECK(text.find("* Attack |") != std::string::npos);
+    CHECK(text.find("* Light (current) |") != std::string::npos);
     CHECK(text.find("* Idle") == std::string::npos);
-    CHECK(text.find("> Idle") == std::string::npos);
+    CHECK(text.find("* Heavy") == std::string::npos);
     CHECK(text.find("-> Heavy") != std::string::npos); // the dry run's target
     // Tried outermost first: Combat's condition 0 is false, Light's condition 0 fires.
     const std::size_t combat = text.find("condition 0 of Combat");
