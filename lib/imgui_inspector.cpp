@@ -32,6 +32,10 @@ bool InspectorState::ShouldTick() noexcept {
     return true;
 }
 
+void InspectorState::Forget_(const void* machine) {
+    std::erase_if(cache_, [&](const auto& entry) { return entry->machine == machine; });
+}
+
 bool InspectorState::Find_(const void* machine, std::span<const StateInfo>& states,
                            std::span<const TransitionRule>& transitions) const {
     for (const auto& entry : cache_)

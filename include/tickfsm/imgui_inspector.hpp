@@ -180,18 +180,26 @@ public:
     /// The buffers DrawInspector and DrawCrowdInspector fill.
     Buffers& Scratch() noexcept { return scratch_; }
     /// The states and transitions of `machine` (its address is the key),
-    /// asked of `describe` once the machine has started and kept from then on.
+    /// asked of it each frame until it has started, then kept.
     template <class Manager>
     void Describe(const Manager& machine, std::span<const StateInfo>& states,
                   std::span<const TransitionRule>& transitions) {
-        if (Find_(&machine, states, transitions)) return;
+        if (Find_(&machine, states, transitions) && states.size() == machine.StateCount()) return;
         Store_(&machine, machine.States(), machine.Transitions(), machine.IsStarted(), states, transitions);
+    }
+    /// Drops what the panels keep of `machine`: call it before destroying a
+    /// machine that was drawn while this state lives on (another machine at
+    /// the same address would otherwise be shown with the old one's states).
+    template <class Manager>
+    void Forget(const Manager& machine) {
+        Forget_(&machine);
     }
 
 private:
     friend detail::InspectorRequest DrawInspectorView(const detail::InspectorView& view, InspectorState& state);
     friend std::size_t DrawCrowdView(const detail::CrowdView& view, InspectorState& state);
 
+    void Forget_(const void* machine);
     bool Find_(const void* machine, std::span<const StateInfo>& states,
                std::span<const TransitionRule>& transitions) const;
     void Store_(const void* machine, std::vector<StateInfo> states, std::vector<TransitionRule> transitions,

@@ -6,8 +6,10 @@
 
 #include <cstdio>
 #include <cstdlib>
+#include <filesystem>
 #include <fstream>
 #include <new>
+#include <optional>
 #include <sstream>
 #include <string>
 
@@ -90,7 +92,7 @@ std::string ReadFile(const std::string& path) {
 // One frame with `draw` in it; returns the text the first panel drew.
 template <class Draw>
 std::string Frame(tickfsm::InspectorState& state, Draw draw) {
-    const std::string path = "inspector_test_panel.txt";
+    const std::string path = (std::filesystem::temp_directory_path() / "tickfsm_inspector_test_panel.txt").string();
     std::remove(path.c_str());
     state.LogNextPanelTo(path);
     ImGui::NewFrame();
@@ -231,4 +233,28 @@ TEST_CASE("A crowd's panel counts its characters by state", "[inspector][crowd]"
     CHECK(text.find("Shelter") != std::string::npos);
     CHECK(text.find("(not started)") != std::string::npos);
     CHECK(text.find("character 4: Shelter") != std::string::npos);
+}
+
+TEST_CASE("After Forget a panel shows the machine now at a forgotten machine's address", "[inspector][panel]") {
+    Headless imgui;
+    Hero hero;
+    tickfsm::InspectorState state;
+    std::optional<tickfsm::StateManager<Hero, Pad>> m;
+    m.emplace(hero);
+    m->SetInitialState<Idle>().To<Combat>([](const Hero& c) { return c.enemy; });
+    m->From<Combat>();
+    m->Perform({});
+    const std::string first = Frame(state, [&] { tickfsm::DrawInspector("m", *m, Pad{}, state); });
+    CHECK(first.find("* Idle (current)") != std::string::npos);
+
+    state.Forget(*m);
+    m.reset();
+    m.emplace(hero); // the same address, other states, as many
+    m->SetInitialState<Light>().To<Heavy>([](const Hero&, const Pad& p) { return p.heavy; });
+    m->From<Heavy>();
+    m->Perform({});
+    const std::string second = Frame(state, [&] { tickfsm::DrawInspector("m", *m, Pad{}, state); });
+    INFO(second);
+    CHECK(second.find("* Light (current)") != std::string::npos);
+    CHECK(second.find("Idle") == std::string::npos);
 }
