@@ -8,8 +8,8 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <cstddef>
 #include <new>
-#include <optional>
 #include <sstream>
 #include <string>
 
@@ -236,11 +236,12 @@ TEST_CASE("A crowd's panel counts its characters by state", "[inspector][crowd]"
 }
 
 TEST_CASE("After Forget a panel shows the machine now at a forgotten machine's address", "[inspector][panel]") {
+    using M = tickfsm::StateManager<Hero, Pad>;
     Headless imgui;
     Hero hero;
     tickfsm::InspectorState state;
-    std::optional<tickfsm::StateManager<Hero, Pad>> m;
-    m.emplace(hero);
+    alignas(M) std::byte storage[sizeof(M)]; // two machines, one after the other, at one address
+    M* m = new (storage) M(hero);
     m->SetInitialState<Idle>().To<Combat>([](const Hero& c) { return c.enemy; });
     m->From<Combat>();
     m->Perform({});
@@ -248,8 +249,8 @@ TEST_CASE("After Forget a panel shows the machine now at a forgotten machine's a
     CHECK(first.find("* Idle (current)") != std::string::npos);
 
     state.Forget(*m);
-    m.reset();
-    m.emplace(hero); // the same address, other states, as many
+    m->~M();
+    m = new (storage) M(hero); // other states, as many
     m->SetInitialState<Light>().To<Heavy>([](const Hero&, const Pad& p) { return p.heavy; });
     m->From<Heavy>();
     m->Perform({});
@@ -257,4 +258,5 @@ TEST_CASE("After Forget a panel shows the machine now at a forgotten machine's a
     INFO(second);
     CHECK(second.find("* Light (current)") != std::string::npos);
     CHECK(second.find("Idle") == std::string::npos);
+    m->~M();
 }
