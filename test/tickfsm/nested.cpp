@@ -618,6 +618,7 @@ TEST_CASE("ForceSetState and TicksInState take a state's id as tools know it", "
     Hero hero;
     HeroMachine m(hero);
     m.Perform({});
+    hero.enemy = true; // Combat stays
     m.ForceSetState(m.IdOf<Heavy>()); // enters Combat and Attack on the way
     CHECK(m.ActivePath() == "Combat/Attack/Heavy");
     m.Perform({});
