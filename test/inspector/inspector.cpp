@@ -260,3 +260,39 @@ TEST_CASE("After Forget a panel shows the machine now at a forgotten machine's a
     CHECK(second.find("Idle") == std::string::npos);
     m->~M();
 }
+
+TEST_CASE("The panel's Pause button pauses the game loop and Step lets one tick through", "[inspector][panel]") {
+    Headless imgui;
+    Hero hero;
+    HeroMachine m(hero);
+    m.Perform({});
+    tickfsm::InspectorState state;
+    ImGuiIO& io = ImGui::GetIO();
+    // The panel at the top left: its first button, Pause, then Step, on the
+    // first line under the title bar (default style and font).
+    auto frame = [&](ImVec2 mouse, bool down) {
+        io.MousePos = mouse;
+        io.MouseDown[0] = down;
+        ImGui::NewFrame();
+        ImGui::SetNextWindowPos(ImVec2(0, 0));
+        ImGui::SetNextWindowSize(ImVec2(600, 800));
+        tickfsm::DrawInspector("hero", m, Pad{}, state);
+        ImGui::Render();
+    };
+    auto click = [&](ImVec2 at) {
+        frame(at, false);
+        frame(at, true);
+        frame(at, false); // a button fires on release
+    };
+    const ImVec2 pause(20, 36);
+    frame(ImVec2(-100, -100), false); // lays the panel out
+    CHECK_FALSE(state.Paused());
+    click(pause);
+    CHECK(state.Paused());
+    CHECK_FALSE(state.ShouldTick());
+    click(ImVec2(75, 36)); // Step, right of "Resume"
+    CHECK(state.ShouldTick());
+    CHECK_FALSE(state.ShouldTick());
+    click(pause); // now "Resume"
+    CHECK_FALSE(state.Paused());
+}
