@@ -1,10 +1,12 @@
 #!/usr/bin/env bash
 # Ensures the Debian packages tickfsm's build needs are installed.
 #
-#   scripts/deps.sh [--bench] [--callgrind] [--fuzz]
+#   scripts/deps.sh [--bench] [--callgrind] [--fuzz] [--inspector]
 #
 # Always: libfmt-dev, catch2, python3 (the timeline tests check JSON with it; and make if absent). --bench: + libbenchmark-dev. --callgrind: + valgrind.
 # --fuzz: + clang-14, libfuzzer-14-dev (scripts/fuzz.sh --libfuzzer).
+# --inspector: + libimgui-dev, libsdl2-dev, pkgconf (tickfsm::imgui, samples/inspector/),
+#   xvfb, xauth, python3 (its screenshot test runs under xvfb-run).
 # As root, missing packages are installed with apt-get; otherwise the command
 # to run is printed and the script exits 1.
 set -euo pipefail
@@ -17,8 +19,9 @@ for arg in "$@"; do
     --bench) packages+=(libbenchmark-dev) ;;
     --callgrind) packages+=(valgrind) ;;
     --fuzz) packages+=(clang-14 libfuzzer-14-dev) ;;
+    --inspector) packages+=(libimgui-dev libsdl2-dev pkgconf xvfb xauth python3) ;;
     -h|--help)
-      sed -n '2,9p' "$0" | sed 's/^# \{0,1\}//'
+      sed -n '2,11p' "$0" | sed 's/^# \{0,1\}//'
       exit 0 ;;
     *) echo "deps.sh: unknown argument: $arg" >&2; exit 2 ;;
   esac

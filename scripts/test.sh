@@ -18,7 +18,9 @@ trap 'rc=$?; if [ "$rc" -ne 0 ]; then echo; echo "scripts/test.sh: FAILED (exit 
 
 stage="dependencies"
 banner "$stage"
-bash scripts/deps.sh
+# --inspector: Dear ImGui, SDL2 and Xvfb, so that tickfsm::imgui, samples/inspector/
+# and its screenshot test (sample.inspector_screenshot) are built and run too.
+bash scripts/deps.sh --inspector
 
 # (a) ci --------------------------------------------------------------------
 stage="ci: configure + build (all, all_verify_interface_header_sets)"
@@ -84,7 +86,13 @@ if [ "${#samples[@]}" -eq 0 ]; then
 fi
 for exe in "${samples[@]}"; do
   echo "--- $exe"
-  "$exe"
+  if [ "$(basename "$exe")" = tickfsm_sample_inspector ]; then
+    # A window that stays open until closed: a few frames under Xvfb instead.
+    xvfb-run -a -s "-screen 0 1280x800x24" env SDL_VIDEODRIVER=x11 "$exe" --frames 30 \
+      --screenshot "build/noexcept/inspector_noexcept.png"
+  else
+    "$exe"
+  fi
 done
 
 stage="done"

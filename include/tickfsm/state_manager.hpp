@@ -695,6 +695,20 @@ public:
     void ForceSetState(K key) {
         SetStateIndex_(KeyedId_(key, "ForceSetState"), detail::Direct::Force, "ForceSetState", detail::Prepare{});
     }
+    /// ForceSetState for the state `id` (from IdOf, States() or ActiveStates):
+    /// what a tool that only knows ids (an inspector's button) calls. An id
+    /// that is not a state of this machine is a ConfigError.
+    template <class A = Action> // a template so that explicit instantiation does not require Action{}
+    void ForceSetState(StateId id) {
+        SetStateIndex_<A>(CheckedId_(id, "ForceSetState"), detail::Direct::Force, "ForceSetState", detail::Prepare{});
+    }
+    /// TicksInState<S>() for the state `id`: the current state's ticks, or a
+    /// composite's that holds it; 0 when the state is not active.
+    std::uint32_t TicksInState(StateId id) const {
+        const Table_& table = Resolved_();
+        if (id.value >= table.tree.size() || seat_.rt.state == detail::kNoState) return 0;
+        return table.TicksOf(seat_.rt.state, seat_.rt.ticks, id.value, Data_());
+    }
     /// True when the keyed state `key` is current.
     template <class K>
         requires StateKey<K>
@@ -1422,6 +1436,14 @@ private:
         BusyScope_ busy(seat_.rt);
         auto ctx = Context_(&action);
         return detail::SetState(ctx, id, how, prepare);
+    }
+
+    detail::StateIndex CheckedId_(StateId id, std::string_view api) const {
+        const Table_& table = Resolved_();
+        if (id.value >= table.meta.size() || id.value == table.any)
+            Table_::Fail(detail::Format("{}(StateId {}): not a state of this machine, which has {} states", api,
+                                    id.value, StateCount()));
+        return id.value;
     }
 
     template <class A>

@@ -613,3 +613,22 @@ TEST_CASE("States and Transitions describe the machine: parents, initial substat
     CHECK(find(m.IdOf<Attack>(), tickfsm::TransitionKind::Condition).forced);
     CHECK_FALSE(find(m.IdOf<Heavy>(), tickfsm::TransitionKind::Pop).to.Valid());
 }
+
+TEST_CASE("ForceSetState and TicksInState take a state's id as tools know it", "[nested][direct]") {
+    Hero hero;
+    HeroMachine m(hero);
+    m.Perform({});
+    hero.enemy = true; // Combat stays
+    m.ForceSetState(m.IdOf<Heavy>()); // enters Combat and Attack on the way
+    CHECK(m.ActivePath() == "Combat/Attack/Heavy");
+    m.Perform({});
+    m.Perform({});
+    CHECK(m.TicksInState(m.IdOf<Heavy>()) == 2);
+    CHECK(m.TicksInState(m.IdOf<Combat>()) == m.TicksInState<Combat>());
+    CHECK(m.TicksInState(m.IdOf<Combat>()) == 2);
+    CHECK(m.TicksInState(m.IdOf<Idle>()) == 0);
+    CHECK(m.TicksInState(tickfsm::StateId{}) == 0);
+    CHECK_THROWS_WITH(m.ForceSetState(tickfsm::StateId{200}),
+                      Catch::Contains("ForceSetState(StateId 200): not a state of this machine"));
+    CHECK(m.ActivePath() == "Combat/Attack/Heavy");
+}

@@ -1,0 +1,433 @@
+// The drawing half of tickfsm's inspector (include/tickfsm/imgui_inspector.hpp):
+// plain data in, Dear ImGui calls out. Compiled once, into tickfsm::imgui, so
+// imgui.h stays out of every header of tickfsm.
+
+#include "tickfsm/imgui_inspector.hpp"
+
+#include <algorithm>
+#include <cinttypes>
+#include <cstdio>
+#include <utility>
+
+#include <imgui.h>
+
+namespace tickfsm {
+
+namespace detail {
+struct InspectorCache {
+    const void* machine = nullptr;
+    bool kept = false; // the machine had started: its description cannot change any more
+    std::vector<StateInfo> states;
+    std::vector<TransitionRule> transitions;
+};
+} // namespace detail
+
+InspectorState::InspectorState(const TransitionHistory* history) : history_(history) {}
+InspectorState::~InspectorState() = default;
+
+bool InspectorState::ShouldTick() noexcept {
+    if (!paused_) return true;
+    if (steps_ == 0) return false;
+    --steps_;
+    return true;
+}
+
+void InspectorState::Forget_(const void* machine) {
+    std::erase_if(cache_, [&](const auto& entry) { return entry->machine == machine; });
+}
+
+bool InspectorState::Find_(const void* machine, std::span<const StateInfo>& states,
+                           std::span<const TransitionRule>& transitions) const {
+    for (const auto& entry : cache_)
+        if (entry->machine == machine && entry->kept) {
+            states = entry->states;
+            transitions = entry->transitions;
+            return true;
+        }
+    return false;
+}
+
+void InspectorState::Store_(const void* machine, std::vector<StateInfo> states, std::vector<TransitionRule> transitions,
+                            bool keep, std::span<const StateInfo>& out_states,
+                            std::span<const TransitionRule>& out_transitions) {
+    detail::InspectorCache* slot = nullptr;
+    for (const auto& entry : cache_)
+        if (entry->machine == machine) slot = entry.get();
+    if (!slot) slot = cache_.emplace_back(std::make_unique<detail::InspectorCache>()).get();
+    slot->machine = machine;
+    slot->kept = keep;
+    slot->states = std::move(states);
+    slot->transitions = std::move(transitions);
+    out_states = slot->states;
+    out_transitions = slot->transitions;
+}
+
+namespace {
+
+constexpr ImU32 kActiveRow = IM_COL32((kInspectorActiveRowColor >> 16) & 0xFF, (kInspectorActiveRowColor >> 8) & 0xFF,
+                                      kInspectorActiveRowColor & 0xFF, 0xFF);
+const ImVec4 kFires(0.35f, 0.95f, 0.45f, 1.0f);
+const ImVec4 kQuiet(0.60f, 0.60f, 0.60f, 1.0f);
+const ImVec4 kWarn(0.95f, 0.75f, 0.30f, 1.0f);
+
+// ImGui takes C strings; names are string_views into the machine's table.
+struct CText {
+    char text[160];
+    explicit CText(std::string_view s) {
+        const std::size_t n = std::min(s.size(), sizeof text - 1);
+        std::copy_n(s.data(), n, text);
+        text[n] = '\0';
+    }
+    operator const char*() const { return text; }
+};
+
+void Text(std::string_view s) { ImGui::TextUnformatted(s.data(), s.data() + s.size()); }
+void TextColored(const ImVec4& color, std::string_view s) {
+    ImGui::PushStyleColor(ImGuiCol_Text, color);
+    Text(s);
+    ImGui::PopStyleColor();
+}
+
+const StateInfo* FindState(std::span<const StateInfo> states, StateId id) {
+    if (!id.Valid()) return nullptr;
+    if (id.value < states.size() && states[id.value].id == id) return &states[id.value];
+    for (const StateInfo& s : states)
+        if (s.id == id) return &s;
+    return nullptr;
+}
+
+std::string_view NameOf(const detail::InspectorView& view, StateId id) {
+    const StateInfo* s = FindState(view.states, id);
+    return s ? s->name : std::string_view("?");
+}
+
+// Where `id` is on the active path, or -1.
+std::ptrdiff_t ActiveAt(const detail::InspectorView& view, StateId id) {
+    for (std::size_t i = 0; i < view.active.size(); ++i)
+        if (view.active[i] == id) return static_cast<std::ptrdiff_t>(i);
+    return -1;
+}
+
+// How a transition is named in the panel. The one place to change when
+// conditions get names of their own.
+std::string DescribeRule(const detail::InspectorView& view, const TransitionRule& rule) {
+    const std::string_view from = rule.any ? std::string_view("any state") : NameOf(view, rule.from);
+    const char* kind = "condition";
+    switch (rule.kind) {
+    case TransitionKind::Condition: kind = rule.forced ? "forced condition" : "condition"; break;
+    case TransitionKind::WhenDone: kind = "when done"; break;
+    case TransitionKind::Push: kind = "push"; break;
+    case TransitionKind::Pop: kind = "pop"; break;
+    case TransitionKind::Event: kind = "event"; break;
+    case TransitionKind::Typed: kind = "typed event"; break;
+    }
+    char line[200];
+    if (rule.kind == TransitionKind::Event || rule.kind == TransitionKind::Typed) {
+        const std::string_view event = rule.event.enumerator.empty() ? rule.event.name : rule.event.enumerator;
+        std::snprintf(line, sizeof line, "%s %.*s of %.*s", kind, static_cast<int>(event.size()), event.data(),
+                      static_cast<int>(from.size()), from.data());
+    } else {
+        std::snprintf(line, sizeof line, "%s %zu of %.*s", kind, rule.order, static_cast<int>(from.size()),
+                      from.data());
+    }
+    return line;
+}
+
+bool TriedEachTick(const TransitionRule& rule) {
+    return rule.kind == TransitionKind::Condition || rule.kind == TransitionKind::WhenDone ||
+           rule.kind == TransitionKind::Push || rule.kind == TransitionKind::Pop;
+}
+
+// Rows of the state tree: `parent`'s children, then theirs, depth first.
+void DrawStateRows(const detail::InspectorView& view, StateId parent) {
+    for (const StateInfo& s : view.states) {
+        if (!(s.parent == parent)) continue;
+        bool has_children = false;
+        for (const StateInfo& c : view.states)
+            if (c.parent == s.id) has_children = true;
+        const std::ptrdiff_t at = ActiveAt(view, s.id);
+        ImGui::TableNextRow();
+        if (at >= 0) ImGui::TableSetBgColor(ImGuiTableBgTarget_RowBg0, kActiveRow);
+        ImGui::TableSetColumnIndex(0);
+        ImGuiTreeNodeFlags flags = ImGuiTreeNodeFlags_DefaultOpen | ImGuiTreeNodeFlags_SpanFullWidth;
+        if (!has_children) flags |= ImGuiTreeNodeFlags_Leaf | ImGuiTreeNodeFlags_NoTreePushOnOpen;
+        const char* mark = at >= 0 ? "* " : "";
+        const char* current = s.id == view.current ? " (current)" : "";
+        const char* what = s.parallel ? " (parallel)" : (s.region ? " (region)" : "");
+        const char* history = s.history == History::Shallow ? " [history]" : (s.history == History::Deep ? " [deep history]" : "");
+        const bool open = ImGui::TreeNodeEx(reinterpret_cast<void*>(static_cast<std::uintptr_t>(s.id.value) + 1), flags,
+                                            "%s%.*s%s%s%s%s", mark, static_cast<int>(s.name.size()), s.name.data(),
+                                            current, what, history, s.is_initial ? " [initial]" : "");
+        ImGui::TableSetColumnIndex(1);
+        if (at >= 0) ImGui::Text("%" PRIu32, view.ticks[static_cast<std::size_t>(at)]);
+        ImGui::TableSetColumnIndex(2);
+        if (at >= 0) ImGui::Text("%.2f s", static_cast<double>(view.ticks[static_cast<std::size_t>(at)]) * view.dt);
+        if (has_children && open) {
+            DrawStateRows(view, s.id);
+            ImGui::TreePop();
+        }
+    }
+}
+
+void DrawTransitions(const detail::InspectorView& view) {
+    // The order one tick tries them: any-state transitions, then the active
+    // path's, outermost first, each state's in the order written.
+    std::vector<const TransitionRule*> tried;
+    for (const TransitionRule& rule : view.transitions)
+        if (rule.any) tried.push_back(&rule);
+    for (StateId id : view.active)
+        for (const TransitionRule& rule : view.transitions)
+            if (!rule.any && rule.from == id) tried.push_back(&rule);
+
+    // The dry run names a target, not a transition: the first transition tried
+    // each tick that goes there is the one that fires, unless a later one to
+    // the same target does and this one was refused by a gate.
+    std::ptrdiff_t fires = -1;
+    bool ambiguous = false;
+    if (view.next) {
+        for (std::size_t i = 0; i < tried.size(); ++i) {
+            const TransitionRule& rule = *tried[i];
+            if (!TriedEachTick(rule) || !(rule.to == *view.next)) continue;
+            if (rule.any && ActiveAt(view, rule.to) >= 0) continue; // passed over: its target is active
+            if (fires < 0) fires = static_cast<std::ptrdiff_t>(i);
+            else ambiguous = true;
+        }
+        // A pop's target is the state buried last, which Transitions() cannot name.
+        for (std::size_t i = 0; fires < 0 && view.buried > 0 && i < tried.size(); ++i)
+            if (tried[i]->kind == TransitionKind::Pop) fires = static_cast<std::ptrdiff_t>(i);
+    }
+
+    if (view.next) {
+        char line[200];
+        const std::string_view to = NameOf(view, *view.next);
+        std::snprintf(line, sizeof line, "next tick (dry run with %.*s): -> %.*s",
+                      static_cast<int>(view.dry_run_input.size()), view.dry_run_input.data(),
+                      static_cast<int>(to.size()), to.data());
+        TextColored(kFires, line);
+        if (fires < 0) TextColored(kWarn, "  by a NextState request or a pop, not by a transition listed");
+    } else {
+        char line[200];
+        std::snprintf(line, sizeof line, "next tick (dry run with %.*s): stays",
+                      static_cast<int>(view.dry_run_input.size()), view.dry_run_input.data());
+        TextColored(kQuiet, line);
+    }
+
+    if (!ImGui::BeginTable("transitions", 3, ImGuiTableFlags_BordersInnerH | ImGuiTableFlags_SizingStretchProp))
+        return;
+    ImGui::TableSetupColumn("transition, in the order tried", ImGuiTableColumnFlags_WidthStretch, 4.0f);
+    ImGui::TableSetupColumn("to", ImGuiTableColumnFlags_WidthStretch, 1.6f);
+    ImGui::TableSetupColumn("now", ImGuiTableColumnFlags_WidthStretch, 2.0f);
+    ImGui::TableHeadersRow();
+    for (std::size_t i = 0; i < tried.size(); ++i) {
+        const TransitionRule& rule = *tried[i];
+        ImGui::TableNextRow();
+        ImGui::TableSetColumnIndex(0);
+        Text(DescribeRule(view, rule));
+        ImGui::TableSetColumnIndex(1);
+        Text(rule.to.Valid() ? NameOf(view, rule.to) : std::string_view(rule.kind == TransitionKind::Pop ? "(buried)" : "-"));
+        ImGui::TableSetColumnIndex(2);
+        const auto here = static_cast<std::ptrdiff_t>(i);
+        if (!TriedEachTick(rule)) TextColored(kQuiet, "on its event");
+        else if (rule.any && ActiveAt(view, rule.to) >= 0) TextColored(kQuiet, "passed over: active");
+        else if (here == fires) TextColored(kFires, ambiguous ? "fires (or a later one to the same state)" : "fires");
+        else if (fires < 0 || here < fires) TextColored(kQuiet, "false or gated");
+        else TextColored(kQuiet, "not tried");
+    }
+    ImGui::EndTable();
+    TextColored(kQuiet, "(the dry run tells where the next tick goes, not each condition's value)");
+}
+
+const char* CauseText(Cause cause) {
+    switch (cause) {
+    case Cause::Initial: return "initial";
+    case Cause::Condition: return "condition";
+    case Cause::Event: return "event";
+    case Cause::Request: return "request";
+    case Cause::Direct: return "direct";
+    case Cause::Push: return "push";
+    case Cause::Pop: return "pop";
+    }
+    return "?";
+}
+
+void DrawHistory(const detail::InspectorView& view, const TransitionHistory& history, std::size_t rows) {
+    if (!ImGui::BeginTable("history", 3, ImGuiTableFlags_BordersInnerH | ImGuiTableFlags_SizingStretchProp)) return;
+    ImGui::TableSetupColumn("tick", ImGuiTableColumnFlags_WidthStretch, 0.6f);
+    ImGui::TableSetupColumn("change", ImGuiTableColumnFlags_WidthStretch, 3.0f);
+    ImGui::TableSetupColumn("cause", ImGuiTableColumnFlags_WidthStretch, 2.0f);
+    ImGui::TableHeadersRow();
+    std::size_t shown = 0;
+    for (std::size_t i = 0; i < history.Size() && shown < rows; ++i) {
+        const HistoryEntry& entry = history.Recent(i);
+        if (entry.machine != view.name) continue;
+        ++shown;
+        ImGui::TableNextRow();
+        ImGui::TableSetColumnIndex(0);
+        ImGui::Text("%" PRIu64, entry.tick);
+        ImGui::TableSetColumnIndex(1);
+        ImGui::Text("%.*s -> %.*s", static_cast<int>(entry.from.size()), entry.from.data(),
+                    static_cast<int>(entry.to.size()), entry.to.data());
+        ImGui::TableSetColumnIndex(2);
+        if (entry.cause == Cause::Condition) ImGui::Text("condition %zu", entry.condition);
+        else if (entry.cause == Cause::Event)
+            ImGui::Text("event %.*s", static_cast<int>(entry.event.size()), entry.event.data());
+        else ImGui::TextUnformatted(CauseText(entry.cause));
+    }
+    ImGui::EndTable();
+    if (shown == 0) TextColored(kQuiet, "no transition of this machine kept yet");
+}
+
+void DrawControls(InspectorState& state) {
+    if (ImGui::Button(state.Paused() ? "Resume" : "Pause")) state.SetPaused(!state.Paused());
+    ImGui::SameLine();
+    ImGui::BeginDisabled(!state.Paused());
+    if (ImGui::Button("Step")) state.Step();
+    ImGui::EndDisabled();
+    ImGui::SameLine();
+    TextColored(state.Paused() ? kWarn : kQuiet, state.Paused() ? "paused" : "running");
+}
+
+StateId DrawForce(const detail::InspectorView& view) {
+    if (!view.can_force) {
+        TextColored(kQuiet, "force: the Action has no default constructor");
+        return {};
+    }
+    ImGuiStorage* storage = ImGui::GetStateStorage();
+    const ImGuiID key = ImGui::GetID("force pick");
+    int pick = storage->GetInt(key, -1);
+    const StateInfo* picked = pick >= 0 && static_cast<std::size_t>(pick) < view.states.size()
+                                  ? &view.states[static_cast<std::size_t>(pick)]
+                                  : nullptr;
+    ImGui::SetNextItemWidth(ImGui::GetContentRegionAvail().x * 0.5f);
+    if (ImGui::BeginCombo("##force", picked ? CText(picked->name) : "pick a state")) {
+        for (std::size_t i = 0; i < view.states.size(); ++i)
+            if (ImGui::Selectable(CText(view.states[i].name), static_cast<int>(i) == pick)) {
+                pick = static_cast<int>(i);
+                storage->SetInt(key, pick);
+            }
+        ImGui::EndCombo();
+    }
+    ImGui::SameLine();
+    ImGui::BeginDisabled(picked == nullptr);
+    const bool force = ImGui::Button("Force state");
+    ImGui::EndDisabled();
+    return force && picked ? picked->id : StateId{};
+}
+
+// Title of a window: ImGui wants a C string.
+void BeginPanel(std::string_view name) { ImGui::Begin(CText(name)); }
+
+} // namespace
+
+detail::InspectorRequest DrawInspectorView(const detail::InspectorView& view, InspectorState& state) {
+    detail::InspectorRequest request;
+    BeginPanel(view.name);
+    if (!state.log_path_.empty()) {
+        ImGui::LogToFile(-1, state.log_path_.c_str());
+        state.log_path_.clear();
+    }
+    DrawControls(state);
+    ImGui::SameLine();
+    if (ImGui::SmallButton("Copy")) ImGui::LogToClipboard();
+
+    if (!view.started) {
+        TextColored(kWarn, "not started: the first tick enters its initial state");
+    } else {
+        char line[200];
+        const std::string_view current = NameOf(view, view.current);
+        std::snprintf(line, sizeof line, "current: %.*s, %" PRIu32 " ticks (%.2f s)", static_cast<int>(current.size()),
+                      current.data(), view.ticks.empty() ? 0u : view.ticks.back(),
+                      view.ticks.empty() ? 0.0 : static_cast<double>(view.ticks.back()) * view.dt);
+        Text(line);
+    }
+    if (!view.global.empty()) {
+        char line[160];
+        std::snprintf(line, sizeof line, "global state: %.*s", static_cast<int>(view.global.size()), view.global.data());
+        Text(line);
+    }
+    if (view.buried > 0) ImGui::Text("buried under pushes: %zu", view.buried);
+
+    if (ImGui::CollapsingHeader("States", ImGuiTreeNodeFlags_DefaultOpen)) {
+        if (ImGui::BeginTable("states", 3, ImGuiTableFlags_BordersInnerH | ImGuiTableFlags_SizingStretchProp)) {
+            ImGui::TableSetupColumn("state", ImGuiTableColumnFlags_WidthStretch, 3.0f);
+            ImGui::TableSetupColumn("ticks", ImGuiTableColumnFlags_WidthStretch, 1.0f);
+            ImGui::TableSetupColumn("time", ImGuiTableColumnFlags_WidthStretch, 1.0f);
+            ImGui::TableHeadersRow();
+            DrawStateRows(view, StateId{});
+            ImGui::EndTable();
+        }
+        request.force = DrawForce(view);
+    }
+    if (ImGui::CollapsingHeader("Transitions", ImGuiTreeNodeFlags_DefaultOpen)) DrawTransitions(view);
+    if (ImGui::CollapsingHeader("History", ImGuiTreeNodeFlags_DefaultOpen)) {
+        if (state.history_) DrawHistory(view, *state.history_, state.history_rows_);
+        else TextColored(kQuiet, "no history: attach a TransitionHistory (SetObserver) and give it to the InspectorState");
+    }
+    ImGui::End();
+    return request;
+}
+
+std::size_t DrawCrowdView(const detail::CrowdView& view, InspectorState& state) {
+    BeginPanel(view.name);
+    if (!state.log_path_.empty()) {
+        ImGui::LogToFile(-1, state.log_path_.c_str());
+        state.log_path_.clear();
+    }
+    ImGui::Text("%zu characters", view.state_of.size());
+    std::size_t not_started = 0;
+    for (StateId id : view.state_of)
+        if (!id.Valid()) ++not_started;
+
+    if (ImGui::BeginTable("crowd", 2, ImGuiTableFlags_BordersInnerH | ImGuiTableFlags_SizingStretchProp)) {
+        ImGui::TableSetupColumn("state", ImGuiTableColumnFlags_WidthStretch, 3.0f);
+        ImGui::TableSetupColumn("characters", ImGuiTableColumnFlags_WidthStretch, 1.0f);
+        ImGui::TableHeadersRow();
+        auto group = [&](StateId id, std::string_view name) {
+            std::size_t count = 0;
+            for (StateId s : view.state_of)
+                if (s == id) ++count;
+            if (count == 0) return;
+            ImGui::TableNextRow();
+            ImGui::TableSetColumnIndex(0);
+            const bool open = ImGui::TreeNodeEx(reinterpret_cast<void*>(static_cast<std::uintptr_t>(id.value) + 1),
+                                                ImGuiTreeNodeFlags_SpanFullWidth, "%.*s",
+                                                static_cast<int>(name.size()), name.data());
+            ImGui::TableSetColumnIndex(1);
+            ImGui::Text("%zu", count);
+            if (!open) return;
+            for (std::size_t i = 0; i < view.state_of.size(); ++i) {
+                if (!(view.state_of[i] == id)) continue;
+                ImGui::TableNextRow();
+                ImGui::TableSetColumnIndex(0);
+                char label[48];
+                std::snprintf(label, sizeof label, "character %zu", i);
+                if (ImGui::Selectable(label, state.selected_ == i, ImGuiSelectableFlags_SpanAllColumns))
+                    state.selected_ = i;
+                ImGui::TableSetColumnIndex(1);
+                ImGui::Text("%" PRIu32 " ticks", view.ticks_of[i]);
+            }
+            ImGui::TreePop();
+        };
+        for (std::size_t id = 0; id < view.names.size(); ++id)
+            group(StateId{static_cast<std::uint16_t>(id)}, view.names[id]);
+        if (not_started > 0) group(StateId{}, "(not started)");
+        ImGui::EndTable();
+    }
+
+    if (state.selected_ < view.state_of.size()) {
+        const std::size_t i = state.selected_;
+        const StateId id = view.state_of[i];
+        const std::string_view name = id.Valid() && id.value < view.names.size() ? view.names[id.value]
+                                                                                 : std::string_view("(not started)");
+        ImGui::Separator();
+        ImGui::Text("character %zu: %.*s, %" PRIu32 " ticks (%.2f s)", i, static_cast<int>(name.size()), name.data(),
+                    view.ticks_of[i], static_cast<double>(view.ticks_of[i]) * view.dt);
+        if (ImGui::SmallButton("Unpick")) state.selected_ = static_cast<std::size_t>(-1);
+    } else {
+        TextColored(kQuiet, "open a state and pick a character");
+    }
+    ImGui::End();
+    return state.selected_ < view.state_of.size() ? state.selected_ : static_cast<std::size_t>(-1);
+}
+
+} // namespace tickfsm

@@ -1,0 +1,298 @@
+// tickfsm::imgui: the transition history, the pause and step, and the panels
+// drawn headless (ImGui with no window: a display size and a font atlas),
+// their text read back through ImGui's log.
+
+#include <catch2/catch.hpp>
+
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <cstddef>
+#include <new>
+#include <sstream>
+#include <string>
+
+#include <imgui.h>
+
+#include <tickfsm/imgui_inspector.hpp>
+#include <tickfsm/tickfsm.hpp>
+
+// Counts allocations while `counting` is set: the history must make none per transition.
+namespace {
+bool counting = false;
+std::size_t allocations = 0;
+} // namespace
+[[gnu::noinline]] void* operator new(std::size_t size) {
+    if (counting) ++allocations;
+    if (void* p = std::malloc(size == 0 ? 1 : size)) return p;
+    throw std::bad_alloc();
+}
+[[gnu::noinline]] void* operator new(std::size_t size, const std::nothrow_t&) noexcept {
+    if (counting) ++allocations;
+    return std::malloc(size == 0 ? 1 : size);
+}
+// noinline: g++ 12 misreads an inlined free() after our new as a mismatched pair.
+[[gnu::noinline]] void operator delete(void* p) noexcept { std::free(p); }
+[[gnu::noinline]] void operator delete(void* p, std::size_t) noexcept { std::free(p); }
+[[gnu::noinline]] void operator delete(void* p, const std::nothrow_t&) noexcept { std::free(p); }
+
+namespace {
+
+struct Hero {
+    bool enemy = false;
+    bool guard = false;
+};
+struct Pad {
+    bool heavy = false;
+};
+struct Idle {};
+struct Combat {};
+struct Attack {};
+struct Block {};
+struct Light {};
+struct Heavy {};
+
+// Idle; Combat = {Attack = {Light, Heavy}, Block}
+class HeroMachine : public tickfsm::StateManager<Hero, Pad> {
+public:
+    explicit HeroMachine(Hero& h) : StateManager(h) {
+        SetSubstates<Combat, Attack, Block>();
+        SetSubstates<Attack, Light, Heavy>();
+        SetInitialState<Idle>().To<Combat>([](const Hero& c) { return c.enemy; });
+        From<Combat>().To<Idle>([](const Hero& c) { return !c.enemy; });
+        From<Attack>().To<Block>([](const Hero& c) { return c.guard; });
+        From<Block>().To<Attack>([](const Hero& c) { return !c.guard; });
+        From<Light>().To<Heavy>([](const Hero&, const Pad& p) { return p.heavy; });
+    }
+};
+
+// An ImGui context with no window: enough to lay out and log a frame.
+struct Headless {
+    Headless() {
+        ImGui::CreateContext();
+        ImGuiIO& io = ImGui::GetIO();
+        io.IniFilename = nullptr;
+        io.DisplaySize = ImVec2(900, 900);
+        unsigned char* pixels = nullptr;
+        int width = 0;
+        int height = 0;
+        io.Fonts->GetTexDataAsRGBA32(&pixels, &width, &height);
+    }
+    ~Headless() { ImGui::DestroyContext(); }
+};
+
+std::string ReadFile(const std::string& path) {
+    std::ifstream in(path);
+    std::stringstream text;
+    text << in.rdbuf();
+    return text.str();
+}
+
+// One frame with `draw` in it; returns the text the first panel drew.
+template <class Draw>
+std::string Frame(tickfsm::InspectorState& state, Draw draw) {
+    const std::string path = (std::filesystem::temp_directory_path() / "tickfsm_inspector_test_panel.txt").string();
+    std::remove(path.c_str());
+    state.LogNextPanelTo(path);
+    ImGui::NewFrame();
+    ImGui::SetNextWindowSize(ImVec2(600, 800));
+    draw();
+    ImGui::Render();
+    return ReadFile(path);
+}
+
+} // namespace
+
+TEST_CASE("A transition history keeps the newest transitions and drops the oldest", "[inspector][history]") {
+    Hero hero;
+    HeroMachine m(hero);
+    tickfsm::TransitionHistory history(3);
+    m.SetObserver(&history, "hero");
+    for (std::uint64_t tick = 1; tick <= 6; ++tick) {
+        history.SetTick(tick);
+        hero.enemy = tick % 2 == 0;
+        m.Perform({});
+    }
+    // Ticks 1..6: initial Idle, then Combat, Idle, Combat, Idle, Combat.
+    CHECK(history.Total() == 6);
+    REQUIRE(history.Size() == 3);
+    CHECK(history.Recent(0).tick == 6);
+    CHECK(history.Recent(0).to == "Light"); // the change lands on the leaf
+    CHECK(history.Recent(0).from == "Idle");
+    CHECK(history.Recent(0).cause == tickfsm::Cause::Condition);
+    CHECK(history.Recent(1).tick == 5);
+    CHECK(history.Recent(1).to == "Idle");
+    CHECK(history.Recent(2).tick == 4);
+    CHECK(history.Recent(2).machine == "hero");
+    history.Clear();
+    CHECK(history.Size() == 0);
+}
+
+TEST_CASE("A transition history allocates nothing per transition once constructed", "[inspector][history]") {
+    Hero hero;
+    HeroMachine m(hero);
+    tickfsm::TransitionHistory history(4);
+    m.SetObserver(&history, "hero");
+    m.Perform({}); // the first tick closes the configuration, which allocates
+    hero.enemy = true;
+    m.Perform({});
+    allocations = 0;
+    counting = true;
+    for (int tick = 0; tick < 100; ++tick) {
+        hero.enemy = tick % 2 == 0;
+        m.Perform({});
+    }
+    counting = false;
+    CHECK(history.Total() == 101); // the first of the 100 ticks changes nothing
+    CHECK(allocations == 0);
+}
+
+TEST_CASE("While paused the game ticks once per Step", "[inspector][pause]") {
+    tickfsm::InspectorState state;
+    CHECK(state.ShouldTick());
+    state.SetPaused(true);
+    CHECK_FALSE(state.ShouldTick());
+    state.Step();
+    state.Step();
+    CHECK(state.ShouldTick());
+    CHECK(state.ShouldTick());
+    CHECK_FALSE(state.ShouldTick());
+    state.SetPaused(false);
+    CHECK(state.ShouldTick());
+}
+
+TEST_CASE("A machine's panel marks its active path and the transition a dry run fires", "[inspector][panel]") {
+    Headless imgui;
+    Hero hero;
+    HeroMachine m(hero);
+    tickfsm::TransitionHistory history;
+    m.SetObserver(&history, "hero");
+    tickfsm::InspectorState state(&history);
+    history.SetTick(1);
+    m.Perform({});
+    hero.enemy = true;
+    history.SetTick(2);
+    m.Perform({});
+    REQUIRE(m.ActivePath() == "Combat/Attack/Light");
+
+    const std::string text = Frame(state, [&] { tickfsm::DrawInspector("hero", m, Pad{.heavy = true}, state); });
+    INFO(text);
+    CHECK(text.find("* Combat |") != std::string::npos);
+    CHECK(text.find("* Attack |") != std::string::npos);
+    CHECK(text.find("* Light (current) |") != std::string::npos);
+    CHECK(text.find("* Idle") == std::string::npos);
+    CHECK(text.find("* Heavy") == std::string::npos);
+    CHECK(text.find("-> Heavy") != std::string::npos); // the dry run's target
+    // Tried outermost first: Combat's condition 0 is false, Light's condition 0 fires.
+    const std::size_t combat = text.find("condition 0 of Combat");
+    const std::size_t light = text.find("condition 0 of Light");
+    REQUIRE(combat != std::string::npos);
+    REQUIRE(light != std::string::npos);
+    CHECK(combat < light);
+    CHECK(text.find("false or gated", combat) < light);
+    CHECK(text.find("fires", light) != std::string::npos);
+    CHECK(text.find("Idle -> Light") != std::string::npos); // the history, with its cause
+    CHECK(text.find("condition 0") != std::string::npos);
+
+    const std::string stays = Frame(state, [&] { tickfsm::DrawInspector("hero", m, Pad{}, state); });
+    CHECK(stays.find("stays") != std::string::npos);
+    CHECK(stays.find("fires") == std::string::npos);
+}
+
+TEST_CASE("A crowd's panel counts its characters by state", "[inspector][crowd]") {
+    struct Ant {
+        bool wet = false;
+    };
+    struct World {
+        bool rain = false;
+    };
+    struct Forage {};
+    struct Shelter {};
+    class AntMachine : public tickfsm::StateManager<Ant, World> {
+    public:
+        explicit AntMachine(Ant& ant) : StateManager(ant) {
+            SetInitialState<Forage>().To<Shelter>([](const Ant& a, const World& w) { return w.rain && !a.wet; });
+            From<Shelter>();
+        }
+    };
+    Headless imgui;
+    std::vector<Ant> ants(7);
+    for (std::size_t i = 0; i < ants.size(); i += 3) ants[i].wet = true; // 0, 3, 6 forage in the rain
+    Ant prototype;
+    tickfsm::Crowd<AntMachine> crowd(ants.size(), prototype);
+    for (std::size_t i = 0; i + 1 < ants.size(); ++i) crowd.Perform(i, ants[i], World{.rain = true}); // 6 not started
+    tickfsm::InspectorState state;
+    state.SelectCharacter(4);
+    std::size_t picked = 0;
+    const std::string text = Frame(state, [&] { picked = tickfsm::DrawCrowdInspector("ants", crowd, state); });
+    INFO(text);
+    CHECK(picked == 4);
+    CHECK(text.find("7 characters") != std::string::npos);
+    CHECK(text.find("Forage") != std::string::npos);
+    CHECK(text.find("Shelter") != std::string::npos);
+    CHECK(text.find("(not started)") != std::string::npos);
+    CHECK(text.find("character 4: Shelter") != std::string::npos);
+}
+
+TEST_CASE("After Forget a panel shows the machine now at a forgotten machine's address", "[inspector][panel]") {
+    using M = tickfsm::StateManager<Hero, Pad>;
+    Headless imgui;
+    Hero hero;
+    tickfsm::InspectorState state;
+    alignas(M) std::byte storage[sizeof(M)]; // two machines, one after the other, at one address
+    M* m = new (storage) M(hero);
+    m->SetInitialState<Idle>().To<Combat>([](const Hero& c) { return c.enemy; });
+    m->From<Combat>();
+    m->Perform({});
+    const std::string first = Frame(state, [&] { tickfsm::DrawInspector("m", *m, Pad{}, state); });
+    CHECK(first.find("* Idle (current)") != std::string::npos);
+
+    state.Forget(*m);
+    m->~M();
+    m = new (storage) M(hero); // other states, as many
+    m->SetInitialState<Light>().To<Heavy>([](const Hero&, const Pad& p) { return p.heavy; });
+    m->From<Heavy>();
+    m->Perform({});
+    const std::string second = Frame(state, [&] { tickfsm::DrawInspector("m", *m, Pad{}, state); });
+    INFO(second);
+    CHECK(second.find("* Light (current)") != std::string::npos);
+    CHECK(second.find("Idle") == std::string::npos);
+    m->~M();
+}
+
+TEST_CASE("The panel's Pause button pauses the game loop and Step lets one tick through", "[inspector][panel]") {
+    Headless imgui;
+    Hero hero;
+    HeroMachine m(hero);
+    m.Perform({});
+    tickfsm::InspectorState state;
+    ImGuiIO& io = ImGui::GetIO();
+    // The panel at the top left: its first button, Pause, then Step, on the
+    // first line under the title bar (default style and font).
+    auto frame = [&](ImVec2 mouse, bool down) {
+        io.MousePos = mouse;
+        io.MouseDown[0] = down;
+        ImGui::NewFrame();
+        ImGui::SetNextWindowPos(ImVec2(0, 0));
+        ImGui::SetNextWindowSize(ImVec2(600, 800));
+        tickfsm::DrawInspector("hero", m, Pad{}, state);
+        ImGui::Render();
+    };
+    auto click = [&](ImVec2 at) {
+        frame(at, false);
+        frame(at, true);
+        frame(at, false); // a button fires on release
+    };
+    const ImVec2 pause(20, 36);
+    frame(ImVec2(-100, -100), false); // lays the panel out
+    CHECK_FALSE(state.Paused());
+    click(pause);
+    CHECK(state.Paused());
+    CHECK_FALSE(state.ShouldTick());
+    click(ImVec2(75, 36)); // Step, right of "Resume"
+    CHECK(state.ShouldTick());
+    CHECK_FALSE(state.ShouldTick());
+    click(pause); // now "Resume"
+    CHECK_FALSE(state.Paused());
+}
