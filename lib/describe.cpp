@@ -521,7 +521,7 @@ std::string WriteDot(const Description& machine) { return WriteDot(std::span<con
 
 std::string WriteDot(std::span<const Description> machines) {
     std::string out = "digraph tickfsm {\n";
-    out += "  compound=true;\n  rankdir=LR;\n";
+    out += "  compound=true;\n  rankdir=LR;\n  fontname=\"Helvetica\";\n";
     out += "  node [shape=box, style=rounded, fontname=\"Helvetica\"];\n";
     out += "  edge [fontname=\"Helvetica\", fontsize=10];\n";
     if (machines.size() == 1) {
@@ -542,12 +542,15 @@ std::string WriteDot(std::span<const Description> machines) {
 }
 
 std::string WriteMermaid(const Description& machine) {
-    std::string out = "stateDiagram-v2\n    direction LR\n";
+    std::string out;
+    if (!machine.name.empty()) out += fmt::format("---\ntitle: {}\n---\n", MermaidText(machine.name));
+    out += "stateDiagram-v2\n    direction LR\n";
     MermaidWriter(out, machine, 0).Body(1);
     return out;
 }
 
 std::string WriteMermaid(std::span<const Description> machines) {
+    if (machines.size() == 1) return WriteMermaid(machines[0]);
     std::string out = "stateDiagram-v2\n    direction LR\n";
     for (std::size_t i = 0; i < machines.size(); ++i) {
         const std::string name = machines[i].name.empty() ? fmt::format("machine {}", i) : machines[i].name;

@@ -3,7 +3,8 @@
 #
 #   scripts/deps.sh [--bench] [--callgrind] [--fuzz]
 #
-# Always: libfmt-dev, catch2 (and make if absent). --bench: + libbenchmark-dev. --callgrind: + valgrind.
+# Always: libfmt-dev, catch2, graphviz (the tests draw the samples' pictures with
+# it), and make if absent. --bench: + libbenchmark-dev. --callgrind: + valgrind.
 # --fuzz: + clang-14, libfuzzer-14-dev (scripts/fuzz.sh --libfuzzer).
 # As root, missing packages are installed with apt-get; otherwise the command
 # to run is printed and the script exits 1.
@@ -11,14 +12,14 @@ set -euo pipefail
 
 export DEBIAN_FRONTEND="${DEBIAN_FRONTEND:-noninteractive}"
 
-packages=(libfmt-dev catch2)
+packages=(libfmt-dev catch2 graphviz)
 for arg in "$@"; do
   case "$arg" in
     --bench) packages+=(libbenchmark-dev) ;;
     --callgrind) packages+=(valgrind) ;;
     --fuzz) packages+=(clang-14 libfuzzer-14-dev) ;;
     -h|--help)
-      sed -n '2,9p' "$0" | sed 's/^# \{0,1\}//'
+      sed -n '2,10p' "$0" | sed 's/^# \{0,1\}//'
       exit 0 ;;
     *) echo "deps.sh: unknown argument: $arg" >&2; exit 2 ;;
   esac

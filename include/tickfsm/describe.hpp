@@ -98,8 +98,10 @@ std::string WriteDot(const Description& machine);
 /// Several machines that run side by side (an Ensemble's), one cluster each, in one digraph.
 std::string WriteDot(std::span<const Description> machines);
 
-/// The machine as a Mermaid `stateDiagram-v2` (what Markdown viewers draw):
-/// composite states as `state X { ... }`, `[*] -->` the initial state.
+/// The machine as a Mermaid `stateDiagram-v2` (what Markdown viewers draw),
+/// titled with its name if it has one: composite states as `state X { ... }`,
+/// `[*] -->` the initial state, terminal states `--> [*]`; forced edges say
+/// "(forced)" in their label, as Mermaid has no dashed transitions.
 std::string WriteMermaid(const Description& machine);
 /// Several machines side by side, each a composite state named after it.
 std::string WriteMermaid(std::span<const Description> machines);

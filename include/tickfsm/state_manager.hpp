@@ -663,6 +663,16 @@ public:
         return KeyedBuilder_(id);
     }
 
+    /// SetTerminal for the keyed state `key` (registered already).
+    template <class K>
+        requires StateKey<K>
+    void SetTerminal(K key) {
+        CheckConfigurable_([&] { return detail::Format("SetTerminal({})", KeyText_(key)); });
+        const detail::StateIndex id = KeyedId_(key, "SetTerminal");
+        for (const detail::StateIndex t : Tab_()->terminal)
+            if (t == id) return;
+        Tab_()->terminal.push_back(id);
+    }
     /// TrySetState for a keyed state.
     template <class K>
         requires StateKey<K>

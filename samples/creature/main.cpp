@@ -27,6 +27,7 @@
 #include <string>
 #include <string_view>
 
+#include "common/options.hpp"
 #include "common/sample.hpp"
 #include "creature.hpp"
 
@@ -76,7 +77,14 @@ constexpr std::string_view kPath[] = {
 
 } // namespace
 
-int main() {
+int main(int argc, char** argv) {
+    const samples::Options options = samples::ParseOptions("creature", argc, argv);
+    if (options.bad) return 2;
+    if (options.show != samples::Show::Run) {
+        creature::Creature c;
+        creature::CreatureStateManager machine(c);
+        return samples::PrintMachines(options, {machine.Describe()});
+    }
     const std::string output = creature::Run();
     std::fputs(output.c_str(), stdout);
     samples::InOrder check("creature", output);

@@ -16,6 +16,7 @@
 
 #include <fmt/format.h>
 
+#include "common/options.hpp"
 #include "platformer.hpp"
 
 namespace {
@@ -46,9 +47,12 @@ platformer::PlayerInput ScriptedInput(int tick) {
 
 } // namespace
 
-int main() {
+int main(int argc, char** argv) {
+    const samples::Options options = samples::ParseOptions("platformer", argc, argv);
+    if (options.bad) return 2;
     platformer::PlatformerCharacter hero;
     platformer::PlatformerCharacterStateManager machine(hero);
+    if (options.show != samples::Show::Run) return samples::PrintMachines(options, {machine.Describe()});
     const float dt = machine.FixedDeltaTime();
 
     std::vector<Change> path;

@@ -32,6 +32,7 @@
 
 #include <fmt/format.h>
 
+#include "common/options.hpp"
 #include "common/sample.hpp"
 #include "robot.hpp"
 
@@ -69,7 +70,15 @@ constexpr std::string_view kPath[] = {
 
 } // namespace
 
-int main() {
+int main(int argc, char** argv) {
+    const samples::Options options = samples::ParseOptions("robot", argc, argv);
+    if (options.bad) return 2;
+    if (options.show != samples::Show::Run) {
+        robot::Robot r;
+        robot::RobotStateManager machine(r);
+        machine.SetGlobalState<robot::Battery>(); // as the run sets it
+        return samples::PrintMachines(options, {machine.Describe()});
+    }
     const std::string output = robot::Run();
     std::fputs(output.c_str(), stdout);
     samples::InOrder check("robot", output);

@@ -13,6 +13,7 @@
 #include <string>
 #include <string_view>
 
+#include "common/options.hpp"
 #include "common/sample.hpp"
 #include "runner.hpp"
 
@@ -36,7 +37,14 @@ constexpr std::string_view kPath[] = {
 
 } // namespace
 
-int main() {
+int main(int argc, char** argv) {
+    const samples::Options options = samples::ParseOptions("runner", argc, argv);
+    if (options.bad) return 2;
+    if (options.show != samples::Show::Run) {
+        runner::RunnerCharacter c;
+        runner::RunnerStateManager machine(c);
+        return samples::PrintMachines(options, {machine.Describe()});
+    }
     const std::string output = runner::Run();
     std::fputs(output.c_str(), stdout);
     samples::InOrder check("runner", output);

@@ -22,6 +22,7 @@
 #include <string>
 #include <string_view>
 
+#include "common/options.hpp"
 #include "weapon.hpp"
 
 namespace {
@@ -65,7 +66,14 @@ aoWeaponStateLowering::Run: lowering weapon tick 4 of 4
 
 } // namespace
 
-int main() {
+int main(int argc, char** argv) {
+    const samples::Options options = samples::ParseOptions("weapon", argc, argv);
+    if (options.bad) return 2;
+    if (options.show != samples::Show::Run) {
+        weapon::Weapon w;
+        weapon::AoWeaponStateManager machine(w);
+        return samples::PrintMachines(options, {machine.Describe()});
+    }
     const std::string output = weapon::Run();
     std::fputs(output.c_str(), stdout);
     if (output.compare(0, kSeedRun.size(), kSeedRun) != 0) {
