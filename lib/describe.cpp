@@ -182,7 +182,8 @@ private:
         out_ += fmt::format("{}  {} [shape=point, width=0.1, label=\"\"];\n", pad, Node(s.id));
         for (const StateId child : index_.Children(s.id))
             if (const StateInfo* c = index_.Get(child)) State(*c, depth + 1);
-        if (s.initial.Valid()) out_ += fmt::format("{}  {} -> {}{};\n", pad, Node(s.id), Node(s.initial), Head(s.initial));
+        if (s.initial.Valid())
+            out_ += fmt::format("{}  {} -> {}{};\n", pad, Node(s.id), Node(s.initial), Head(s.initial));
         out_ += fmt::format("{}}}\n", pad);
     }
 
@@ -200,7 +201,9 @@ private:
         if (rule.kind == TransitionKind::Typed && !rule.to.Valid()) style = "dotted";
         if (!style.empty()) attributes.push_back(fmt::format("style={}", DotQuoted(style)));
         if (rule.kind == TransitionKind::Push) attributes.push_back("arrowhead=veevee");
-        if (!rule.any && index_.Composite(rule.from) && to != from)
+        // Clipped at a cluster's border only when the other end is outside it:
+        // Graphviz ignores it otherwise, with a warning.
+        if (!rule.any && index_.Composite(rule.from) && to != from && !index_.Within(rule.to, rule.from))
             attributes.push_back("ltail=" + Cluster(rule.from));
         if (rule.to.Valid() && rule.kind != TransitionKind::Pop && index_.Composite(rule.to) && to != from &&
             !index_.Within(rule.from, rule.to))
@@ -248,7 +251,25 @@ public:
             if (!s.parent.Valid()) State(s, depth);
         for (const StateInfo& s : d_.states)
             if (s.is_initial) out_ += fmt::format("{}[*] --> {}\n", pad, Node(s.id));
+        Edges(StateId{}, pad);
+    }
+
+private:
+    std::string Node(StateId id) const { return fmt::format("{}s{}", prefix_, id.value); }
+
+    /// The innermost composite that holds both ends of `rule` (not Valid(): none):
+    /// Mermaid wants a transition written inside the state that holds its ends.
+    StateId Scope(const TransitionRule& rule) const {
+        if (rule.any || rule.kind == TransitionKind::Pop || !rule.to.Valid()) return StateId{};
+        for (const StateInfo* a = index_.Get(rule.from); a && (a = index_.Get(a->parent));)
+            if (a->id != rule.to && index_.Within(rule.to, a->id)) return a->id;
+        return StateId{};
+    }
+
+    /// The transitions written in `scope`, and the terminal marks of its states.
+    void Edges(StateId scope, const std::string& pad) {
         for (const TransitionRule& rule : d_.transitions) {
+            if (Scope(rule) != scope) continue;
             const std::string from = rule.any ? prefix_ + "any" : Node(rule.from);
             std::string to = from;
             if (rule.kind == TransitionKind::Pop) to = prefix_ + "pop";
@@ -256,11 +277,8 @@ public:
             out_ += fmt::format("{}{} --> {} : {}\n", pad, from, to, MermaidText(EdgeLabel(rule)));
         }
         for (const StateInfo& s : d_.states)
-            if (s.terminal) out_ += fmt::format("{}{} --> [*]\n", pad, Node(s.id));
+            if (s.terminal && s.parent == scope) out_ += fmt::format("{}{} --> [*]\n", pad, Node(s.id));
     }
-
-private:
-    std::string Node(StateId id) const { return fmt::format("{}s{}", prefix_, id.value); }
 
     void State(const StateInfo& s, int depth) {
         const std::string pad(static_cast<std::size_t>(depth) * 4, ' ');
@@ -270,6 +288,7 @@ private:
         for (const StateId child : index_.Children(s.id))
             if (const StateInfo* c = index_.Get(child)) State(*c, depth + 1);
         if (s.initial.Valid()) out_ += fmt::format("{}    [*] --> {}\n", pad, Node(s.initial));
+        Edges(s.id, pad + "    ");
         out_ += fmt::format("{}}}\n", pad);
     }
 
@@ -349,7 +368,8 @@ private:
 
     void Unreachable(const StateInfo& s) {
         if (Reached(s.id)) return;
-        if (const StateInfo* parent = index_.Get(s.parent); parent && !Reached(parent->id)) return; // said of the parent
+        // a substate of an unreachable state is said to be with it
+        if (const StateInfo* parent = index_.Get(s.parent); parent && !Reached(parent->id)) return;
         Add(FindingKind::Unreachable, {s.id, initial_},
             fmt::format("state {} is unreachable: no transition leads to it{} from the initial state {}", s.name,
                         index_.Composite(s.id) ? " (nor to its substates)" : "", index_.Name(initial_)));

@@ -51,7 +51,8 @@ TEST_CASE("The guard sample's three machines validate clean", "[validate][sample
     CHECK(Summary(movement.Validate()).empty());
 }
 
-TEST_CASE("The robot sample's walk and greeting are entered and left by code, as Validate says", "[validate][samples]") {
+TEST_CASE("The robot sample's walk and greeting are entered and left by code, as Validate says",
+          "[validate][samples]") {
     robot::Robot r;
     robot::RobotStateManager machine(r);
     machine.SetGlobalState<robot::Battery>();
