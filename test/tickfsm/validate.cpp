@@ -114,12 +114,36 @@ TEST_CASE("A named condition on a private table and on keyed states is described
     m.AddState<Idle>(Key::Stand);
     m.AddState<Walk>(Key::Run);
     m.From(Key::Stand).To(Key::Run, [](const Hero& c) { return c.jump; }, "pressed");
+    m.SetTerminal(Key::Run);
     const auto rules = m.Transitions();
+    int terminal = 0;
+    for (const auto& s : m.States()) terminal += s.terminal && s.id != m.IdOf<Walk>();
+    CHECK(terminal == 1);
     CHECK_FALSE(m.SharesTable());
     REQUIRE(rules.size() == 3);
     CHECK(rules[0].condition == "over the limit");
     CHECK(rules[1].always);
     CHECK(rules[2].condition == "pressed");
+}
+
+TEST_CASE("Every kind of condition transition takes a name", "[describe]") {
+    struct M : Manager {
+        explicit M(Hero& h) : Manager(h) {
+            SetPushCapacity<1>();
+            SetInitialState<Idle>()
+                .ForceTo<Dead>([](const Hero& c) { return c.hit; }, "hit")
+                .ToWhenDone<Walk>(&CanJump, "done")
+                .Push<Fall>([](const Hero& c) { return c.stop; }, "pushed");
+            From<Fall>().Pop([](const Hero& c) { return !c.stop; }, "popped");
+            FromAny().To<Idle>([](const Hero& c) { return c.jump; }, "from anywhere");
+        }
+    };
+    Hero hero;
+    M m(hero);
+    std::vector<std::string> names;
+    for (const auto& rule : m.Transitions()) names.push_back(rule.condition);
+    CHECK(names == std::vector<std::string>{"from anywhere", "hit", "done", "pushed", "popped"});
+    CHECK(m.SharesTable());
 }
 
 TEST_CASE("A crowd describes the table its characters share", "[describe]") {
