@@ -55,15 +55,99 @@ std::size_t ActivePathOf(std::span<const TreeNode> tree, TreeIndex leaf, TreeInd
     return n;
 }
 
-std::string PathText(std::span<const TreeNode> tree, std::span<const std::string_view> names, TreeIndex leaf) {
-    if (leaf == kNoNode) return {};
+TreeIndex RegionOf(std::span<const TreeNode> tree, TreeIndex state) noexcept {
+    TreeIndex s = state;
+    while (tree[s].parent != kNoNode) s = tree[s].parent;
+    return tree[s].owner == kNoNode ? kNoNode : s;
+}
+
+bool LaneEncloses(std::span<const TreeNode> tree, TreeIndex outer, TreeIndex inner) noexcept {
+    for (TreeIndex r = inner;; r = RegionOf(tree, tree[r].owner)) {
+        if (r == outer) return true;
+        if (r == kNoNode) return false;
+    }
+}
+
+void CheckLaneEdges(std::span<const TreeNode> tree, std::span<const std::string_view> names,
+                    std::span<const LaneEdge> edges, TreeIndex initial, void (*fail)(std::string_view)) {
+    if (initial != kNoNode && RegionOf(tree, initial) != kNoNode) {
+        const TreeIndex region = RegionOf(tree, initial);
+        fail(Format("SetInitialState<{}>(): {} is in region {} of {}; a machine starts outside its regions: start in "
+                    "{} (each region enters its own initial state)",
+                    names[initial], names[initial], names[region], names[tree[region].owner],
+                    names[tree[region].owner]));
+    }
+    for (const LaneEdge& edge : edges) {
+        const TreeIndex from_lane = edge.from == kNoNode ? kNoNode : RegionOf(tree, edge.from);
+        const TreeIndex to_lane = RegionOf(tree, edge.to);
+        if (LaneEncloses(tree, to_lane, from_lane)) continue;
+        const std::string_view from = edge.from == kNoNode ? std::string_view("FromAny()") : names[edge.from];
+        fail(Format("{} -> {}: {} is in region {} of {}, and {} is not; a transition from outside a region cannot "
+                    "enter its middle: go to {} (each region enters its initial state or history), or start the "
+                    "transition inside {}",
+                    from, names[edge.to], names[edge.to], names[to_lane], names[tree[to_lane].owner], from,
+                    names[tree[to_lane].owner], names[to_lane]));
+    }
+}
+
+bool IsActive(std::span<const TreeNode> tree, const std::byte* data, TreeIndex leaf, TreeIndex state) noexcept {
+    if (state == kNoNode) return false;
+    const TreeIndex region = RegionOf(tree, state);
+    if (region == kNoNode) return leaf != kNoNode && IsWithin(tree, leaf, state);
+    if (!IsActive(tree, data, leaf, tree[region].owner)) return false;
+    const TreeIndex lane_leaf = LaneOf(tree[region], data).state;
+    return lane_leaf != kNoNode && IsWithin(tree, lane_leaf, state);
+}
+
+bool Holds(std::span<const TreeNode> tree, TreeIndex outer, TreeIndex inner) noexcept {
+    for (TreeIndex s = inner; s != kNoNode; s = tree[s].parent != kNoNode ? tree[s].parent : tree[s].owner)
+        if (s == outer) return true;
+    return false;
+}
+
+static void CollectActive(std::span<const TreeNode> tree, const std::byte* data, TreeIndex leaf,
+                          std::span<TreeIndex> out, std::size_t skip, std::size_t& n) noexcept {
+    TreeIndex path[kMaxDepth];
+    const std::size_t length = ActivePathOf(tree, leaf, path);
+    for (std::size_t i = 0; i < length; ++i, ++n)
+        if (n >= skip && n - skip < out.size()) out[n - skip] = path[i];
+    for (TreeIndex r = tree[leaf].first_region; r != kNoNode; r = tree[r].next_region)
+        if (const TreeIndex lane_leaf = LaneOf(tree[r], data).state; lane_leaf != kNoNode)
+            CollectActive(tree, data, lane_leaf, out, skip, n);
+}
+
+std::size_t ActiveStatesOf(std::span<const TreeNode> tree, const std::byte* data, TreeIndex leaf,
+                           std::span<TreeIndex> out, std::size_t skip) noexcept {
+    std::size_t n = 0;
+    if (leaf != kNoNode) CollectActive(tree, data, leaf, out, skip, n);
+    return n;
+}
+
+static void AppendPath(std::span<const TreeNode> tree, std::span<const std::string_view> names, TreeIndex leaf,
+                       const std::byte* data, std::string& text) {
     TreeIndex path[kMaxDepth];
     const std::size_t n = ActivePathOf(tree, leaf, path);
-    std::string text;
     for (std::size_t i = 0; i < n; ++i) {
         if (i) text += '/';
         text += names[path[i]];
     }
+    if (tree[leaf].first_region == kNoNode) return;
+    text += "/{";
+    bool first = true;
+    for (TreeIndex r = tree[leaf].first_region; r != kNoNode; r = tree[r].next_region) {
+        const TreeIndex lane_leaf = LaneOf(tree[r], data).state;
+        if (lane_leaf == kNoNode) continue;
+        if (!first) text += ", ";
+        first = false;
+        AppendPath(tree, names, lane_leaf, data, text);
+    }
+    text += '}';
+}
+
+std::string PathText(std::span<const TreeNode> tree, std::span<const std::string_view> names, TreeIndex leaf,
+                     const std::byte* data) {
+    std::string text;
+    if (leaf != kNoNode) AppendPath(tree, names, leaf, data, text);
     return text;
 }
 
@@ -78,6 +162,10 @@ void SetChildren(std::span<TreeNode> tree, std::span<const std::string_view> nam
         return text;
     };
     const std::string_view p = names[parent];
+    if (tree[parent].first_region != kNoNode)
+        fail(Format("SetSubstates<{}, {}>(): {} holds regions (SetRegions); a state holds either substates or "
+                    "regions: put the substates in one of its regions",
+                    p, list(), p));
     if (tree[parent].initial != kNoNode)
         fail(Format("SetSubstates<{}, {}>(): {} holds substates already (its initial substate is {}); give a state "
                     "all its substates in one SetSubstates",
@@ -87,12 +175,15 @@ void SetChildren(std::span<TreeNode> tree, std::span<const std::string_view> nam
         for (std::size_t j = 0; j < i; ++j)
             if (children[j] == c)
                 fail(Format("SetSubstates<{}, {}>(): {} is listed twice", p, list(), names[c]));
-        if (IsWithin(tree, parent, c))
+        if (Holds(tree, c, parent))
             fail(Format("SetSubstates<{}, {}>(): {} would be its own ancestor ({} is {} or holds it)", p, list(),
                         names[c], names[c], p));
         if (tree[c].parent != kNoNode)
             fail(Format("SetSubstates<{}, {}>(): {} is a substate of {} already; a state has one parent", p, list(),
                         names[c], names[tree[c].parent]));
+        if (tree[c].owner != kNoNode)
+            fail(Format("SetSubstates<{}, {}>(): {} is a region of {} already; a state has one parent", p, list(),
+                        names[c], names[tree[c].owner]));
     }
     // The deepest leaf below each child, once moved under parent, must stay within kMaxDepth.
     std::size_t below = 0;
@@ -112,6 +203,50 @@ void SetChildren(std::span<TreeNode> tree, std::span<const std::string_view> nam
         std::uint8_t depth = 0;
         for (TreeIndex a = tree[s].parent; a != kNoNode; a = tree[a].parent) ++depth;
         tree[s].depth = depth;
+    }
+}
+
+void SetRegionsOf(std::span<TreeNode> tree, std::span<const std::string_view> names, TreeIndex parallel,
+                  std::span<const TreeIndex> regions, std::span<const std::uint32_t> lanes,
+                  void (*fail)(std::string_view)) {
+    auto list = [&] {
+        std::string text;
+        for (const TreeIndex r : regions) {
+            if (!text.empty()) text += ", ";
+            text += names[r];
+        }
+        return text;
+    };
+    const std::string_view p = names[parallel];
+    if (tree[parallel].first_region != kNoNode)
+        fail(Format("SetRegions<{}, {}>(): {} holds regions already (its first is {}); give a state all its regions "
+                    "in one SetRegions",
+                    p, list(), p, names[tree[parallel].first_region]));
+    if (tree[parallel].initial != kNoNode)
+        fail(Format("SetRegions<{}, {}>(): {} holds substates (its initial substate is {}); a state holds either "
+                    "substates or regions: make those substates one region",
+                    p, list(), p, names[tree[parallel].initial]));
+    for (std::size_t i = 0; i < regions.size(); ++i) {
+        const TreeIndex r = regions[i];
+        for (std::size_t j = 0; j < i; ++j)
+            if (regions[j] == r) fail(Format("SetRegions<{}, {}>(): {} is listed twice", p, list(), names[r]));
+        if (Holds(tree, r, parallel))
+            fail(Format("SetRegions<{}, {}>(): {} would be its own ancestor ({} is {} or holds it)", p, list(),
+                        names[r], names[r], p));
+        if (tree[r].parent != kNoNode)
+            fail(Format("SetRegions<{}, {}>(): {} is a substate of {} already; a region is a state of its own, with "
+                        "no parent but its parallel state",
+                        p, list(), names[r], names[tree[r].parent]));
+        if (tree[r].owner != kNoNode)
+            fail(Format("SetRegions<{}, {}>(): {} is a region of {} already; a state has one parent", p, list(),
+                        names[r], names[tree[r].owner]));
+    }
+    tree[parallel].first_region = regions.front();
+    for (std::size_t i = 0; i < regions.size(); ++i) {
+        TreeNode& node = tree[regions[i]];
+        node.owner = parallel;
+        node.lane = lanes[i];
+        node.next_region = i + 1 < regions.size() ? regions[i + 1] : kNoNode;
     }
 }
 

@@ -4,6 +4,7 @@
 // of the states that have data.
 
 #include <cstddef>
+#include <cstring>
 #include <cstdint>
 #include <new>
 #include <span>
@@ -174,6 +175,34 @@ public:
                         });
     }
 
+    /// Every character's whole state as one value (see Snapshot), restored
+    /// with Restore(snapshot). When no state or action keeps data that needs
+    /// Save/Load hooks, it is the crowd's own memory copied in bulk.
+    Snapshot Save() const {
+        Snapshot snapshot;
+        SaveInto(snapshot);
+        return snapshot;
+    }
+    /// Save() into `snapshot`, reusing its memory: no allocation once it is large enough.
+    void SaveInto(Snapshot& snapshot) const { SaveAll_(snapshot); }
+    /// Puts every character back as it was when `snapshot` was saved (no
+    /// hook runs). A snapshot of another configuration or of a crowd of
+    /// another size is a ConfigError naming what differs, and the crowd is
+    /// left as it was.
+    void Restore(const Snapshot& snapshot) { RestoreAll_(snapshot); }
+
+    /// Character i's whole state (see StateManager::Save).
+    Snapshot Save(std::size_t i) const {
+        Snapshot snapshot;
+        SaveInto(i, snapshot);
+        return snapshot;
+    }
+    /// Save(i) into `snapshot`, reusing its memory.
+    void SaveInto(std::size_t i, Snapshot& snapshot) const { SaveOne_(i, snapshot); }
+    /// Puts character i back as it was when `snapshot` (of one character of a
+    /// crowd of this configuration) was saved.
+    void Restore(std::size_t i, const Snapshot& snapshot) { RestoreOne_(i, snapshot); }
+
     /// Adds one character (not started) and returns its index. Allocates: not for the tick.
     std::size_t Add() {
         if (running_ != kNothing)
@@ -234,7 +263,7 @@ public:
     template <class S>
     bool IsIn(std::size_t i) const noexcept(!TICKFSM_CHECKED) {
         CheckIndex_(i, "IsIn");
-        return table_->template IsIn<S>(runtime_[i].state);
+        return table_->template IsIn<S>(runtime_[i].state, data_ + i * stride_);
     }
     /// Character i's object of state S.
     template <class S>
@@ -441,6 +470,7 @@ private:
         detail::TickContext<Controller, Action> ctx;
         ctx.table = table_;
         ctx.rt = &runtime_[i];
+        ctx.main = ctx.rt;
         ctx.controller = &controller;
         ctx.action = &action;
         ctx.data = data_ + i * stride_;
@@ -501,6 +531,130 @@ private:
         CountStart(const CountStart&) = delete;
         CountStart& operator=(const CountStart&) = delete;
     };
+
+    // --- snapshots: cold, out of the tick's way ----------------------------------
+
+    // How a crowd's snapshot lays out its characters: in bulk (every array as
+    // it is in memory) when every item is kept as bytes, else one record each.
+    struct SnapshotHead {
+        std::uint8_t bulk;
+        std::uint8_t has_next;
+        std::uint8_t has_previous;
+        std::uint8_t unused = 0;
+        std::uint32_t stride;
+    };
+
+    void CheckNotTicking_(const char* api) const {
+        if (running_ != kNothing)
+            Table::Fail(detail::Format("Crowd::{} called from inside a hook or condition; call it between ticks", api));
+    }
+    bool Bulk_() const noexcept {
+        for (const detail::DataItem& item : table_->items)
+            if (item.kept != detail::Kept::Bytes) return false;
+        return true;
+    }
+    detail::StateIndex NextOf_(std::size_t i) const noexcept { return next_.empty() ? detail::kNoState : next_[i]; }
+    detail::StateIndex PreviousOf_(std::size_t i) const noexcept {
+        return previous_.empty() ? detail::kNoState : previous_[i];
+    }
+
+    [[TICKFSM_DETAIL_COLD]] void SaveAll_(Snapshot& snapshot) const {
+        CheckNotTicking_("Save");
+        const detail::SnapshotLayout layout = table_->Layout();
+        detail::CheckSavable(layout, &Table::Fail);
+        std::vector<std::byte>& out = detail::SnapshotAccess::Bytes(snapshot);
+        const std::size_t count = runtime_.size();
+        detail::BeginSnapshot(out, layout, detail::SnapshotKind::Crowd, static_cast<std::uint32_t>(count));
+        const SnapshotHead head{Bulk_(), !next_.empty(), !previous_.empty(), 0, static_cast<std::uint32_t>(stride_)};
+        detail::AppendBytes(out, &head, sizeof(head));
+        if (head.bulk) {
+            out.reserve(out.size() + count * (sizeof(detail::Runtime) + stride_ + 4));
+            detail::AppendBytes(out, runtime_.data(), count * sizeof(detail::Runtime));
+            if (head.has_next) detail::AppendBytes(out, next_.data(), count * sizeof(detail::StateIndex));
+            if (head.has_previous) detail::AppendBytes(out, previous_.data(), count * sizeof(detail::StateIndex));
+            if (stride_ != 0) detail::AppendBytes(out, data_, count * stride_);
+        } else {
+            for (std::size_t i = 0; i < count; ++i)
+                detail::WriteCharacter(out, layout, runtime_[i], NextOf_(i), PreviousOf_(i), data_ + i * stride_);
+        }
+        detail::EndSnapshot(out);
+    }
+
+    [[TICKFSM_DETAIL_COLD]] void RestoreAll_(const Snapshot& snapshot) {
+        CheckNotTicking_("Restore");
+        const detail::SnapshotLayout layout = table_->Layout();
+        const std::size_t count = runtime_.size();
+        detail::SnapshotCursor cursor =
+            detail::OpenSnapshot(detail::SnapshotAccess::Bytes(snapshot), layout, detail::SnapshotKind::Crowd,
+                                 static_cast<std::uint32_t>(count), &Table::Fail);
+        SnapshotHead head;
+        std::memcpy(&head, detail::TakeBytes(cursor, sizeof(head), &Table::Fail), sizeof(head));
+        if (head.bulk != Bulk_() || head.has_next != !next_.empty() || head.has_previous != !previous_.empty() ||
+            head.stride != stride_)
+            Table::Fail("Restore(): the snapshot's crowd keeps its characters in another layout");
+        // Everything is checked before anything changes.
+        if (head.bulk) {
+            const std::size_t ids = count * ((head.has_next ? 1 : 0) + (head.has_previous ? 1 : 0));
+            const std::byte* runtimes = detail::TakeBytes(cursor, count * sizeof(detail::Runtime), &Table::Fail);
+            const std::byte* requests = detail::TakeBytes(cursor, ids * sizeof(detail::StateIndex), &Table::Fail);
+            const std::byte* data = detail::TakeBytes(cursor, count * stride_, &Table::Fail);
+            for (std::size_t i = 0; i < count; ++i) {
+                detail::Runtime rt;
+                std::memcpy(&rt, runtimes + i * sizeof(rt), sizeof(rt));
+                if (!detail::ValidState(layout, rt.state)) Table::Fail("Restore(): the snapshot names a state out of range");
+            }
+            for (std::size_t i = 0; i < ids; ++i) {
+                detail::StateIndex id;
+                std::memcpy(&id, requests + i * sizeof(id), sizeof(id));
+                if (!detail::ValidState(layout, id)) Table::Fail("Restore(): the snapshot names a state out of range");
+            }
+            if (count != 0) std::memcpy(runtime_.data(), runtimes, count * sizeof(detail::Runtime));
+            if (head.has_next && count != 0) std::memcpy(next_.data(), requests, count * sizeof(detail::StateIndex));
+            if (head.has_previous && count != 0)
+                std::memcpy(previous_.data(), requests + (head.has_next ? count * sizeof(detail::StateIndex) : 0),
+                            count * sizeof(detail::StateIndex));
+            if (stride_ != 0 && count != 0) std::memcpy(data_, data, count * stride_);
+        } else {
+            detail::SnapshotCursor check = cursor;
+            for (std::size_t i = 0; i < count; ++i) detail::CheckCharacter(check, layout, &Table::Fail);
+            for (std::size_t i = 0; i < count; ++i) ReadOne_(cursor, layout, i);
+        }
+        std::size_t unstarted = 0;
+        for (const detail::Runtime& rt : runtime_) unstarted += !(rt.flags & detail::kStarted);
+        Recount((table_->all_fast ? 0 : 1) + unstarted);
+    }
+
+    void ReadOne_(detail::SnapshotCursor& cursor, const detail::SnapshotLayout& layout, std::size_t i) {
+        detail::StateIndex next = detail::kNoState, previous = detail::kNoState;
+        detail::ReadCharacter(cursor, layout, runtime_[i], next, previous, data_ + i * stride_);
+        if (!next_.empty()) next_[i] = next;
+        if (!previous_.empty()) previous_[i] = previous;
+    }
+
+    [[TICKFSM_DETAIL_COLD]] void SaveOne_(std::size_t i, Snapshot& snapshot) const {
+        CheckIndex_(i, "Save");
+        CheckNotTicking_("Save");
+        const detail::SnapshotLayout layout = table_->Layout();
+        detail::CheckSavable(layout, &Table::Fail);
+        std::vector<std::byte>& out = detail::SnapshotAccess::Bytes(snapshot);
+        detail::BeginSnapshot(out, layout, detail::SnapshotKind::Character, 1);
+        detail::WriteCharacter(out, layout, runtime_[i], NextOf_(i), PreviousOf_(i), data_ + i * stride_);
+        detail::EndSnapshot(out);
+    }
+
+    [[TICKFSM_DETAIL_COLD]] void RestoreOne_(std::size_t i, const Snapshot& snapshot) {
+        CheckIndex_(i, "Restore");
+        CheckNotTicking_("Restore");
+        const detail::SnapshotLayout layout = table_->Layout();
+        detail::SnapshotCursor cursor = detail::OpenSnapshot(detail::SnapshotAccess::Bytes(snapshot), layout,
+                                                             detail::SnapshotKind::Character, 1, &Table::Fail);
+        detail::SnapshotCursor check = cursor;
+        detail::CheckCharacter(check, layout, &Table::Fail);
+        const bool was_started = runtime_[i].flags & detail::kStarted;
+        ReadOne_(cursor, layout, i);
+        const bool started = runtime_[i].flags & detail::kStarted;
+        if (was_started != started) Recount(started ? checks_ - 1 : checks_ + 1);
+    }
 
     /// checks_ becomes `checks`, and TickAll's gate follows.
     void Recount(std::size_t checks) noexcept {

@@ -21,10 +21,12 @@ namespace tickfsm {
 struct StateInfo {
     StateId id;
     std::string_view name;
-    StateId parent;                   // not Valid() at the top level
+    StateId parent;                   // not Valid() at the top level; a region's is its parallel state
     StateId initial;                  // its initial substate; not Valid() for a leaf
     History history = History::None;  // what it re-enters (composites)
     bool pass_through = false;
+    bool parallel = false;            // it holds regions (SetRegions), all active at once
+    bool region = false;              // a region of its parent, a parallel state
     bool is_initial = false;          // the state the machine starts in
     bool terminal = false;            // SetTerminal<S>(): meant to have no way out
     bool on_enter = false;            // it has an OnStateEnter hook

@@ -92,7 +92,9 @@ private:
 template <class C, class A>
 struct TickContext {
     const Table<C, A>* table = nullptr;
-    Runtime* rt = nullptr;
+    Runtime* rt = nullptr;          // the Runtime of the lane that runs: the machine's, or a region's
+    Runtime* main = nullptr;        // the machine's own Runtime
+    StateIndex lane = kNoState;     // the region whose lane runs (kNoState: the machine's own)
     C* controller = nullptr;
     const A* action = nullptr;
     std::byte* data = nullptr;
@@ -127,7 +129,7 @@ enum class Direct : std::uint8_t {
 template <class C, class A>
 bool DirectAllowed(const TickContext<C, A>& ctx, StateIndex to, Direct how) {
     const StateIndex from = ctx.rt->state;
-    if (how == Direct::Try && ctx.table->Within(from, to)) return false; // already in it
+    if (how == Direct::Try && ctx.table->Active(ctx.main->state, to, ctx.data)) return false; // already in it
 
     return how == Direct::Force || ctx.table->Allowed(from, to, *ctx.controller, ctx.data);
 }
@@ -152,7 +154,7 @@ public:
     void SendEvent(const Event& event) {
         CheckNotLeaving("SendEvent");
         const auto* edge =
-            ctx_.rt->state == detail::kNoState ? nullptr : ctx_.table->FindEventOutward(ctx_.rt->state, event);
+            ctx_.rt->state == detail::kNoState ? nullptr : ctx_.table->FindEventOutward(ctx_.rt->state, event, true);
         if (!edge) {
             if (ctx_.observer)
                 ctx_.observer->OnUnhandledEvent(ctx_.name, ctx_.table->NameOf(ctx_.rt->state), event);
@@ -178,7 +180,7 @@ public:
         const auto* edge = ctx_.rt->state == detail::kNoState
                                ? nullptr
                                : ctx_.table->FindTypedOutward(ctx_.rt->state, detail::TypeKey<E>(), *ctx_.controller,
-                                                              &value, holder);
+                                                              &value, holder, true);
         if (!edge) {
             if (ctx_.observer)
                 ctx_.observer->OnUnhandledEvent(ctx_.name, ctx_.table->NameOf(ctx_.rt->state), detail::kTypedEvent<E>);
@@ -204,6 +206,7 @@ public:
     template <class T>
     void NextState() {
         CheckNotLeaving("NextState");
+        CheckNotInRegion("NextState");
         const detail::StateIndex id = ctx_.table->Find(detail::TypeKey<T>());
         if (id == detail::kNoState)
             ctx_.table->Fail(detail::Format("NextState<{}>(): {} is not a state of this machine",
@@ -272,6 +275,7 @@ public:
         requires StateKey<K>
     void NextState(K key) {
         CheckNotLeaving("NextState");
+        CheckNotInRegion("NextState");
         *ctx_.next = KeyedId(key);
         ctx_.rt->flags = static_cast<std::uint16_t>(ctx_.rt->flags | detail::kNextPending);
     }
@@ -291,14 +295,18 @@ public:
         AskIndex(KeyedId(key), detail::Direct::Force);
     }
 
+    // In a region, "the current state" below is the region's: the leaf of the
+    // lane the hook runs in.
+
     /// Seconds in the current state (TicksInState() * fixed_dt, in double).
     double TimeInState() const noexcept { return detail::SecondsOf(ctx_.rt->ticks, ctx_.table->dt); }
     /// Ticks in the current state (0 on the tick it was entered).
     std::uint32_t TicksInState() const noexcept { return ctx_.rt->ticks; }
-    /// True when S is the current state, or holds it (nested states).
+    /// True when S is active: the current state, one that holds it (nested
+    /// states), or one active in a region (parallel states).
     template <class S>
     bool IsIn() const noexcept {
-        return ctx_.table->template IsIn<S>(ctx_.rt->state);
+        return ctx_.table->template IsIn<S>(ctx_.main->state, ctx_.data);
     }
     std::string_view CurrentStateName() const noexcept { return ctx_.table->NameOf(ctx_.rt->state); }
     /// True when the keyed state `key` is current.
@@ -351,7 +359,7 @@ private:
                                          detail::StateName<T>()));
         if (!detail::DirectAllowed(ctx_, id, how)) return false;
         if constexpr (sizeof...(Args) > 0) {
-            if (ctx_.table->Within(ctx_.rt->state, id) || id == ctx_.running)
+            if (ctx_.table->Active(ctx_.main->state, id, ctx_.data) || id == ctx_.running)
                 ctx_.table->Fail(detail::Format("entering {} with arguments from one of its own hooks: its object is "
                                              "in use; ask from outside the tick or from another state",
                                              detail::StateName<T>()));
@@ -370,6 +378,13 @@ private:
             ctx_.table->Fail(detail::Format("{}() called from an exit hook of state {}: a state cannot change the "
                                          "machine's state while it is being left",
                                          what, ctx_.table->NameOf(ctx_.rt->state)));
+    }
+
+    void CheckNotInRegion(std::string_view what) const {
+        if (ctx_.lane != detail::kNoState)
+            ctx_.table->Fail(detail::Format("{}() called from state {} in region {}: a request for the next tick is "
+                                         "the machine's own; in a region use a transition or TrySetState",
+                                         what, ctx_.table->NameOf(ctx_.rt->state), ctx_.table->NameOf(ctx_.lane)));
     }
 
     detail::TickContext<Controller, Action>& ctx_;

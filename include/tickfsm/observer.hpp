@@ -37,6 +37,7 @@ struct TransitionInfo {
     Cause cause = Cause::Direct;
     std::size_t condition = 0;      // index among the state's conditions, in declaration order
     const Event* event = nullptr;   // Cause::Event only
+    std::string_view region;        // the region whose state changed; empty for the machine's own states
 };
 
 /// Receives what a machine does. Every member is optional.

@@ -5,6 +5,7 @@
 
 #include <cmath>
 #include <cstddef>
+#include <cstring>
 #include <cstdint>
 #include <new>
 #include <optional>
@@ -222,8 +223,11 @@ public:
             Table_::Fail(detail::Format("SetGlobalState<{}>(): {} is not a state of this machine; configure it (e.g. "
                                     "From<{}>()) first",
                                     detail::StateName<G>(), detail::StateName<G>(), detail::StateName<G>()));
-        if (Tab_()->tree[id].parent != detail::kNoNode || Tab_()->tree[id].initial != detail::kNoNode)
-            Table_::Fail(detail::Format("SetGlobalState<{}>(): {} is a nested state (it has a parent or substates); a "
+        if (const detail::TreeNode& node = Tab_()->tree[id]; node.parent != detail::kNoNode ||
+                                                             node.initial != detail::kNoNode ||
+                                                             node.owner != detail::kNoNode ||
+                                                             node.first_region != detail::kNoNode)
+            Table_::Fail(detail::Format("SetGlobalState<{}>(): {} is a nested state (it has a parent, substates or regions); a "
                                     "global state performs beside the active path and cannot be part of it",
                                     detail::StateName<G>(), detail::StateName<G>()));
         ChangeGlobal_(id);
@@ -342,7 +346,7 @@ public:
     template <class S>
     bool IsIn() const noexcept {
         // Not started: there may be no table yet.
-        return seat_.rt.state != detail::kNoState && Tab_()->template IsIn<S>(seat_.rt.state);
+        return seat_.rt.state != detail::kNoState && Tab_()->template IsIn<S>(seat_.rt.state, Data_());
     }
 
     /// This machine's one object of state S (added as a state if not configured yet).
@@ -396,6 +400,36 @@ public:
         AddStatePrivately_<Initial>();
         (AddStatePrivately_<Others>(), ...);
         ApplyPrivately_([](Table_& table) { detail::ApplySubstates<Controller, Action, Parent, Initial, Others...>(table); });
+    }
+
+    /// Configuration: Parallel holds Regions, all active at once while it is
+    /// (e.g. a character's legs and arms). Each region is a state of its own,
+    /// usually holding substates, with its own active path and time: entering
+    /// Parallel enters every region in order, each down to its initial state
+    /// (or history); each tick runs Parallel's path, then each region's
+    /// transitions and Perform in order; an event sent to the machine reaches
+    /// every region. A region's transitions stay in it or leave Parallel; a
+    /// transition from outside cannot enter a region's middle (ConfigError).
+    template <class Parallel, class... Regions>
+    void SetRegions() {
+        static_assert(sizeof...(Regions) >= 1,
+                      "tickfsm: SetRegions<Parallel, Regions...>(): list at least one region after the parallel state");
+        static_assert(detail::CheckState<Parallel, Controller, Action>() &&
+                      (... && detail::CheckState<Regions, Controller, Action>()));
+        static_assert((... && !std::is_same_v<Parallel, Regions>),
+                      "tickfsm: SetRegions<Parallel, Regions...>(): a state cannot be its own region; list Parallel's "
+                      "regions after it");
+        CheckConfigurable_([] { return detail::Format("SetRegions<{}, ...>()", detail::StateName<Parallel>()); });
+        if (Blk_()->node) {
+            Record_ step;
+            step.key = detail::TypeKey<detail::RegionsStep<Parallel, Regions...>>();
+            step.replay = &detail::ReplayRegions<Controller, Action, Parallel, Regions...>;
+            CheckedStep_(step);
+            return;
+        }
+        AddStatePrivately_<Parallel>();
+        (AddStatePrivately_<Regions>(), ...);
+        ApplyPrivately_([](Table_& table) { detail::ApplyRegions<Controller, Action, Parallel, Regions...>(table); });
     }
 
     /// Configuration: what composite state S re-enters when it is entered again
@@ -504,7 +538,7 @@ public:
     }
 
     /// The active path as text, outermost first: "Combat/Attack" ("" before the first Perform).
-    std::string ActivePath() const { return Resolved_().PathText(seat_.rt.state); }
+    std::string ActivePath() const { return Resolved_().PathText(seat_.rt.state, Data_()); }
 
     /// Writes the active states to `out`, outermost first (the current state
     /// last), as many as fit; returns how many states are active.
@@ -512,9 +546,18 @@ public:
         const Table_& table = Resolved_();
         if (seat_.rt.state == detail::kNoState) return 0;
         detail::TreeIndex path[detail::kMaxDepth];
-        const std::size_t n = detail::ActivePathOf(table.tree, seat_.rt.state, path);
-        for (std::size_t i = 0; i < n && i < out.size(); ++i) out[i] = StateId{path[i]};
-        return n;
+        if (!table.parallel) {
+            const std::size_t n = detail::ActivePathOf(table.tree, seat_.rt.state, path);
+            for (std::size_t i = 0; i < n && i < out.size(); ++i) out[i] = StateId{path[i]};
+            return n;
+        }
+        std::size_t total = 0; // the path, then each region's, a stack buffer at a time
+        for (std::size_t at = 0; at == 0 || (at < total && at < out.size()); at += detail::kMaxDepth) {
+            total = detail::ActiveStatesOf(table.tree, Data_(), seat_.rt.state, path, at);
+            for (std::size_t i = at; i < total && i < out.size() && i < at + detail::kMaxDepth; ++i)
+                out[i] = StateId{path[i - at]};
+        }
+        return total;
     }
 
     /// Every state of the machine by id: name, parent, initial substate,
@@ -579,8 +622,28 @@ public:
     StateId ParentOf(StateId id) const {
         const Table_& table = Resolved_();
         if (id.value >= table.tree.size()) return StateId{};
-        return StateId{table.tree[id.value].parent};
+        const detail::TreeNode& node = table.tree[id.value];
+        return StateId{node.parent != detail::kNoNode ? node.parent : node.owner};
     }
+
+    // --- snapshots ------------------------------------------------------------
+
+    /// The machine's whole state as a value (see Snapshot): restore it with
+    /// Restore. A state or action whose data is neither trivially copyable nor
+    /// has Save and Load hooks is a ConfigError naming it.
+    Snapshot Save() const {
+        Snapshot snapshot;
+        SaveInto(snapshot);
+        return snapshot;
+    }
+    /// Save() into `snapshot`, reusing its memory: no allocation once it is large enough.
+    void SaveInto(Snapshot& snapshot) const { SaveInto_(snapshot); }
+    /// Puts the machine back exactly as it was when `snapshot` was saved: no
+    /// hook runs, and the next Perform with the same input and controller
+    /// does what it did then. A snapshot of another configuration (another
+    /// kind of character, a state added or reordered, other data) is a
+    /// ConfigError naming what differs, and the machine is left as it was.
+    void Restore(const Snapshot& snapshot) { Restore_(snapshot); }
 
     // --- keyed states (seed 003's StateMachine<TKey, TState>) -------------------
 
@@ -1236,6 +1299,7 @@ private:
         detail::TickContext<Controller, Action> ctx;
         ctx.table = TableOf_(seat);
         ctx.rt = &seat.rt;
+        ctx.main = ctx.rt;
         ctx.controller = &controller;
         ctx.action = action;
         ctx.data = detail::SeatedData(seat.rt);
@@ -1293,6 +1357,67 @@ private:
     /// A change outside any tick that the step does not show: the next tick
     /// finds the step again (Refresh_).
     void Invalidate_() noexcept { seat_.rt.flags = static_cast<std::uint16_t>(seat_.rt.flags & ~detail::kFresh); }
+
+    // What a snapshot keeps of a machine's flags: the rest follow from its
+    // configuration (kSlow, kFrozen), its observer or the tick (kBusy, kFresh).
+    static constexpr std::uint16_t kSavedFlags_ = detail::kStarted | detail::kNextPending | detail::kInitialized |
+                                                  detail::kGlobal | detail::kGlobalWaiting | detail::kDone |
+                                                  detail::kSlow;
+
+    [[TICKFSM_DETAIL_COLD]] void SaveInto_(Snapshot& snapshot) const {
+        if (Busy_())
+            Table_::Fail(detail::Format("Save() called from inside a hook or condition of this machine (state {}); "
+                                        "save between ticks",
+                                        CurrentStateName()));
+        const Table_& table = Resolved_();
+        const detail::SnapshotLayout layout = table.Layout();
+        detail::CheckSavable(layout, &Table_::Fail);
+        if (!table.items.empty()) SyncData_(table);
+        const Block_* block = BlockIf_();
+        const detail::StateIndex none = detail::kNoState;
+        std::vector<std::byte>& out = detail::SnapshotAccess::Bytes(snapshot);
+        detail::BeginSnapshot(out, layout, detail::SnapshotKind::Machine, 1);
+        const std::uint16_t head[] = {block ? block->global : none, 0};
+        detail::AppendBytes(out, head, sizeof(head));
+        detail::Runtime rt = seat_.rt;
+        rt.flags = static_cast<std::uint16_t>(rt.flags & kSavedFlags_);
+        detail::WriteCharacter(out, layout, rt, block ? block->next : none, block ? block->previous : none,
+                               table.items.empty() ? nullptr : Data_());
+        detail::EndSnapshot(out);
+    }
+
+    [[TICKFSM_DETAIL_COLD]] void Restore_(const Snapshot& snapshot) {
+        if (Busy_())
+            Table_::Fail(detail::Format("Restore() called from inside a hook or condition of this machine (state "
+                                        "{}); restore between ticks",
+                                        CurrentStateName()));
+        const Table_& table = Resolved_();
+        const detail::SnapshotLayout layout = table.Layout();
+        // Everything is checked before anything changes.
+        detail::SnapshotCursor cursor = detail::OpenSnapshot(detail::SnapshotAccess::Bytes(snapshot), layout,
+                                                             detail::SnapshotKind::Machine, 1, &Table_::Fail);
+        std::uint16_t head[2];
+        std::memcpy(head, detail::TakeBytes(cursor, sizeof(head), &Table_::Fail), sizeof(head));
+        if (!detail::ValidState(layout, head[0]))
+            Table_::Fail(detail::Format("Restore(): the snapshot's global state is state {} of {}", head[0],
+                                        layout.names.size()));
+        detail::SnapshotCursor check = cursor;
+        detail::CheckCharacter(check, layout, &Table_::Fail);
+        if (!table.items.empty()) SyncData_(table);
+        detail::Runtime rt;
+        detail::StateIndex next = detail::kNoState, previous = detail::kNoState;
+        detail::ReadCharacter(cursor, layout, rt, next, previous, table.items.empty() ? nullptr : Data_());
+        if (BlockIf_() || next != detail::kNoState || previous != detail::kNoState || head[0] != detail::kNoState) {
+            Block_* block = Blk_();
+            block->next = next;
+            block->previous = previous;
+            block->global = head[0];
+        }
+        seat_.rt.state = rt.state;
+        seat_.rt.ticks = rt.ticks;
+        seat_.rt.flags = static_cast<std::uint16_t>((seat_.rt.flags & ~kSavedFlags_) | (rt.flags & kSavedFlags_));
+        Invalidate_();
+    }
 
     /// MachineGeneralStep: a tick on the general path, called as the Seat's
     /// step from inside Perform's mark (kBusy is set); it leaves the step for

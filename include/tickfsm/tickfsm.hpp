@@ -13,6 +13,7 @@
 #include "instantiate.hpp"
 #include "machine.hpp"
 #include "observer.hpp"
+#include "snapshot.hpp"
 #include "state_manager.hpp"
 #include "state_ref.hpp"
 #include "trace.hpp"

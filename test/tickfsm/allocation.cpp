@@ -109,6 +109,28 @@ TEST_CASE("The counter does see allocations", "[alloc]") {
     CHECK(after - before == 1);
 }
 
+TEST_CASE("Saving into a snapshot large enough and restoring allocate nothing", "[alloc][snapshot]") {
+    Walker w;
+    WalkerStateManager m(w);
+    m.Perform({});
+    tickfsm::Snapshot snapshot = m.Save();
+    tickfsm::Crowd<WalkerStateManager> crowd(100);
+    std::vector<Walker> walkers(100);
+    for (std::size_t i = 0; i < walkers.size(); ++i) crowd.Perform(i, walkers[i], Step{});
+    tickfsm::Snapshot all = crowd.Save();
+    const long before = g_allocations.load();
+    for (int i = 0; i < 100; ++i) {
+        ++w.tick;
+        m.Perform({});
+        m.SaveInto(snapshot);
+        m.Restore(snapshot);
+        crowd.SaveInto(all);
+        crowd.Restore(all);
+    }
+    CHECK(g_allocations.load() - before == 0);
+    CHECK(m.IsIn<Walk>() || m.IsIn<Idle>() || m.IsIn<Rest>());
+}
+
 TEST_CASE("Queries on a running machine allocate nothing", "[alloc]") {
     Walker w;
     WalkerStateManager m(w);

@@ -43,6 +43,8 @@ template <class S, class T>
 struct OnStep {};
 template <class Parent, class... Children>
 struct SubstatesStep {};
+template <class Parallel, class... Regions>
+struct RegionsStep {};
 template <class S>
 struct HistoryStep {};
 template <class S, class X>
@@ -216,6 +218,46 @@ template <class C, class A, class Parent, class... Children>
 template <class C, class A, class Parent, class... Children>
 [[TICKFSM_DETAIL_COLD]] void ReplaySubstates(Table<C, A>& table, const StepRecord<C, A>&) {
     ApplySubstates<C, A, Parent, Children...>(table);
+}
+
+/// SetRegions: `regions` (ids of states in `table`) become the regions of
+/// `parallel`, in order; each character gets a Runtime per region (its lane).
+/// Nothing changes if the tree refuses it.
+template <class C, class A>
+[[TICKFSM_DETAIL_COLD]] void ApplyRegions(Table<C, A>& table, StateIndex parallel, std::span<const TreeIndex> regions) {
+    table.items.reserve(table.items.size() + regions.size());
+    const std::uint32_t size = table.data_size;
+    const std::uint32_t align = table.data_align;
+    struct Undo { // the lanes' room goes back if the tree refuses
+        Table<C, A>* table;
+        std::uint32_t size, align;
+        ~Undo() {
+            if (table) {
+                table->data_size = size;
+                table->data_align = align;
+            }
+        }
+    } undo{&table, size, align};
+    std::vector<std::uint32_t> lanes;
+    for (std::size_t i = 0; i < regions.size(); ++i) lanes.push_back(table.template Place<Runtime>());
+    SetRegionsOf(table.tree, table.StateNames(), parallel, regions, lanes, &Table<C, A>::Fail);
+    undo.table = nullptr;
+    for (const std::uint32_t lane : lanes) table.items.push_back(DataItemFor<Runtime, false>(lane, nullptr));
+    table.nested = true;
+    table.parallel = true;
+    table.finalized = false;
+}
+
+/// SetRegions<Parallel, Regions...>() on a table holding those states (added if new).
+template <class C, class A, class Parallel, class... Regions>
+[[TICKFSM_DETAIL_COLD]] void ApplyRegions(Table<C, A>& table) {
+    const StateIndex parallel = table.template Register<Parallel>();
+    const TreeIndex regions[] = {table.template Register<Regions>()...};
+    ApplyRegions(table, parallel, regions);
+}
+template <class C, class A, class Parallel, class... Regions>
+[[TICKFSM_DETAIL_COLD]] void ReplayRegions(Table<C, A>& table, const StepRecord<C, A>&) {
+    ApplyRegions<C, A, Parallel, Regions...>(table);
 }
 
 /// SetHistory<S>(history).

@@ -36,9 +36,11 @@
 #include "../describe.hpp"
 #include "../event.hpp"
 #include "../observer.hpp"
+#include "../snapshot.hpp"
 #include "../state_ref.hpp"
 #include "chain.hpp"
 #include "runtime.hpp"
+#include "snapshot_io.hpp"
 #include "traits.hpp"
 #include "tree.hpp"
 #include "type_key.hpp"
@@ -74,12 +76,24 @@ struct ActionSlot {
     HookFn<C, A> exit = nullptr;
 };
 
+/// How a snapshot keeps a DataItem.
+enum class Kept : std::uint8_t {
+    Bytes, // trivially copyable: copied as it is
+    Hooks, // through its Save(SnapshotWriter&) and Load(SnapshotReader&)
+    No,    // neither: Save() of a machine that has it is a ConfigError naming it
+};
+
 /// Something each character holds a copy of: a state with data, or an action.
 struct DataItem {
     std::uint32_t offset = 0;
+    std::uint32_t size = 0;
+    Kept kept = Kept::Bytes;
+    std::string_view type; // its class, for messages
     void (*construct)(void* at, const void* prototype) = nullptr;
     void (*relocate)(void* dst, void* src) = nullptr;
     void (*destroy)(void*) = nullptr;
+    void (*save)(const void* object, SnapshotWriter& writer) = nullptr; // Kept::Hooks
+    void (*load)(void* object, SnapshotReader& reader) = nullptr;       // Kept::Hooks
     std::shared_ptr<const void> prototype; // actions: the object Do<X>(args...) built
 };
 
@@ -100,6 +114,20 @@ DataItem DataItemFor(std::uint32_t offset, std::shared_ptr<const void> prototype
     };
     item.destroy = [](void* p) { static_cast<T*>(p)->~T(); };
     item.prototype = std::move(prototype);
+    item.size = static_cast<std::uint32_t>(sizeof(T));
+    item.type = TypeName<T>();
+    static_assert(SavesItself<T> || !HasSaveOrLoad<T>,
+                  "tickfsm: a state or action with a Save(tickfsm::SnapshotWriter&) const hook needs a "
+                  "Load(tickfsm::SnapshotReader&) hook too, and the other way round: add the one it lacks");
+    if constexpr (SavesItself<T>) {
+        item.kept = Kept::Hooks;
+        item.save = [](const void* object, SnapshotWriter& writer) { static_cast<const T*>(object)->Save(writer); };
+        item.load = [](void* object, SnapshotReader& reader) { static_cast<T*>(object)->Load(reader); };
+    } else if constexpr (std::is_trivially_copyable_v<T>) {
+        item.kept = Kept::Bytes;
+    } else {
+        item.kept = Kept::No;
+    }
     return item;
 }
 
@@ -161,9 +189,11 @@ struct Table {
     std::uint32_t stack_capacity = 0;     // N; 0 without SetPushCapacity
     std::uint32_t data_size = 0;
     std::uint32_t data_align = 1;
+    std::uint64_t fingerprint = 0;        // set by Finalize: what a snapshot of this configuration carries
     bool finalized = false;
     bool keep_previous = false;           // KeepPreviousState(): every change records where it came from
-    bool nested = false;                  // some state holds substates: every tick takes the general path
+    bool nested = false;                  // some state holds substates or regions: every tick takes the general path
+    bool parallel = false;                // some state holds regions
     bool passing = false;                 // some state is a pass-through state
     bool uses_machine = false;            // set by Finalize: some hook may call NextState
     bool all_fast = false;                // set by Finalize: every state ticks on the fast path
@@ -355,6 +385,7 @@ struct Table {
         std::vector<bool> general(meta.size());
         for (std::size_t s = 0; s < meta.size(); ++s)
             general[s] = meta[s].takes_machine || !meta[s].actions.empty();
+        if (parallel) CheckLanes();
         uses_machine = false;
         all_fast = true;
         names.clear();
@@ -417,7 +448,57 @@ struct Table {
         words[kSelfsAt].selfs = selfs.data();
         machine_words[kDtAt].dt = dt;
         machine_words[kSelfsAt].selfs = selfs.data();
+        fingerprint = Fingerprint(CharacterName(), Layout(), Shape());
         finalized = true;
+    }
+
+    /// What a snapshot of this configuration holds per character; the
+    /// fingerprint is set once the table is finalized.
+    SnapshotLayout Layout() const noexcept {
+        SnapshotLayout layout;
+        layout.names = names;
+        layout.items = items.data();
+        layout.item_count = items.size();
+        layout.data_size = data_size;
+        layout.fingerprint = fingerprint;
+        return layout;
+    }
+
+    /// A hash of what a snapshot's meaning depends on beyond the states' names
+    /// and data: the tree, each state's transitions and events, the push stack.
+    [[TICKFSM_DETAIL_COLD]] std::uint64_t Shape() const {
+        std::uint64_t hash = HashBytes(tree.data(), tree.size() * sizeof(TreeNode));
+        const std::uint32_t facts[] = {stack_capacity, any, keep_previous, initial};
+        hash = HashBytes(facts, sizeof(facts), hash);
+        for (const StateMeta<C, A>& m : meta) {
+            for (const auto& chain : m.chains)
+                for (std::size_t i = 0; i < chain->count; ++i) {
+                    const std::uint32_t edge[] = {chain->targets[i].id, chain->kinds ? chain->kinds[i] : 0u,
+                                                  chain->forced[i]};
+                    hash = HashBytes(edge, sizeof(edge), hash);
+                }
+            for (const EventEdge& edge : m.events) hash = HashBytes(&edge.event.key, sizeof(edge.event.key), hash);
+            const std::size_t typed = m.typed.size();
+            hash = HashBytes(&typed, sizeof(typed), hash);
+        }
+        return hash;
+    }
+
+    /// A ConfigError names a transition that enters a region from outside it,
+    /// or an initial state inside a region.
+    [[TICKFSM_DETAIL_COLD]] void CheckLanes() const {
+        std::vector<LaneEdge> edges;
+        for (std::size_t s = 0; s < meta.size(); ++s) {
+            const TreeIndex from = s == any ? kNoNode : static_cast<TreeIndex>(s);
+            for (const auto& chain : meta[s].chains)
+                for (std::size_t i = 0; i < chain->count; ++i)
+                    if (chain->targets[i].id != kNoState && !(chain->kinds && chain->kinds[i] == kKindPop))
+                        edges.push_back({from, chain->targets[i].id});
+            for (const EventEdge& edge : meta[s].events) edges.push_back({from, edge.to});
+            for (const TypedEdge<C>& edge : meta[s].typed)
+                if (edge.to != kNoState) edges.push_back({from, edge.to});
+        }
+        CheckLaneEdges(tree, StateNames(), edges, initial, &Fail);
     }
 
     /// A reference to state `id` (or to none) for a gate.
@@ -476,9 +557,10 @@ struct Table {
     /// to: each state's transitions from the outermost state in, each with its
     /// own time in state (`leaf_ticks` for the leaf, its slot's for a composite,
     /// one tick on if `ahead`: a dry run sees the ticks the next tick will).
+    /// A region's lane has no any-state transitions (`with_any` false): those are the machine's.
     Probed<C, A> ProbePath(StateIndex leaf, std::uint32_t leaf_ticks, const C& c, const A& a, std::byte* data,
-                           bool ahead = false, bool done = false) const {
-        if (any != kNoState) // the any-state transitions first, with the current state's time
+                           bool ahead = false, bool done = false, bool with_any = true) const {
+        if (any != kNoState && with_any) // the any-state transitions first, with the current state's time
             if (const Probed<C, A> fired = Probe(any, c, a, TimeOf(leaf_ticks, dt), data, leaf); fired.to != kNoState)
                 return fired;
         if (!nested) return Probe(leaf, c, a, TimeOf(leaf_ticks, dt), data, kNoState, leaf, done);
@@ -497,10 +579,18 @@ struct Table {
         return {};
     }
 
+    /// The state outward of `s`: its parent, or (`across` regions) the
+    /// parallel state that holds a region.
+    StateIndex Outward(StateIndex s, bool across) const noexcept {
+        if (tree[s].parent != kNoNode) return tree[s].parent;
+        return across ? tree[s].owner : kNoState;
+    }
+
     /// The transition for `event` of the innermost state of `leaf`'s active
-    /// path that has one (the leaf first, then its parent, ...), or null.
-    const EventEdge* FindEventOutward(StateIndex leaf, const Event& event) const noexcept {
-        for (StateIndex s = leaf; s != kNoState; s = tree[s].parent)
+    /// path that has one (the leaf first, then its parent, ...; `across`: on
+    /// past a region to its parallel state and beyond), or null.
+    const EventEdge* FindEventOutward(StateIndex leaf, const Event& event, bool across = false) const noexcept {
+        for (StateIndex s = leaf; s != kNoState; s = Outward(s, across))
             if (const EventEdge* edge = FindEvent(s, event)) return edge;
         return nullptr;
     }
@@ -520,8 +610,10 @@ struct Table {
         return list;
     }
 
-    /// "Combat/Attack": the active path of `leaf` ("" for none).
-    std::string PathText(StateIndex leaf) const { return detail::PathText(tree, StateNames(), leaf); }
+    /// "Combat/Attack": the active path of `leaf` ("" for none), regions in braces.
+    std::string PathText(StateIndex leaf, const std::byte* data) const {
+        return detail::PathText(tree, StateNames(), leaf, data);
+    }
 
     /// Every state but the Any pseudo-state, by id (StateManager::States()).
     std::vector<StateInfo> DescribeStates() const {
@@ -531,10 +623,12 @@ struct Table {
             StateInfo info;
             info.id = StateId{static_cast<StateIndex>(s)};
             info.name = meta[s].name;
-            info.parent = StateId{tree[s].parent};
+            info.parent = StateId{tree[s].parent != kNoNode ? tree[s].parent : tree[s].owner};
             info.initial = StateId{tree[s].initial};
             info.history = tree[s].history;
             info.pass_through = meta[s].pass_through;
+            info.parallel = tree[s].first_region != kNoNode;
+            info.region = tree[s].owner != kNoNode;
             info.is_initial = s == initial;
             for (const StateIndex t : terminal) info.terminal = info.terminal || t == s;
             info.on_enter = meta[s].has_enter;
@@ -609,28 +703,36 @@ struct Table {
         return d;
     }
 
-    /// Whether the state of type S is active while `leaf` is the current state:
-    /// it is `leaf` or, nested, holds it.
+    /// Whether the state of type S is active while `leaf` is the machine's
+    /// current state: it is `leaf` or, nested, holds it, or it is active in a
+    /// region of a parallel state that is.
     template <class S>
-    bool IsIn(StateIndex leaf) const noexcept {
+    bool IsIn(StateIndex leaf, const std::byte* data) const noexcept {
         if (leaf == kNoState) return false;
         if (keys[leaf] == TypeKey<S>()) return true;
-        return nested && Within(leaf, Find(TypeKey<S>()));
+        return Active(leaf, Find(TypeKey<S>()), data);
     }
 
-    /// The ticks `state` has been active while `leaf` is current (0 if it is not active).
+    /// Whether `state` is active while `leaf` is the machine's current state (see IsIn).
+    bool Active(StateIndex leaf, StateIndex state, const std::byte* data) const noexcept {
+        if (!parallel) return Within(leaf, state);
+        return state != kNoState && IsActive(tree, data, leaf, state);
+    }
+
+    /// The ticks `state` has been active while `leaf` is the machine's current state (0 if it is not active).
     std::uint32_t TicksOf(StateIndex leaf, std::uint32_t leaf_ticks, StateIndex state, std::byte* data) const noexcept {
         if (state == leaf) return leaf_ticks;
-        if (!Within(leaf, state)) return 0;
-        return SlotOf(tree[state], data).ticks;
+        if (!Active(leaf, state, data)) return 0;
+        if (tree[state].initial != kNoNode) return SlotOf(tree[state], data).ticks;
+        return LaneOf(tree[RegionOf(tree, state)], data).ticks; // active and a leaf: its region's current state
     }
 
     /// The typed-event transition for a value of type `type` (its TypeKey):
     /// from `leaf` outward, the first on that type whose guard holds for
     /// `payload`; `holder` is set to the state that has it. Null if none.
     const TypedEdge<C>* FindTypedOutward(StateIndex leaf, const void* type, const C& c, const void* payload,
-                                         StateIndex& holder) const {
-        for (StateIndex s = leaf; s != kNoState; s = tree[s].parent)
+                                         StateIndex& holder, bool across = false) const {
+        for (StateIndex s = leaf; s != kNoState; s = Outward(s, across))
             for (const TypedEdge<C>& edge : meta[s].typed)
                 if (edge.type == type && (!edge.guard || edge.guard(edge.guard_object.get(), c, payload))) {
                     holder = s;

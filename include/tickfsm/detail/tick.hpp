@@ -122,8 +122,50 @@ Prepare StagedPrepare(TickContext<C, A>& ctx) noexcept {
             &ctx.staged};
 }
 
+/// Runs region `region`'s lane for a scope: the context's Runtime is the
+/// region's, and what the machine keeps for its own lane alone (the previous
+/// state) is out of reach.
+template <class C, class A>
+struct LaneScope {
+    TickContext<C, A>& ctx;
+    Runtime* rt;
+    StateIndex lane;
+    StateIndex* previous;
+    LaneScope(TickContext<C, A>& c, StateIndex region) noexcept
+        : ctx(c), rt(c.rt), lane(c.lane), previous(c.previous) {
+        ctx.rt = &LaneOf(ctx.table->tree[region], ctx.data);
+        ctx.lane = region;
+        ctx.previous = nullptr;
+    }
+    ~LaneScope() {
+        ctx.rt = rt;
+        ctx.lane = lane;
+        ctx.previous = previous;
+    }
+    LaneScope(const LaneScope&) = delete;
+    LaneScope& operator=(const LaneScope&) = delete;
+};
+
+template <class C, class A>
+void ExitUpTo(TickContext<C, A>& ctx, StateIndex from, StateIndex base);
+
+/// Exits the regions of a parallel state from `region` on, the last first.
+template <class C, class A>
+void ExitRegionsFrom(TickContext<C, A>& ctx, StateIndex region) {
+    if (region == kNoNode) return;
+    ExitRegionsFrom(ctx, ctx.table->tree[region].next_region);
+    Runtime& lane = LaneOf(ctx.table->tree[region], ctx.data);
+    if (lane.state == kNoState) return; // not entered: its parallel state's entering stopped before it
+    {
+        LaneScope<C, A> scope(ctx, region);
+        ExitUpTo(ctx, lane.state, kNoState);
+    }
+    lane.state = kNoState;
+}
+
 /// Exits the active states from `from` up to, not including, `base`,
-/// innermost first; each composite exited remembers its leaf (history).
+/// innermost first; each composite exited remembers its leaf (history); a
+/// parallel state's regions are exited (the last first) before it.
 template <class C, class A>
 void ExitUpTo(TickContext<C, A>& ctx, StateIndex from, StateIndex base) {
     const Table<C, A>& table = *ctx.table;
@@ -131,6 +173,7 @@ void ExitUpTo(TickContext<C, A>& ctx, StateIndex from, StateIndex base) {
     for (StateIndex s = from; s != base; s = table.tree[s].parent) {
         if (table.tree[s].initial != kNoNode && table.tree[from].initial == kNoNode)
             SlotOf(table.tree[s], ctx.data).last = from; // a leaf: a composite is current only mid-change
+        if (table.tree[s].first_region != kNoNode) ExitRegionsFrom(ctx, table.tree[s].first_region);
         RunExit(ctx, s);
     }
 }
@@ -157,7 +200,30 @@ void CheckNotBuried(TickContext<C, A>& ctx, StateIndex base, StateIndex to) {
                                   table.NameOf(path[e]), table.NameOf(ctx.rt->state)));
 }
 
-/// Enters from below `base` down to `to` and on to a leaf (see ChangeTo).
+template <class C, class A>
+void ChangeTo(TickContext<C, A>& ctx, StateIndex to, Cause cause, std::size_t condition, const Event* event,
+              Prepare prepare = {});
+
+/// Enters every region of parallel state `parallel`, in order, each down to
+/// its leaf by its initial state or history. Returns false when an entered
+/// state asked for a change its region cannot make (it waits in ctx.pending).
+template <class C, class A>
+bool EnterRegions(TickContext<C, A>& ctx, StateIndex parallel) {
+    const Table<C, A>& table = *ctx.table;
+    for (StateIndex r = table.tree[parallel].first_region; r != kNoNode; r = table.tree[r].next_region)
+        LaneOf(table.tree[r], ctx.data) = Runtime{};
+    for (StateIndex r = table.tree[parallel].first_region; r != kNoNode; r = table.tree[r].next_region) {
+        {
+            LaneScope<C, A> scope(ctx, r);
+            ChangeTo(ctx, r, Cause::Initial, 0, nullptr, Prepare{});
+        }
+        if (ctx.pending != kNoState) return false;
+    }
+    return true;
+}
+
+/// Enters from below `base` down to `to` and on to a leaf (see ChangeTo),
+/// and on into every region of a parallel leaf.
 /// Returns true when no entered state asked for another change.
 template <class C, class A>
 bool EnterDownTo(TickContext<C, A>& ctx, StateIndex from, StateIndex base, StateIndex to, Cause cause,
@@ -180,6 +246,7 @@ bool EnterDownTo(TickContext<C, A>& ctx, StateIndex from, StateIndex base, State
         info.cause = cause;
         info.condition = condition;
         info.event = event;
+        if (ctx.lane != kNoState) info.region = table.NameOf(ctx.lane);
         ctx.observer->OnTransition(info);
         ctx.observer->OnStateEntered(ctx.name, info.to);
     }
@@ -197,7 +264,51 @@ bool EnterDownTo(TickContext<C, A>& ctx, StateIndex from, StateIndex base, State
             deliver(*ctx.controller, ctx.data, table.meta[path[i]].offset, ctx.payload);
         }
     }
+    if (ctx.pending == kNoState && table.tree[leaf].first_region != kNoNode && rt.state == leaf)
+        return EnterRegions(ctx, leaf);
     return ctx.pending == kNoState;
+}
+
+/// Pauses the active path of `leaf` in the lane that runs, innermost first:
+/// a parallel leaf's regions (each in its lane) before it. A paused state
+/// cannot ask for a change.
+template <class C, class A>
+void PauseLane(TickContext<C, A>& ctx, StateIndex leaf) {
+    const Table<C, A>& table = *ctx.table;
+    for (StateIndex r = table.tree[leaf].first_region; r != kNoNode; r = table.tree[r].next_region) {
+        const StateIndex lane_leaf = LaneOf(table.tree[r], ctx.data).state;
+        if (lane_leaf == kNoState) continue;
+        LaneScope<C, A> scope(ctx, r);
+        PauseLane(ctx, lane_leaf);
+    }
+    Leaving<C, A> leaving(ctx);
+    for (StateIndex s = leaf; s != kNoState; s = table.tree[s].parent)
+        if (const StateMeta<C, A>& m = table.meta[s]; m.pause) m.pause(ctx, m.offset);
+}
+
+/// Resumes the active path of `leaf` in the lane that runs, outermost first,
+/// and then a parallel leaf's regions, each in its lane; a change a resume
+/// hook asks for is made in its lane. Returns false when a change is asked
+/// for that this lane cannot make or that the caller must make (in ctx.pending).
+template <class C, class A>
+bool ResumeLane(TickContext<C, A>& ctx, StateIndex leaf) {
+    const Table<C, A>& table = *ctx.table;
+    TreeIndex path[kMaxDepth];
+    const std::size_t n = ActivePathOf(table.tree, leaf, path);
+    for (std::size_t i = 0; i < n && ctx.pending == kNoState; ++i)
+        if (const StateMeta<C, A>& m = table.meta[path[i]]; m.resume) m.resume(ctx, m.offset);
+    if (ctx.pending != kNoState) return false;
+    for (StateIndex r = table.tree[leaf].first_region; r != kNoNode; r = table.tree[r].next_region) {
+        const StateIndex lane_leaf = LaneOf(table.tree[r], ctx.data).state;
+        if (lane_leaf == kNoState) continue;
+        {
+            LaneScope<C, A> scope(ctx, r);
+            if (!ResumeLane(ctx, lane_leaf))
+                ChangeTo(ctx, ctx.pending, ctx.pending_cause, 0, ctx.pending_event, StagedPrepare(ctx));
+        }
+        if (ctx.pending != kNoState) return false;
+    }
+    return true;
 }
 
 /// A push: the active path is paused (innermost first) and buried with the
@@ -220,11 +331,7 @@ void PushLayer(TickContext<C, A>& ctx, StateIndex to) {
         table.Fail(Format("Push<{}>() in state {}: {} is active; push a state outside the active path",
                           table.NameOf(to), table.NameOf(from), table.NameOf(to)));
     CheckNotBuried(ctx, kNoState, to);
-    {
-        Leaving<C, A> leaving(ctx); // a paused state cannot ask for a change
-        for (StateIndex s = from; s != kNoState; s = table.tree[s].parent)
-            if (const StateMeta<C, A>& m = table.meta[s]; m.pause) m.pause(ctx, m.offset);
-    }
+    PauseLane(ctx, from);
     BuriedEntries(ctx.data, table.stack)[count] = Buried{rt.ticks, from};
     ++count;
 }
@@ -259,11 +366,39 @@ bool PopLayer(TickContext<C, A>& ctx) {
         ctx.observer->OnStateEntered(ctx.name, info.to);
     }
     ctx.pending = kNoState;
-    TreeIndex path[kMaxDepth];
-    const std::size_t n = ActivePathOf(table.tree, top.leaf, path);
-    for (std::size_t i = 0; i < n && ctx.pending == kNoState; ++i)
-        if (const StateMeta<C, A>& m = table.meta[path[i]]; m.resume) m.resume(ctx, m.offset);
-    return ctx.pending == kNoState;
+    return ResumeLane(ctx, top.leaf);
+}
+
+/// Whether the lane that runs can change to `to`: it holds `to`; false when
+/// an enclosing lane does (a region's state leaving the region), which then
+/// makes the change. Anything else enters a region from outside it, or
+/// pushes or pops in a region: a ConfigError naming the states.
+template <class C, class A>
+bool LaneAccepts(TickContext<C, A>& ctx, StateIndex to, Cause cause, const Prepare& prepare) {
+    const Table<C, A>& table = *ctx.table;
+    const StateIndex here = ctx.rt->state;
+    if (cause == Cause::Push || cause == Cause::Pop) {
+        if (ctx.lane == kNoState) return true;
+        table.Fail(Format("{} in region {} (state {}): a push buries the whole machine, so only its own states "
+                          "push and pop; push from {} or outside it",
+                          cause == Cause::Push ? Format("Push<{}>()", table.NameOf(to)) : std::string("Pop()"),
+                          table.NameOf(ctx.lane), table.NameOf(here), table.NameOf(table.tree[ctx.lane].owner)));
+    }
+    const StateIndex region = RegionOf(table.tree, to);
+    if (region == ctx.lane) return true;
+    if (ctx.lane != kNoState && LaneEncloses(table.tree, region, ctx.lane)) {
+        if (prepare.run && prepare.run != StagedPrepare(ctx).run)
+            table.Fail(Format("{} -> {}: a transition that builds its target from arguments cannot leave region {}; "
+                              "enter {} without arguments, or from {}'s side",
+                              table.NameOf(here), table.NameOf(to), table.NameOf(ctx.lane), table.NameOf(to),
+                              table.NameOf(table.tree[ctx.lane].owner)));
+        return false;
+    }
+    table.Fail(Format("entering {} from {}: {} is in region {} of {}; a region is entered with its parallel state: "
+                      "enter {} (each region enters its initial state or history)",
+                      table.NameOf(to), here == kNoState ? std::string_view("the start") : table.NameOf(here),
+                      table.NameOf(to), table.NameOf(region), table.NameOf(table.tree[region].owner),
+                      table.NameOf(table.tree[region].owner)));
 }
 
 /// Leave the current state (if any) for `to`, then follow any change the
@@ -274,18 +409,28 @@ bool PopLayer(TickContext<C, A>& ctx) {
 /// history or initial substate. A flat machine exits its state and enters `to`.
 template <class C, class A>
 void ChangeTo(TickContext<C, A>& ctx, StateIndex to, Cause cause, std::size_t condition, const Event* event,
-              Prepare prepare = {}) {
+              Prepare prepare) {
     const Table<C, A>& table = *ctx.table;
     Runtime& rt = *ctx.rt;
-    struct Clear { // a typed event's payload is for this change only
+    struct Clear { // a typed event's payload is for this change only (or for the lane it is handed to)
         TickContext<C, A>& ctx;
-        ~Clear() { ctx.deliver = nullptr; }
+        bool keep = false;
+        ~Clear() {
+            if (!keep) ctx.deliver = nullptr;
+        }
     } clear{ctx};
     for (int changes = 0;; ++changes) {
         if (changes == kMaxChangesInARow)
             table.Fail(Format("more than {} state changes in a row without a tick (last: {} -> {}); an entered "
                                    "state keeps sending the machine on: check its events and enter hooks",
                                    kMaxChangesInARow, table.NameOf(rt.state), table.NameOf(to)));
+        if (table.parallel && !LaneAccepts(ctx, to, cause, prepare)) { // the lane that holds `to` makes it
+            ctx.pending = to;
+            ctx.pending_cause = cause;
+            ctx.pending_event = event;
+            clear.keep = true;
+            return;
+        }
         const StateIndex from = rt.state;
         if (cause == Cause::Pop) {
             if (PopLayer(ctx)) return;
@@ -378,8 +523,10 @@ void MarkStarted(TickContext<C, A>& ctx) {
     Initialize(ctx);
     const Table<C, A>& table = *ctx.table;
     if (table.stack_capacity != 0) BuriedCount(ctx.data, table.stack) = 0; // a fresh start buries nothing
-    for (const TreeNode& node : table.tree)
+    for (const TreeNode& node : table.tree) {
         if (node.initial != kNoNode) SlotOf(node, ctx.data) = CompositeSlot{}; // nor remembers any history
+        if (node.owner != kNoNode) LaneOf(node, ctx.data) = Runtime{};         // nor has a region entered
+    }
     rt.state = kNoState;
     rt.ticks = 0;
     rt.flags = static_cast<std::uint16_t>(rt.flags | kStarted);
@@ -454,9 +601,77 @@ void PassThrough(TickContext<C, A>& ctx) {
             table.Fail(Format("more than {} pass-through states in a row in one tick (last: {})", kMaxDepth,
                               table.NameOf(rt.state)));
         passed[count++] = rt.state;
-        const Probed<C, A> fired = table.ProbePath(rt.state, rt.ticks, *ctx.controller, *ctx.action, ctx.data, false, (rt.flags & kDone) != 0);
+        const Probed<C, A> fired = table.ProbePath(rt.state, rt.ticks, *ctx.controller, *ctx.action, ctx.data, false,
+                                                   (rt.flags & kDone) != 0, ctx.lane == kNoState);
         if (fired.to == kNoState) return;
         Fire(ctx, fired);
+        if (ctx.pending != kNoState) return; // the change leaves this region: its enclosing lane makes it
+    }
+}
+
+/// One more tick for every active state above `leaf` in its lane (its
+/// composites) and, for a parallel leaf, in each region's lane.
+template <class C, class A>
+void CountAbove(const Table<C, A>& table, std::byte* data, StateIndex leaf) {
+    for (StateIndex s = table.tree[leaf].parent; s != kNoState; s = table.tree[s].parent)
+        CountTick(SlotOf(table.tree[s], data).ticks);
+    for (StateIndex r = table.tree[leaf].first_region; r != kNoNode; r = table.tree[r].next_region) {
+        Runtime& lane = LaneOf(table.tree[r], data);
+        if (lane.state == kNoState) continue;
+        CountTick(lane.ticks);
+        CountAbove(table, data, lane.state);
+    }
+}
+
+template <class C, class A>
+void TickRegions(TickContext<C, A>& ctx);
+
+/// One tick of a region's lane (the context runs it), by the rules of a
+/// machine's tick: its transitions, outermost first from the region down;
+/// its pass-through states; Perform along its path, outermost first; then
+/// its own parallel leaf's regions. Its ticks were counted with the machine's.
+/// A change that leaves the region is left in ctx.pending for the enclosing lane.
+template <class C, class A>
+void LaneTick(TickContext<C, A>& ctx) {
+    const Table<C, A>& table = *ctx.table;
+    Runtime& rt = *ctx.rt;
+    if (rt.state == kNoState) return;
+    const Probed<C, A> fired = table.ProbePath(rt.state, rt.ticks, *ctx.controller, *ctx.action, ctx.data, false,
+                                               (rt.flags & kDone) != 0, false);
+    if (fired.to != kNoState) {
+        Fire(ctx, fired);
+        if (ctx.pending != kNoState) return;
+    }
+    if (table.passing) {
+        PassThrough(ctx);
+        if (ctx.pending != kNoState) return;
+    }
+    TreeIndex path[kMaxDepth];
+    const std::size_t n = ActivePathOf(table.tree, rt.state, path);
+    for (std::size_t i = 0; i < n && ctx.pending == kNoState; ++i) RunPerform(ctx, path[i]);
+    if (ctx.pending != kNoState) {
+        ApplyPending(ctx);
+        return;
+    }
+    TickRegions(ctx);
+}
+
+/// The regions of the lane's parallel leaf tick, in the order written. A
+/// change one of them makes that leaves it is made here (or handed on out),
+/// and the regions after it wait for the next tick.
+template <class C, class A>
+void TickRegions(TickContext<C, A>& ctx) {
+    const Table<C, A>& table = *ctx.table;
+    const StateIndex leaf = ctx.rt->state;
+    for (StateIndex r = table.tree[leaf].first_region; r != kNoNode; r = table.tree[r].next_region) {
+        {
+            LaneScope<C, A> scope(ctx, r);
+            LaneTick(ctx);
+        }
+        if (ctx.pending != kNoState) {
+            ApplyPending(ctx);
+            return;
+        }
     }
 }
 
@@ -467,9 +682,7 @@ void GeneralTick(TickContext<C, A>& ctx) {
     Runtime& rt = *ctx.rt;
     if (!(rt.flags & kStarted)) Start(ctx);
     CountTick(rt.ticks);
-    if (table.nested) // every active composite counts the tick too
-        for (StateIndex s = table.tree[rt.state].parent; s != kNoState; s = table.tree[s].parent)
-            CountTick(SlotOf(table.tree[s], ctx.data).ticks);
+    if (table.nested) CountAbove(table, ctx.data, rt.state); // every active composite and region counts the tick too
     if (rt.flags & kNextPending) {
         rt.flags = static_cast<std::uint16_t>(rt.flags & ~kNextPending);
         const StateIndex to = *ctx.next;
@@ -495,7 +708,8 @@ void GeneralTick(TickContext<C, A>& ctx) {
     } else {
         RunPerform(ctx, rt.state);
     }
-    if (ctx.pending != kNoState) ApplyPending(ctx);
+    if (ctx.pending != kNoState) return ApplyPending(ctx);
+    if (table.parallel) TickRegions(ctx); // then each region of a parallel leaf, in order
 }
 
 /// A direct change asked for from outside a tick; a machine not started yet
@@ -518,6 +732,66 @@ void StackChange(TickContext<C, A>& ctx, StateIndex to, Cause cause) {
     ChangeTo(ctx, to, cause, 0, nullptr);
 }
 
+/// An event sent from outside a tick, in the lane that runs: a parallel
+/// leaf's regions first, each in order (a region that has no transition for
+/// it leaves it to the next); if none took it, from the leaf outward in this
+/// lane. Returns whether a state took it. A change that leaves a region is
+/// made in the lane that holds its target.
+template <class C, class A>
+bool DeliverEventInLane(TickContext<C, A>& ctx, const Event& event) {
+    const Table<C, A>& table = *ctx.table;
+    const StateIndex leaf = ctx.rt->state;
+    if (leaf == kNoState) return false;
+    bool taken = false;
+    for (StateIndex r = table.tree[leaf].first_region; r != kNoNode; r = table.tree[r].next_region) {
+        {
+            LaneScope<C, A> scope(ctx, r);
+            taken = DeliverEventInLane(ctx, event) || taken;
+        }
+        if (ctx.pending != kNoState) {
+            ChangeTo(ctx, ctx.pending, ctx.pending_cause, 0, ctx.pending_event);
+            return true;
+        }
+    }
+    if (taken) return true;
+    const EventEdge* edge = table.FindEventOutward(leaf, event);
+    if (!edge) return false;
+    ChangeTo(ctx, edge->to, Cause::Event, 0, &edge->event);
+    return true;
+}
+
+/// A typed event's delivery in the lane that runs, by DeliverEventInLane's rules.
+template <class C, class A>
+bool DeliverTypedInLane(TickContext<C, A>& ctx, const void* type, const void* payload) {
+    const Table<C, A>& table = *ctx.table;
+    const StateIndex leaf = ctx.rt->state;
+    if (leaf == kNoState) return false;
+    bool taken = false;
+    for (StateIndex r = table.tree[leaf].first_region; r != kNoNode; r = table.tree[r].next_region) {
+        {
+            LaneScope<C, A> scope(ctx, r);
+            taken = DeliverTypedInLane(ctx, type, payload) || taken;
+        }
+        if (ctx.pending != kNoState) {
+            ChangeTo(ctx, ctx.pending, ctx.pending_cause, 0, ctx.pending_event);
+            return true;
+        }
+    }
+    if (taken) return true;
+    StateIndex holder = kNoState;
+    const TypedEdge<C>* edge = table.FindTypedOutward(leaf, type, *ctx.controller, payload, holder);
+    if (!edge) return false;
+    if (edge->to == kNoState) { // handled in place
+        if (edge->deliver) edge->deliver(*ctx.controller, ctx.data, table.meta[holder].offset, payload);
+        return true;
+    }
+    ctx.deliver = edge->deliver;
+    ctx.payload = payload;
+    ctx.receiver = edge->to;
+    ChangeTo(ctx, edge->to, Cause::Event, 0, &edge->event);
+    return true;
+}
+
 /// A typed event (a value of class E, `type` its TypeKey) sent from outside a
 /// tick: from the leaf outward, the first state with a transition on E whose
 /// guard holds takes it (its target receives the payload in OnEvent after its
@@ -526,6 +800,11 @@ template <class C, class A>
 bool DeliverTyped(TickContext<C, A>& ctx, const void* type, const void* payload, const Event& as) {
     const Table<C, A>& table = *ctx.table;
     Runtime& rt = *ctx.rt;
+    if (table.parallel) {
+        const bool taken = rt.flags & kStarted && DeliverTypedInLane(ctx, type, payload);
+        if (!taken && ctx.observer) ctx.observer->OnUnhandledEvent(ctx.name, table.NameOf(rt.state), as);
+        return taken;
+    }
     StateIndex holder = kNoState;
     const TypedEdge<C>* edge =
         rt.flags & kStarted ? table.FindTypedOutward(rt.state, type, *ctx.controller, payload, holder) : nullptr;
@@ -553,6 +832,11 @@ bool DeliverEvent(TickContext<C, A>& ctx, const Event& event) {
     if (!(rt.flags & kStarted)) {
         if (ctx.observer) ctx.observer->OnUnhandledEvent(ctx.name, {}, event);
         return false;
+    }
+    if (table.parallel) {
+        const bool taken = DeliverEventInLane(ctx, event);
+        if (!taken && ctx.observer) ctx.observer->OnUnhandledEvent(ctx.name, table.NameOf(rt.state), event);
+        return taken;
     }
     const EventEdge* edge = table.FindEventOutward(rt.state, event);
     if (!edge) {

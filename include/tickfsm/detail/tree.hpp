@@ -1,8 +1,14 @@
 #pragma once
 // Nested states: which state holds which. A machine's states form a forest;
-// the active states are always one leaf and its ancestors, so a character
-// keeps only its leaf (Runtime::state) and, per composite state, the slot
-// below in its data: the composite's ticks and the leaf it last held (history).
+// the active states are one leaf and its ancestors, so a character keeps only
+// its leaf (Runtime::state) and, per composite state, the slot below in its
+// data: the composite's ticks and the leaf it last held (history).
+//
+// A parallel state's regions are lanes: each region is the root of a tree of
+// its own (its `parent` is kNoNode; `owner` names the parallel state), with
+// its own Runtime in the character's data. Walks along `parent` therefore stay
+// in one lane, and every rule of a flat or nested machine applies to a region
+// unchanged; the parallel state itself is a leaf of the lane that holds it.
 // Everything here works on state indices alone, compiled once in lib/tree.cpp.
 
 #include <cstddef>
@@ -10,6 +16,8 @@
 #include <span>
 #include <string>
 #include <string_view>
+
+#include "runtime.hpp"
 
 namespace tickfsm {
 
@@ -32,8 +40,12 @@ struct TreeNode {
     TreeIndex parent = kNoNode;
     TreeIndex initial = kNoNode; // its initial substate; kNoNode for a leaf
     History history = History::None;
-    std::uint8_t depth = 0;      // 0 at the top level
+    std::uint8_t depth = 0;      // 0 at the top of its lane
+    TreeIndex owner = kNoNode;   // a region: the parallel state that holds it
+    TreeIndex first_region = kNoNode; // a parallel state: its first region (then each region's next_region)
+    TreeIndex next_region = kNoNode;  // a region: the next region of its parallel state, in the order written
     std::uint32_t slot = 0;      // composites: offset of their CompositeSlot in a character's data
+    std::uint32_t lane = 0;      // a region: offset of its Runtime in a character's data
 };
 
 /// Per character and composite state: what the composite needs beyond its state object.
@@ -67,7 +79,15 @@ inline CompositeSlot& SlotOf(const TreeNode& node, std::byte* data) noexcept {
     return *reinterpret_cast<CompositeSlot*>(data + node.slot);
 }
 
-/// Whether `ancestor` is `state` or one of its ancestors.
+/// The Runtime of region `region` (a node with an owner) in a character's data.
+inline Runtime& LaneOf(const TreeNode& region, std::byte* data) noexcept {
+    return *reinterpret_cast<Runtime*>(data + region.lane);
+}
+inline const Runtime& LaneOf(const TreeNode& region, const std::byte* data) noexcept {
+    return *reinterpret_cast<const Runtime*>(data + region.lane);
+}
+
+/// Whether `ancestor` is `state` or one of its ancestors within its lane.
 inline bool IsWithin(std::span<const TreeNode> tree, TreeIndex state, TreeIndex ancestor) noexcept {
     for (TreeIndex s = state; s != kNoNode; s = tree[s].parent)
         if (s == ancestor) return true;
@@ -89,8 +109,42 @@ std::size_t EntryPath(std::span<const TreeNode> tree, TreeIndex base, TreeIndex 
 /// The active path of `leaf`, outermost first. Returns its length.
 std::size_t ActivePathOf(std::span<const TreeNode> tree, TreeIndex leaf, TreeIndex (&out)[kMaxDepth]) noexcept;
 
-/// "Combat/Attack": the names of the active path, outermost first.
-std::string PathText(std::span<const TreeNode> tree, std::span<const std::string_view> names, TreeIndex leaf);
+/// The region (the root of a lane) that holds `state`; kNoNode in the machine's own lane.
+TreeIndex RegionOf(std::span<const TreeNode> tree, TreeIndex state) noexcept;
+
+/// Whether lane `outer` (a region, or kNoNode for the machine's own) is lane
+/// `inner` or holds it: a change asked for in `inner` may go to `outer`.
+bool LaneEncloses(std::span<const TreeNode> tree, TreeIndex outer, TreeIndex inner) noexcept;
+
+/// A transition as the lane check sees it (`from` kNoNode: an any-state one).
+struct LaneEdge {
+    TreeIndex from;
+    TreeIndex to;
+};
+/// A ConfigError (through `fail`) names the first transition that enters a
+/// region from outside it (rather than entering its parallel state), or an
+/// initial state inside a region.
+void CheckLaneEdges(std::span<const TreeNode> tree, std::span<const std::string_view> names,
+                    std::span<const LaneEdge> edges, TreeIndex initial, void (*fail)(std::string_view));
+
+/// Whether `state` is active while `leaf` is the machine's own leaf: in its
+/// lane's active path, every parallel state above it being active too.
+bool IsActive(std::span<const TreeNode> tree, const std::byte* data, TreeIndex leaf, TreeIndex state) noexcept;
+
+/// Whether `outer` is `inner` or holds it, across regions: a parallel state holds its regions.
+bool Holds(std::span<const TreeNode> tree, TreeIndex outer, TreeIndex inner) noexcept;
+
+/// Writes the active states, outermost first: `leaf`'s path, then each region
+/// of a parallel state in order, depth first; the first `skip` are passed
+/// over, and those beyond out.size() are counted, not written. Returns how
+/// many states are active.
+std::size_t ActiveStatesOf(std::span<const TreeNode> tree, const std::byte* data, TreeIndex leaf,
+                           std::span<TreeIndex> out, std::size_t skip = 0) noexcept;
+
+/// "Combat/Attack": the names of the active path, outermost first; a parallel
+/// state's regions follow it in braces: "Alive/{Legs/Run, Arms/Aim}".
+std::string PathText(std::span<const TreeNode> tree, std::span<const std::string_view> names, TreeIndex leaf,
+                     const std::byte* data);
 
 /// Makes `children` the substates of `parent`, the first its initial
 /// substate; a ConfigError (through `fail`) names the states if that would
@@ -99,6 +153,15 @@ std::string PathText(std::span<const TreeNode> tree, std::span<const std::string
 /// on an error.
 void SetChildren(std::span<TreeNode> tree, std::span<const std::string_view> names, TreeIndex parent,
                  std::span<const TreeIndex> children, std::uint32_t slot, void (*fail)(std::string_view));
+
+/// Makes `regions` the regions of `parallel`, in that order, each with its
+/// Runtime at `lanes[i]` in a character's data; a ConfigError (through `fail`)
+/// names the states if `parallel` holds substates or regions already, a region
+/// holds `parallel`, or a region has a parent or an owner already. Nothing
+/// changes on an error.
+void SetRegionsOf(std::span<TreeNode> tree, std::span<const std::string_view> names, TreeIndex parallel,
+                  std::span<const TreeIndex> regions, std::span<const std::uint32_t> lanes,
+                  void (*fail)(std::string_view));
 
 /// Sets the history of `state`, a composite (a ConfigError otherwise).
 void SetHistoryOf(std::span<TreeNode> tree, std::span<const std::string_view> names, TreeIndex state, History history,

@@ -1,0 +1,93 @@
+#pragma once
+// How machines and crowds write and read snapshots: the header, the
+// configuration's layout, one character's record. Compiled once in
+// lib/snapshot.cpp; a StateManager or a Crowd hands over its table's layout
+// and its characters' Runtime, requests and data.
+
+#include <cstddef>
+#include <cstdint>
+#include <span>
+#include <string_view>
+#include <vector>
+
+#include "../snapshot.hpp"
+#include "runtime.hpp"
+
+namespace tickfsm::detail {
+
+struct DataItem;
+
+/// What a snapshot of one kind of machine holds per character, from its table.
+struct SnapshotLayout {
+    std::span<const std::string_view> names; // the states, by id
+    const DataItem* items = nullptr;         // every per-character copy, in order
+    std::size_t item_count = 0;
+    std::uint32_t data_size = 0;
+    std::uint64_t fingerprint = 0;
+};
+
+/// What a snapshot says it holds.
+enum class SnapshotKind : std::uint16_t {
+    Machine = 1,   // a StateManager
+    Crowd = 2,     // every character of a Crowd
+    Character = 3, // one character of a Crowd
+};
+
+/// The fingerprint of a configuration: its character type, states, data
+/// layout and `shape` (the table's tree and transitions, hashed by the caller).
+std::uint64_t Fingerprint(std::string_view character, const SnapshotLayout& layout, std::uint64_t shape) noexcept;
+
+/// FNV-1a over `bytes`, on from `hash`.
+std::uint64_t HashBytes(const void* bytes, std::size_t size, std::uint64_t hash = 14695981039346656037ull) noexcept;
+
+/// A ConfigError (through `fail`) names the first state or action whose data
+/// a snapshot cannot keep: neither trivially copyable nor with Save/Load hooks.
+void CheckSavable(const SnapshotLayout& layout, void (*fail)(std::string_view));
+
+/// Starts `out` (its memory reused): the header with `count` characters and the layout's names.
+void BeginSnapshot(std::vector<std::byte>& out, const SnapshotLayout& layout, SnapshotKind kind, std::uint32_t count);
+/// Appends raw bytes to the payload.
+void AppendBytes(std::vector<std::byte>& out, const void* bytes, std::size_t size);
+/// Appends one character's record: its Runtime, requests and data.
+void WriteCharacter(std::vector<std::byte>& out, const SnapshotLayout& layout, const Runtime& rt, StateIndex next,
+                    StateIndex previous, const std::byte* data);
+/// Writes the payload's size and checksum into the header.
+void EndSnapshot(std::vector<std::byte>& out);
+
+/// Where a snapshot's payload is read from.
+struct SnapshotCursor {
+    const std::byte* at = nullptr;
+    const std::byte* end = nullptr;
+};
+
+/// Checks that `bytes` is a snapshot of `kind` with `count` characters (any
+/// count if `count` is kAnyCount) of the configuration `layout` describes; a
+/// ConfigError (through `fail`) names what differs: the kind, the count, a
+/// state, the data. Returns the payload.
+inline constexpr std::uint32_t kAnyCount = 0xFFFFFFFF;
+SnapshotCursor OpenSnapshot(std::span<const std::byte> bytes, const SnapshotLayout& layout, SnapshotKind kind,
+                            std::uint32_t count, void (*fail)(std::string_view));
+/// Takes `size` raw bytes from the payload (a ConfigError if it has fewer).
+const std::byte* TakeBytes(SnapshotCursor& cursor, std::size_t size, void (*fail)(std::string_view));
+/// Checks one character's record (state ids in range, data lengths) and
+/// moves past it, changing nothing.
+void CheckCharacter(SnapshotCursor& cursor, const SnapshotLayout& layout, void (*fail)(std::string_view));
+/// Reads one character's record, checked before by CheckCharacter: its data
+/// is copied or loaded into the objects at `data`.
+void ReadCharacter(SnapshotCursor& cursor, const SnapshotLayout& layout, Runtime& rt, StateIndex& next,
+                   StateIndex& previous, std::byte* data);
+/// Whether a state id read from a snapshot names a state of `layout` (or none).
+inline bool ValidState(const SnapshotLayout& layout, StateIndex id) noexcept {
+    return id == kNoState || id < layout.names.size();
+}
+
+struct SnapshotAccess {
+    static std::vector<std::byte>& Bytes(Snapshot& s) noexcept { return s.bytes; }
+    static const std::vector<std::byte>& Bytes(const Snapshot& s) noexcept { return s.bytes; }
+    static SnapshotWriter Writer(std::vector<std::byte>& out) noexcept { return SnapshotWriter(out); }
+    static SnapshotReader Reader(std::span<const std::byte> from, std::string_view owner) noexcept {
+        return SnapshotReader(from, owner);
+    }
+};
+
+} // namespace tickfsm::detail

@@ -1,0 +1,280 @@
+// Snapshots: the header, the layout of a configuration, one character's
+// record, and the checks that refuse a snapshot of another configuration or
+// bytes that are not one. Compiled once; see detail/snapshot_io.hpp.
+
+#include <cstring>
+#include <string>
+
+#include <tickfsm/config_error.hpp>
+#include <tickfsm/detail/format.hpp>
+#include <tickfsm/detail/snapshot_io.hpp>
+#include <tickfsm/detail/table.hpp>
+
+namespace tickfsm {
+
+namespace {
+
+// The header, in the machine's byte order:
+//   0 magic "TFSM"   4 version   6 kind   8 fingerprint   16 characters
+//   20 layout bytes  24 payload bytes   28 reserved   32 checksum of what follows
+// then the layout (data bytes per character, the state count, each state's
+// name as a 16-bit length and its characters), then the payload.
+constexpr std::uint32_t kMagic = 0x4D534654; // "TFSM" read as a little-endian word
+constexpr std::uint16_t kVersion = 1;
+constexpr std::size_t kHeaderSize = 40;
+constexpr std::size_t kKindAt = 6, kFingerprintAt = 8, kCountAt = 16, kLayoutAt = 20, kPayloadAt = 24,
+                      kChecksumAt = 32;
+
+template <class T>
+T Get(const std::byte* at) noexcept {
+    T value;
+    std::memcpy(&value, at, sizeof(T));
+    return value;
+}
+template <class T>
+void Put(std::vector<std::byte>& out, T value) {
+    const auto* bytes = reinterpret_cast<const std::byte*>(&value);
+    out.insert(out.end(), bytes, bytes + sizeof(T));
+}
+template <class T>
+void PutAt(std::vector<std::byte>& out, std::size_t at, T value) noexcept {
+    std::memcpy(out.data() + at, &value, sizeof(T));
+}
+
+// A checksum over 8 bytes at a time: fast enough to seal a crowd's snapshot
+// at close to the speed of copying it; it finds corruption, not attacks.
+std::uint64_t Checksum(const std::byte* bytes, std::size_t size) noexcept {
+    std::uint64_t hash = 0x9E3779B97F4A7C15ull ^ size;
+    std::size_t i = 0;
+    for (; i + 8 <= size; i += 8) hash = (hash ^ Get<std::uint64_t>(bytes + i)) * 0x100000001B3ull;
+    for (; i < size; ++i) hash = (hash ^ static_cast<std::uint64_t>(bytes[i])) * 0x100000001B3ull;
+    return hash ^ (hash >> 29);
+}
+
+std::string_view KindName(std::uint16_t kind) noexcept {
+    switch (kind) {
+    case 1: return "a StateManager";
+    case 2: return "a whole Crowd";
+    case 3: return "one character of a Crowd";
+    default: return "an unknown kind";
+    }
+}
+
+} // namespace
+
+void SnapshotReader::Overrun(std::size_t size) const {
+    detail::ReportConfigError(detail::Format("tickfsm: Restore(): the Load of {} reads {} bytes more than its Save "
+                                             "wrote ({} left); read what Save wrote, in the same order",
+                                             name, size, bytes.size() - at));
+}
+
+std::uint64_t Snapshot::Fingerprint() const noexcept {
+    return bytes.size() < kHeaderSize ? 0 : Get<std::uint64_t>(bytes.data() + kFingerprintAt);
+}
+
+std::size_t Snapshot::Characters() const noexcept {
+    return bytes.size() < kHeaderSize ? 0 : Get<std::uint32_t>(bytes.data() + kCountAt);
+}
+
+bool Snapshot::FromBytes(std::span<const std::byte> from, Snapshot& out, std::string* error) {
+    auto refuse = [&](std::string why) {
+        if (error) *error = std::move(why);
+        return false;
+    };
+    if (from.size() < kHeaderSize || Get<std::uint32_t>(from.data()) != kMagic)
+        return refuse("tickfsm: Snapshot::FromBytes: these bytes are not a tickfsm snapshot");
+    const auto version = Get<std::uint16_t>(from.data() + 4);
+    if (version != kVersion)
+        return refuse(detail::Format("tickfsm: Snapshot::FromBytes: the snapshot is of format version {}; this "
+                                     "build reads version {}",
+                                     version, kVersion));
+    const std::size_t layout = Get<std::uint32_t>(from.data() + kLayoutAt);
+    const std::size_t payload = Get<std::uint32_t>(from.data() + kPayloadAt);
+    if (from.size() != kHeaderSize + layout + payload)
+        return refuse(detail::Format("tickfsm: Snapshot::FromBytes: the snapshot is {} bytes long and says {}: it "
+                                     "was cut short or run on",
+                                     from.size(), kHeaderSize + layout + payload));
+    if (Checksum(from.data() + kHeaderSize, layout + payload) != Get<std::uint64_t>(from.data() + kChecksumAt))
+        return refuse("tickfsm: Snapshot::FromBytes: the snapshot's checksum does not match: its bytes were changed");
+    out.bytes.assign(from.begin(), from.end());
+    return true;
+}
+
+namespace detail {
+
+std::uint64_t HashBytes(const void* bytes, std::size_t size, std::uint64_t hash) noexcept {
+    const auto* p = static_cast<const unsigned char*>(bytes);
+    for (std::size_t i = 0; i < size; ++i) hash = (hash ^ p[i]) * 0x100000001B3ull;
+    return hash;
+}
+
+std::uint64_t Fingerprint(std::string_view character, const SnapshotLayout& layout, std::uint64_t shape) noexcept {
+    std::uint64_t hash = HashBytes(character.data(), character.size());
+    hash = HashBytes(&layout.data_size, sizeof(layout.data_size), hash);
+    for (std::string_view name : layout.names) {
+        hash = HashBytes(name.data(), name.size(), hash);
+        hash = HashBytes("/", 1, hash);
+    }
+    for (std::size_t i = 0; i < layout.item_count; ++i) {
+        const DataItem& item = layout.items[i];
+        const std::uint32_t facts[] = {item.offset, item.size, static_cast<std::uint32_t>(item.kept)};
+        hash = HashBytes(facts, sizeof(facts), hash);
+        hash = HashBytes(item.type.data(), item.type.size(), hash);
+    }
+    return HashBytes(&shape, sizeof(shape), hash);
+}
+
+void CheckSavable(const SnapshotLayout& layout, void (*fail)(std::string_view)) {
+    for (std::size_t i = 0; i < layout.item_count; ++i)
+        if (layout.items[i].kept == Kept::No)
+            fail(Format("Save(): {} holds data that is not trivially copyable and has no snapshot hooks; give it "
+                        "void Save(tickfsm::SnapshotWriter&) const and void Load(tickfsm::SnapshotReader&)",
+                        layout.items[i].type));
+}
+
+void BeginSnapshot(std::vector<std::byte>& out, const SnapshotLayout& layout, SnapshotKind kind,
+                   std::uint32_t count) {
+    out.clear();
+    out.resize(kHeaderSize);
+    PutAt(out, 0, kMagic);
+    PutAt(out, 4, kVersion);
+    PutAt(out, kKindAt, static_cast<std::uint16_t>(kind));
+    PutAt(out, kFingerprintAt, layout.fingerprint);
+    PutAt(out, kCountAt, count);
+    Put(out, layout.data_size);
+    Put(out, static_cast<std::uint32_t>(layout.names.size()));
+    for (std::string_view name : layout.names) {
+        Put(out, static_cast<std::uint16_t>(name.size()));
+        AppendBytes(out, name.data(), name.size());
+    }
+    PutAt(out, kLayoutAt, static_cast<std::uint32_t>(out.size() - kHeaderSize));
+}
+
+void AppendBytes(std::vector<std::byte>& out, const void* bytes, std::size_t size) {
+    const auto* from = static_cast<const std::byte*>(bytes);
+    out.insert(out.end(), from, from + size);
+}
+
+void WriteCharacter(std::vector<std::byte>& out, const SnapshotLayout& layout, const Runtime& rt, StateIndex next,
+                    StateIndex previous, const std::byte* data) {
+    Put(out, rt.state);
+    Put(out, rt.flags);
+    Put(out, rt.ticks);
+    Put(out, next);
+    Put(out, previous);
+    for (std::size_t i = 0; i < layout.item_count; ++i) {
+        const DataItem& item = layout.items[i];
+        if (item.kept == Kept::Bytes) {
+            AppendBytes(out, data + item.offset, item.size);
+            continue;
+        }
+        const std::size_t length_at = out.size();
+        Put(out, std::uint32_t{0});
+        SnapshotWriter writer = SnapshotAccess::Writer(out);
+        item.save(data + item.offset, writer);
+        PutAt(out, length_at, static_cast<std::uint32_t>(out.size() - length_at - sizeof(std::uint32_t)));
+    }
+}
+
+void EndSnapshot(std::vector<std::byte>& out) {
+    const std::size_t layout = Get<std::uint32_t>(out.data() + kLayoutAt);
+    PutAt(out, kPayloadAt, static_cast<std::uint32_t>(out.size() - kHeaderSize - layout));
+    PutAt(out, kChecksumAt, Checksum(out.data() + kHeaderSize, out.size() - kHeaderSize));
+}
+
+SnapshotCursor OpenSnapshot(std::span<const std::byte> bytes, const SnapshotLayout& layout, SnapshotKind kind,
+                            std::uint32_t count, void (*fail)(std::string_view)) {
+    if (bytes.size() < kHeaderSize) fail("Restore(): the snapshot is empty; Save() or Snapshot::FromBytes() fills one");
+    const std::byte* base = bytes.data();
+    const auto saved_kind = Get<std::uint16_t>(base + kKindAt);
+    if (saved_kind != static_cast<std::uint16_t>(kind))
+        fail(Format("Restore(): the snapshot is of {}, and this is {}", KindName(saved_kind),
+                    KindName(static_cast<std::uint16_t>(kind))));
+    const auto saved_count = Get<std::uint32_t>(base + kCountAt);
+    if (count != kAnyCount && saved_count != count)
+        fail(Format("Restore(): the snapshot holds {} characters and this crowd {}; make a crowd of {} first",
+                    saved_count, count, saved_count));
+    // What differs, named: a state, the data, or else the transitions and tree.
+    const std::byte* at = base + kHeaderSize;
+    const auto data_size = Get<std::uint32_t>(at);
+    const auto states = Get<std::uint32_t>(at + 4);
+    at += 8;
+    const std::size_t shared = states < layout.names.size() ? states : layout.names.size();
+    for (std::size_t i = 0; i < shared; ++i) {
+        const auto length = Get<std::uint16_t>(at);
+        const std::string_view name(reinterpret_cast<const char*>(at + 2), length);
+        at += 2 + length;
+        if (name != layout.names[i])
+            fail(Format("Restore(): state {} is {} in the snapshot and {} here: a state was added, removed or "
+                        "reordered since it was saved",
+                        i, name, layout.names[i]));
+    }
+    if (states != layout.names.size())
+        fail(Format("Restore(): the snapshot's machine has {} states and this one {}", states, layout.names.size()));
+    if (data_size != layout.data_size)
+        fail(Format("Restore(): the states' data differs: {} bytes per character in the snapshot, {} here (a "
+                    "state's or an action's class changed)",
+                    data_size, layout.data_size));
+    if (Get<std::uint64_t>(base + kFingerprintAt) != layout.fingerprint)
+        fail("Restore(): the snapshot comes from another configuration of this machine: its transitions, nesting or "
+             "data layout differ");
+    const std::size_t layout_size = Get<std::uint32_t>(base + kLayoutAt);
+    return {base + kHeaderSize + layout_size, base + bytes.size()};
+}
+
+const std::byte* TakeBytes(SnapshotCursor& cursor, std::size_t size, void (*fail)(std::string_view)) {
+    if (static_cast<std::size_t>(cursor.end - cursor.at) < size)
+        fail("Restore(): the snapshot ends in the middle of a character");
+    const std::byte* at = cursor.at;
+    cursor.at += size;
+    return at;
+}
+
+namespace {
+constexpr std::size_t kRecordHead = 2 + 2 + 4 + 2 + 2;
+}
+
+void CheckCharacter(SnapshotCursor& cursor, const SnapshotLayout& layout, void (*fail)(std::string_view)) {
+    const std::byte* head = TakeBytes(cursor, kRecordHead, fail);
+    const auto state = Get<StateIndex>(head);
+    const auto next = Get<StateIndex>(head + 8);
+    const auto previous = Get<StateIndex>(head + 10);
+    if (!ValidState(layout, state) || !ValidState(layout, next) || !ValidState(layout, previous))
+        fail(Format("Restore(): the snapshot names state {} of a machine of {} states", state, layout.names.size()));
+    for (std::size_t i = 0; i < layout.item_count; ++i) {
+        const DataItem& item = layout.items[i];
+        if (item.kept == Kept::Bytes) {
+            TakeBytes(cursor, item.size, fail);
+        } else {
+            const auto length = Get<std::uint32_t>(TakeBytes(cursor, sizeof(std::uint32_t), fail));
+            TakeBytes(cursor, length, fail);
+        }
+    }
+}
+
+void ReadCharacter(SnapshotCursor& cursor, const SnapshotLayout& layout, Runtime& rt, StateIndex& next,
+                   StateIndex& previous, std::byte* data) {
+    const std::byte* head = cursor.at;
+    rt.state = Get<StateIndex>(head);
+    rt.flags = Get<std::uint16_t>(head + 2);
+    rt.ticks = Get<std::uint32_t>(head + 4);
+    next = Get<StateIndex>(head + 8);
+    previous = Get<StateIndex>(head + 10);
+    cursor.at += kRecordHead;
+    for (std::size_t i = 0; i < layout.item_count; ++i) {
+        const DataItem& item = layout.items[i];
+        if (item.kept == Kept::Bytes) {
+            std::memcpy(data + item.offset, cursor.at, item.size);
+            cursor.at += item.size;
+            continue;
+        }
+        const auto length = Get<std::uint32_t>(cursor.at);
+        cursor.at += sizeof(std::uint32_t);
+        SnapshotReader reader = SnapshotAccess::Reader(std::span<const std::byte>(cursor.at, length), item.type);
+        item.load(data + item.offset, reader);
+        cursor.at += length;
+    }
+}
+
+} // namespace detail
+} // namespace tickfsm

@@ -1,0 +1,455 @@
+// The differential test of hierarchy: random transitions, events and history
+// on one tree with nested states and parallel regions (a region inside a
+// region included), run by the library and by a reference model of the rules
+// in docs/nested_states.md, compared after every call: the hooks' log, the
+// active path, IsIn and TicksInState of every state.
+//
+// The tree (S0 starts, unless the seed says S1 or S6):
+//
+//   S0
+//   S1: S2 (initial): S3 (initial), S4
+//       S5
+//   S6 (parallel)
+//   ├── S7: S9 (initial), S10
+//   └── S8: S11 (initial, parallel)
+//           │   └── S13
+//           S12
+
+#include <catch2/catch.hpp>
+
+#include <array>
+#include <cstdint>
+#include <random>
+#include <string>
+#include <vector>
+
+#include <tickfsm/tickfsm.hpp>
+
+namespace {
+
+constexpr int kStates = 14;
+constexpr int kBits = 6;
+constexpr std::array<tickfsm::Event, 3> kEvents{tickfsm::Event("E0"), tickfsm::Event("E1"), tickfsm::Event("E2")};
+
+// --- The tree, as data both sides share --------------------------------------------
+struct Shape {
+    int parent = -1;            // within its lane
+    int owner = -1;             // a region: its parallel state
+    std::vector<int> children;  // the first is the initial one
+    std::vector<int> regions;
+};
+std::array<Shape, kStates> MakeTree() {
+    std::array<Shape, kStates> t;
+    auto sub = [&](int p, std::vector<int> c) {
+        for (int x : c) t[static_cast<std::size_t>(x)].parent = p;
+        t[static_cast<std::size_t>(p)].children = std::move(c);
+    };
+    auto reg = [&](int p, std::vector<int> r) {
+        for (int x : r) t[static_cast<std::size_t>(x)].owner = p;
+        t[static_cast<std::size_t>(p)].regions = std::move(r);
+    };
+    sub(1, {2, 5});
+    sub(2, {3, 4});
+    reg(6, {7, 8});
+    sub(7, {9, 10});
+    sub(8, {11, 12});
+    reg(11, {13});
+    return t;
+}
+const std::array<Shape, kStates> kTree = MakeTree();
+const Shape& Node(int s) { return kTree[static_cast<std::size_t>(s)]; }
+
+int LaneOf(int s) { // the region whose lane holds s; -1 for the machine's own
+    while (Node(s).parent >= 0) s = Node(s).parent;
+    return Node(s).owner >= 0 ? s : -1;
+}
+bool Encloses(int outer, int inner) { // lane `outer` is lane `inner` or holds it
+    for (int r = inner;; r = LaneOf(Node(r).owner)) {
+        if (r == outer) return true;
+        if (r < 0) return false;
+    }
+}
+constexpr bool kComposite[kStates] = {false, true, true, false, false, false, false,
+                                      true,  true, false, false, false, false, false};
+
+struct Edge {
+    int to;
+    int bit;
+};
+struct EventEdge {
+    int event;
+    int to;
+};
+struct Config {
+    int initial = 0;
+    std::array<tickfsm::History, kStates> history{};
+    std::array<std::vector<Edge>, kStates> edges;
+    std::array<std::vector<EventEdge>, kStates> events;
+};
+
+Config RandomConfig(std::mt19937& rng) {
+    Config cfg;
+    auto pick = [&](int n) { return static_cast<int>(rng() % static_cast<unsigned>(n)); };
+    const int initials[] = {0, 1, 6};
+    cfg.initial = initials[pick(3)];
+    for (int s = 0; s < kStates; ++s) {
+        if (kComposite[s]) cfg.history[static_cast<std::size_t>(s)] = static_cast<tickfsm::History>(pick(3));
+        std::vector<int> targets;
+        for (int t = 0; t < kStates; ++t)
+            if (Encloses(LaneOf(t), LaneOf(s))) targets.push_back(t);
+        const int edges = pick(4);
+        for (int i = 0; i < edges; ++i)
+            cfg.edges[static_cast<std::size_t>(s)].push_back(
+                {targets[static_cast<std::size_t>(pick(static_cast<int>(targets.size())))], pick(kBits)});
+        for (int e = 0; e < static_cast<int>(kEvents.size()); ++e)
+            if (pick(4) == 0)
+                cfg.events[static_cast<std::size_t>(s)].push_back(
+                    {e, targets[static_cast<std::size_t>(pick(static_cast<int>(targets.size())))]});
+    }
+    return cfg;
+}
+
+// --- The library's side -------------------------------------------------------------
+struct Ctl {
+    std::string log;
+    unsigned bits = 0;
+};
+struct Pad {};
+template <int I>
+struct N {
+    void OnStateEnter(Ctl& c, const Pad&) { c.log += "e" + std::to_string(I) + " "; }
+    void Perform(Ctl& c, const Pad&) { c.log += "p" + std::to_string(I) + " "; }
+    void OnStateExit(Ctl& c, const Pad&) { c.log += "x" + std::to_string(I) + " "; }
+};
+
+template <int I = 0, class F>
+void WithState(int i, F&& f) {
+    if constexpr (I < kStates) {
+        if (i == I) return f.template operator()<I>();
+        WithState<I + 1>(i, f);
+    }
+}
+
+// The lanes of the fixed tree at compile time, for instantiating only the
+// transitions the library accepts.
+constexpr int kParent[kStates] = {-1, -1, 1, 2, 2, 1, -1, -1, -1, 7, 7, 8, 8, -1};
+constexpr int kOwner[kStates] = {-1, -1, -1, -1, -1, -1, -1, 6, 6, -1, -1, -1, -1, 11};
+constexpr int ConstLane(int s) {
+    while (kParent[s] >= 0) s = kParent[s];
+    return kOwner[s] >= 0 ? s : -1;
+}
+constexpr bool ConstEncloses(int outer, int inner) {
+    for (int r = inner;; r = ConstLane(kOwner[r])) {
+        if (r == outer) return true;
+        if (r < 0) return false;
+    }
+}
+
+class Machine : public tickfsm::StateManager<Ctl, Pad> {
+public:
+    Machine(Ctl& c, const Config& cfg) : StateManager(c) {
+        WithState(cfg.initial, [&]<int I>() { SetInitialState<N<I>>(); });
+        SetSubstates<N<1>, N<2>, N<5>>();
+        SetSubstates<N<2>, N<3>, N<4>>();
+        SetRegions<N<6>, N<7>, N<8>>();
+        SetSubstates<N<7>, N<9>, N<10>>();
+        SetSubstates<N<8>, N<11>, N<12>>();
+        SetRegions<N<11>, N<13>>();
+        for (int s = 0; s < kStates; ++s) {
+            if (kComposite[s])
+                WithState(s, [&]<int I>() { SetHistory<N<I>>(cfg.history[static_cast<std::size_t>(s)]); });
+            for (const Edge& e : cfg.edges[static_cast<std::size_t>(s)])
+                WithState(s, [&]<int I>() {
+                    WithState(e.to, [&]<int J>() {
+                        if constexpr (ConstEncloses(ConstLane(J), ConstLane(I)))
+                            From<N<I>>().template To<N<J>>([bit = e.bit](const Ctl& ctl) { return (ctl.bits >> bit) & 1u; });
+                    });
+                });
+            for (const EventEdge& e : cfg.events[static_cast<std::size_t>(s)])
+                WithState(s, [&]<int I>() {
+                    WithState(e.to, [&]<int J>() {
+                        if constexpr (ConstEncloses(ConstLane(J), ConstLane(I)))
+                            From<N<I>>().On(kEvents[static_cast<std::size_t>(e.event)]).template To<N<J>>();
+                    });
+                });
+        }
+    }
+};
+
+// --- The reference model ------------------------------------------------------------
+class Model {
+public:
+    explicit Model(const Config& cfg) : cfg_(cfg) {}
+
+    void Perform(unsigned bits) {
+        bits_ = bits;
+        if (!started_) {
+            started_ = true;
+            ChangeTo(-1, cfg_.initial);
+        }
+        Count(lane_[Slot(-1)].leaf);
+        ++lane_[Slot(-1)].ticks;
+        const int fired = Probe(-1);
+        if (fired >= 0) ChangeTo(-1, fired);
+        PerformPath(lane_[Slot(-1)].leaf);
+        TickRegions(-1);
+    }
+
+    bool SendEvent(int event) {
+        if (!started_) return false;
+        return Deliver(-1, event).taken;
+    }
+
+    std::string log;
+
+    std::string Path() const {
+        std::string text;
+        if (lane_[Slot(-1)].leaf >= 0) AppendPath(lane_[Slot(-1)].leaf, text);
+        return text;
+    }
+    bool IsIn(int s) const {
+        const int lane = LaneOf(s);
+        if (lane >= 0 && !IsIn(Node(lane).owner)) return false;
+        const int leaf = lane_[Slot(lane)].leaf;
+        if (leaf < 0) return false;
+        for (int a = leaf; a >= 0; a = Node(a).parent)
+            if (a == s) return true;
+        return false;
+    }
+    std::uint32_t Ticks(int s) const {
+        if (!IsIn(s)) return 0;
+        if (kComposite[s]) return composite_ticks_[static_cast<std::size_t>(s)];
+        return lane_[Slot(LaneOf(s))].ticks; // an active leaf is its lane's current state
+    }
+
+private:
+    struct Lane {
+        int leaf = -1;
+        std::uint32_t ticks = 0;
+    };
+    static std::size_t Slot(int lane) { return static_cast<std::size_t>(lane + 1); }
+
+    std::vector<int> PathOf(int leaf) const {
+        std::vector<int> path;
+        for (int s = leaf; s >= 0; s = Node(s).parent) path.insert(path.begin(), s);
+        return path;
+    }
+    void AppendPath(int leaf, std::string& text) const {
+        const std::vector<int> path = PathOf(leaf);
+        for (std::size_t i = 0; i < path.size(); ++i) text += (i ? "/N<" : "N<") + std::to_string(path[i]) + ">";
+        if (Node(leaf).regions.empty()) return;
+        text += "/{";
+        bool first = true;
+        for (int r : Node(leaf).regions) {
+            if (lane_[Slot(r)].leaf < 0) continue;
+            if (!first) text += ", ";
+            first = false;
+            AppendPath(lane_[Slot(r)].leaf, text);
+        }
+        text += "}";
+    }
+
+    // Every active composite above `leaf` in its lane, and every region's lane below it, counts a tick.
+    void Count(int leaf) {
+        for (int s = Node(leaf).parent; s >= 0; s = Node(s).parent) ++composite_ticks_[static_cast<std::size_t>(s)];
+        for (int r : Node(leaf).regions) {
+            Lane& lane = lane_[Slot(r)];
+            if (lane.leaf < 0) continue;
+            ++lane.ticks;
+            Count(lane.leaf);
+        }
+    }
+
+    // The first transition whose condition holds along the lane's path, outermost first.
+    int Probe(int lane) const {
+        for (int s : PathOf(lane_[Slot(lane)].leaf))
+            for (const Edge& e : cfg_.edges[static_cast<std::size_t>(s)])
+                if ((bits_ >> e.bit) & 1u) return e.to;
+        return -1;
+    }
+
+    void PerformPath(int leaf) {
+        for (int s : PathOf(leaf)) log += "p" + std::to_string(s) + " ";
+    }
+
+    // Returns a target its enclosing lane must change to, or -1.
+    int TickRegions(int lane) {
+        const int leaf = lane_[Slot(lane)].leaf;
+        for (int r : Node(leaf).regions) {
+            const int out = LaneTick(r);
+            if (out >= 0) return ChangeTo(lane, out);
+        }
+        return -1;
+    }
+    int LaneTick(int lane) {
+        if (lane_[Slot(lane)].leaf < 0) return -1;
+        const int fired = Probe(lane);
+        if (fired >= 0) {
+            const int out = ChangeTo(lane, fired);
+            if (out >= 0) return out;
+        }
+        PerformPath(lane_[Slot(lane)].leaf);
+        return TickRegions(lane);
+    }
+
+    void ExitLane(int lane) { // a region's whole path, its own regions first
+        Lane& l = lane_[Slot(lane)];
+        if (l.leaf < 0) return;
+        ExitUpTo(l.leaf, -1);
+        l.leaf = -1;
+    }
+    void ExitUpTo(int leaf, int base) {
+        for (int s = leaf; s != base; s = Node(s).parent) {
+            if (kComposite[s]) last_[static_cast<std::size_t>(s)] = leaf;
+            for (auto r = Node(s).regions.rbegin(); r != Node(s).regions.rend(); ++r) ExitLane(*r);
+            log += "x" + std::to_string(s) + " ";
+        }
+    }
+
+    // Changes lane `lane` to `to`; returns `to` when another lane holds it (to be made there), else -1.
+    int ChangeTo(int lane, int to) {
+        if (LaneOf(to) != lane) return to;
+        Lane& l = lane_[Slot(lane)];
+        int base = -1;
+        if (l.leaf >= 0)
+            for (int a = Node(to).parent; a >= 0 && base < 0; a = Node(a).parent)
+                for (int s = l.leaf; s >= 0; s = Node(s).parent)
+                    if (s == a) {
+                        base = a;
+                        break;
+                    }
+        if (l.leaf >= 0) ExitUpTo(l.leaf, base);
+        std::vector<int> entering;
+        for (int s = to; s != base; s = Node(s).parent) entering.insert(entering.begin(), s);
+        for (int s = to; kComposite[s];) {
+            const int last = last_[static_cast<std::size_t>(s)];
+            const tickfsm::History h = cfg_.history[static_cast<std::size_t>(s)];
+            bool remembered = false;
+            for (int a = last; a >= 0 && !remembered; a = Node(a).parent) remembered = a == s && last != s;
+            if (h == tickfsm::History::Deep && remembered) {
+                std::vector<int> below;
+                for (int a = last; a != s; a = Node(a).parent) below.insert(below.begin(), a);
+                entering.insert(entering.end(), below.begin(), below.end());
+                break;
+            }
+            int next = Node(s).children.front();
+            if (h == tickfsm::History::Shallow && remembered)
+                for (int a = last; a != s; a = Node(a).parent) next = a;
+            entering.push_back(next);
+            s = next;
+        }
+        const int leaf = entering.back();
+        l.leaf = leaf;
+        l.ticks = 0;
+        for (int s : entering) {
+            if (kComposite[s]) composite_ticks_[static_cast<std::size_t>(s)] = 0;
+            log += "e" + std::to_string(s) + " ";
+        }
+        for (int r : Node(leaf).regions) lane_[Slot(r)] = Lane{};
+        for (int r : Node(leaf).regions) {
+            const int out = ChangeTo(r, r);
+            if (out >= 0) return ChangeTo(lane, out);
+        }
+        return -1;
+    }
+
+    struct Delivered {
+        bool taken = false;
+        int out = -1;
+    };
+    Delivered Deliver(int lane, int event) {
+        const int leaf = lane_[Slot(lane)].leaf;
+        if (leaf < 0) return {};
+        bool taken = false;
+        for (int r : Node(leaf).regions) {
+            const Delivered d = Deliver(r, event);
+            if (d.out >= 0) return {true, ChangeTo(lane, d.out)};
+            taken = taken || d.taken;
+        }
+        if (taken) return {true, -1};
+        for (int s = leaf; s >= 0; s = Node(s).parent)
+            for (const EventEdge& e : cfg_.events[static_cast<std::size_t>(s)])
+                if (e.event == event) return {true, ChangeTo(lane, e.to)};
+        return {};
+    }
+
+    const Config& cfg_;
+    unsigned bits_ = 0;
+    bool started_ = false;
+    std::array<Lane, kStates + 1> lane_{};
+    std::array<std::uint32_t, kStates> composite_ticks_{};
+    std::array<int, kStates> last_ = [] {
+        std::array<int, kStates> a{};
+        a.fill(-1);
+        return a;
+    }();
+};
+
+template <int I = 0>
+bool LibIsIn(const Machine& m, int s) {
+    if constexpr (I < kStates) {
+        if (s == I) return m.IsIn<N<I>>();
+        return LibIsIn<I + 1>(m, s);
+    }
+    return false;
+}
+template <int I = 0>
+std::uint32_t LibTicks(const Machine& m, int s) {
+    if constexpr (I < kStates) {
+        if (s == I) return m.TicksInState<N<I>>();
+        return LibTicks<I + 1>(m, s);
+    }
+    return 0;
+}
+
+} // namespace
+
+TEST_CASE("Random nested and parallel machines follow the reference model of the hierarchy rules",
+          "[diff][nested][regions]") {
+#if defined(TICKFSM_DIFF_SANITIZED)
+    constexpr std::uint32_t kSeeds = 60; // the sanitizers' builds run the same rules, slower
+#else
+    constexpr std::uint32_t kSeeds = 300;
+#endif
+    constexpr int kSteps = 200;
+    int events_taken = 0;
+    int regions_ticked = 0;
+    for (std::uint32_t seed = 1; seed <= kSeeds; ++seed) {
+        std::mt19937 rng(seed);
+        const Config cfg = RandomConfig(rng);
+        Ctl ctl;
+        Machine lib(ctl, cfg);
+        Model model(cfg);
+        for (int step = 0; step < kSteps; ++step) {
+            std::string what;
+            if (rng() % 5 == 0) {
+                const int event = static_cast<int>(rng() % kEvents.size());
+                what = "SendEvent E" + std::to_string(event);
+                const bool taken = lib.SendEvent(kEvents[static_cast<std::size_t>(event)]);
+                events_taken += taken;
+                REQUIRE(taken == model.SendEvent(event));
+            } else {
+                unsigned bits = 0;
+                for (int b = 0; b < kBits; ++b) bits |= (rng() % 10 < 2 ? 1u : 0u) << b;
+                what = "Perform bits " + std::to_string(bits);
+                ctl.bits = bits;
+                lib.Perform({});
+                model.Perform(bits);
+            }
+            INFO("seed " << seed << ", step " << step << ": " << what);
+            REQUIRE(ctl.log == model.log);
+            REQUIRE(lib.ActivePath() == model.Path());
+            for (int s = 0; s < kStates; ++s) {
+                INFO("state " << s);
+                REQUIRE(LibIsIn(lib, s) == model.IsIn(s));
+                REQUIRE(LibTicks(lib, s) == model.Ticks(s));
+            }
+            regions_ticked += lib.IsIn<N<13>>();
+            ctl.log.clear();
+            model.log.clear();
+        }
+    }
+    // The runs reached what they are meant to compare.
+    CHECK(events_taken > 100);
+    CHECK(regions_ticked > 100);
+}

@@ -1,0 +1,395 @@
+// Snapshots: Save and Restore of machines and crowds, bytes and back, state
+// data kept as bytes or through Save/Load hooks, snapshots of another
+// configuration and bytes that are not one, and what every kind of machine
+// state (paths, regions, the push stack, requests, the global state) keeps.
+
+#include <catch2/catch.hpp>
+
+#include <cstring>
+#include <random>
+#include <string>
+#include <vector>
+
+#include <tickfsm/tickfsm.hpp>
+
+namespace {
+
+struct Fighter {
+    std::vector<std::string> log;
+    bool jump = false;
+    bool hit = false;
+    int hp = 100;
+};
+struct Pad {};
+
+struct Idle {
+    void OnStateEnter(Fighter& f, const Pad&) { f.log.push_back("enter Idle"); }
+    void Perform(Fighter& f, const Pad&) { f.log.push_back("Idle"); }
+};
+struct Jump {
+    int height = 0; // trivially copyable data: kept as bytes
+    void OnStateEnter(Fighter& f, const Pad&) {
+        height = 0;
+        f.log.push_back("enter Jump");
+    }
+    void Perform(Fighter& f, const Pad&) {
+        ++height;
+        f.log.push_back("Jump " + std::to_string(height));
+    }
+};
+struct Hurt {
+    std::string last; // not trivially copyable: kept through its hooks
+    void OnStateEnter(Fighter& f, const Pad&) {
+        f.hp -= 10;
+        last += "!";
+        f.log.push_back("Hurt " + last);
+    }
+    void Save(tickfsm::SnapshotWriter& writer) const { writer.Write(std::string_view(last)); }
+    void Load(tickfsm::SnapshotReader& reader) { last = reader.ReadString(); }
+};
+
+class FighterStateManager : public tickfsm::StateManager<Fighter, Pad> {
+public:
+    explicit FighterStateManager(Fighter& f) : StateManager(f) {
+        SetInitialState<Idle>().To<Jump>([](const Fighter& c) { return c.jump; });
+        From<Jump>().To<Idle>([](const Fighter&, const Pad&, float t) { return t >= 0.05f; });
+        From<Idle>().To<Hurt>([](const Fighter& c) { return c.hit; });
+        From<Jump>().To<Hurt>([](const Fighter& c) { return c.hit; });
+        From<Hurt>().To<Idle>([](const Fighter& c) { return !c.hit; });
+    }
+};
+
+// Drives a machine with the input of tick t of a fixed script.
+void Drive(FighterStateManager& m, Fighter& f, int t) {
+    f.jump = t % 7 == 2;
+    f.hit = t % 11 == 5 || t % 11 == 6;
+    m.Perform({});
+}
+
+} // namespace
+
+TEST_CASE("A restored machine does what it did after the Save", "[snapshot]") {
+    Fighter f;
+    FighterStateManager m(f);
+    for (int t = 0; t < 20; ++t) Drive(m, f, t);
+    const tickfsm::Snapshot snapshot = m.Save();
+    const std::string saved_state(m.CurrentStateName());
+    const std::uint32_t saved_ticks = m.TicksInState();
+    const Fighter saved_fighter = f; // the controller is the game's to keep
+    f.log.clear();
+    for (int t = 20; t < 60; ++t) Drive(m, f, t);
+    const std::vector<std::string> expected = f.log;
+
+    Fighter g = saved_fighter;
+    g.log.clear();
+    FighterStateManager n(g);
+    n.Restore(snapshot);
+    CHECK(n.CurrentStateName() == saved_state);
+    CHECK(n.TicksInState() == saved_ticks);
+    for (int t = 20; t < 60; ++t) Drive(n, g, t);
+    CHECK(g.log == expected);
+    CHECK(n.Save() == m.Save());
+
+    // And the same machine, back in time.
+    f = saved_fighter;
+    f.log.clear();
+    m.Restore(snapshot);
+    for (int t = 20; t < 60; ++t) Drive(m, f, t);
+    CHECK(f.log == expected);
+}
+
+TEST_CASE("A snapshot keeps each state's data as bytes or through its Save and Load hooks", "[snapshot]") {
+    Fighter f;
+    FighterStateManager m(f);
+    f.jump = true;
+    m.Perform({});
+    m.Perform({});
+    REQUIRE(m.State<Jump>().height == 2);
+    f.jump = false;
+    f.hit = true;
+    m.Perform({});
+    REQUIRE(m.State<Hurt>().last == "!");
+    const tickfsm::Snapshot snapshot = m.Save();
+    m.State<Jump>().height = 99;
+    m.State<Hurt>().last = "changed";
+    m.Restore(snapshot);
+    CHECK(m.State<Jump>().height == 2);
+    CHECK(m.State<Hurt>().last == "!");
+    CHECK(m.CurrentStateName() == "Hurt");
+}
+
+TEST_CASE("A snapshot goes to bytes and back", "[snapshot]") {
+    Fighter f;
+    FighterStateManager m(f);
+    for (int t = 0; t < 30; ++t) Drive(m, f, t);
+    const tickfsm::Snapshot snapshot = m.Save();
+    std::vector<std::byte> file(snapshot.Bytes().begin(), snapshot.Bytes().end());
+    tickfsm::Snapshot read;
+    std::string error;
+    REQUIRE(tickfsm::Snapshot::FromBytes(file, read, &error));
+    CHECK(error.empty());
+    CHECK(read == snapshot);
+    CHECK(read.Fingerprint() == snapshot.Fingerprint());
+    CHECK(read.Characters() == 1);
+    Fighter g;
+    FighterStateManager n(g);
+    n.Restore(read);
+    CHECK(n.Save() == snapshot);
+}
+
+TEST_CASE("Bytes that are cut short changed or of another version are refused and change nothing",
+          "[snapshot][config_error]") {
+    Fighter f;
+    FighterStateManager m(f);
+    for (int t = 0; t < 10; ++t) Drive(m, f, t);
+    const tickfsm::Snapshot good = m.Save();
+    const std::vector<std::byte> bytes(good.Bytes().begin(), good.Bytes().end());
+    tickfsm::Snapshot out = good;
+    std::string error;
+
+    std::vector<std::byte> cut(bytes.begin(), bytes.end() - 3);
+    CHECK_FALSE(tickfsm::Snapshot::FromBytes(cut, out, &error));
+    CHECK_THAT(error, Catch::Contains("was cut short or run on"));
+
+    std::vector<std::byte> changed = bytes;
+    changed[changed.size() - 5] ^= std::byte{0x10};
+    CHECK_FALSE(tickfsm::Snapshot::FromBytes(changed, out, &error));
+    CHECK_THAT(error, Catch::Contains("checksum does not match"));
+
+    std::vector<std::byte> newer = bytes;
+    newer[4] = std::byte{7};
+    CHECK_FALSE(tickfsm::Snapshot::FromBytes(newer, out, &error));
+    CHECK_THAT(error, Catch::Contains("format version 7"));
+
+    std::vector<std::byte> other(100, std::byte{1});
+    CHECK_FALSE(tickfsm::Snapshot::FromBytes(other, out, &error));
+    CHECK_THAT(error, Catch::Contains("not a tickfsm snapshot"));
+    CHECK(out == good); // left as it was
+
+    Fighter g;
+    FighterStateManager n(g);
+    CHECK_THROWS_WITH(n.Restore(tickfsm::Snapshot{}), Catch::Contains("the snapshot is empty"));
+}
+
+namespace {
+struct Block {};
+// The same character with a state added, states reordered, other data, other transitions.
+class Added : public tickfsm::StateManager<Fighter, Pad> {
+public:
+    explicit Added(Fighter& f) : StateManager(f) {
+        SetInitialState<Idle>().To<Jump>([](const Fighter& c) { return c.jump; });
+        From<Jump>().To<Idle>([](const Fighter&, const Pad&, float t) { return t >= 0.05f; });
+        From<Idle>().To<Hurt>([](const Fighter& c) { return c.hit; });
+        From<Jump>().To<Hurt>([](const Fighter& c) { return c.hit; });
+        From<Hurt>().To<Block>([](const Fighter& c) { return !c.hit; });
+    }
+};
+class Reordered : public tickfsm::StateManager<Fighter, Pad> {
+public:
+    explicit Reordered(Fighter& f) : StateManager(f) {
+        SetInitialState<Idle>().To<Hurt>([](const Fighter& c) { return c.hit; });
+        From<Idle>().To<Jump>([](const Fighter& c) { return c.jump; });
+        From<Jump>().To<Idle>([](const Fighter&, const Pad&, float t) { return t >= 0.05f; });
+        From<Jump>().To<Hurt>([](const Fighter& c) { return c.hit; });
+        From<Hurt>().To<Idle>([](const Fighter& c) { return !c.hit; });
+    }
+};
+class Rewired : public tickfsm::StateManager<Fighter, Pad> {
+public:
+    explicit Rewired(Fighter& f) : StateManager(f) {
+        SetInitialState<Idle>().To<Jump>([](const Fighter& c) { return c.jump; });
+        From<Jump>().To<Idle>([](const Fighter&, const Pad&, float t) { return t >= 0.05f; });
+        From<Idle>().To<Hurt>([](const Fighter& c) { return c.hit; });
+        From<Jump>().To<Hurt>([](const Fighter& c) { return c.hit; });
+        From<Hurt>().To<Jump>([](const Fighter& c) { return !c.hit; }); // Jump, not Idle
+    }
+};
+struct Other {
+    int x = 0;
+};
+struct Wander {};
+struct OtherPad {};
+} // namespace
+
+TEST_CASE("A snapshot of another configuration is a ConfigError naming what differs, and changes nothing",
+          "[snapshot][config_error]") {
+    Fighter f;
+    FighterStateManager m(f);
+    for (int t = 0; t < 10; ++t) Drive(m, f, t);
+    const tickfsm::Snapshot snapshot = m.Save();
+
+    Fighter g;
+    Added added(g);
+    added.Perform({});
+    const tickfsm::Snapshot before = added.Save();
+    CHECK_THROWS_WITH(added.Restore(snapshot), Catch::Contains("the snapshot's machine has 3 states and this one 4"));
+    CHECK(added.Save() == before);
+
+    Reordered reordered(g);
+    CHECK_THROWS_WITH(reordered.Restore(snapshot),
+                      Catch::Contains("state 1 is Jump in the snapshot and Hurt here: a state was added, removed or "
+                                      "reordered"));
+
+    Rewired rewired(g);
+    CHECK_THROWS_WITH(rewired.Restore(snapshot),
+                      Catch::Contains("another configuration of this machine: its transitions"));
+
+    Other o;
+    tickfsm::StateManager<Other, OtherPad> other(o);
+    other.SetInitialState<Wander>();
+    CHECK_THROWS_WITH(other.Restore(snapshot), Catch::Contains("StateManager<Other, OtherPad>: Restore(): state 0 is Idle in the snapshot and Wander here"));
+
+    tickfsm::Crowd<FighterStateManager> crowd(2);
+    CHECK_THROWS_WITH(crowd.Restore(snapshot),
+                      Catch::Contains("the snapshot is of a StateManager, and this is a whole Crowd"));
+}
+
+namespace {
+struct Unsaved {
+    std::vector<int> trail; // neither trivially copyable nor with hooks
+};
+struct Alive {};
+struct Legs {};
+struct Stand {};
+struct Run {};
+struct Arms {};
+struct Lower {};
+struct Aim {};
+struct Stunned {};
+struct Battery {
+    int charge = 10;
+    void Perform(Fighter&, const Pad&) { --charge; }
+};
+struct Asker {
+    void Perform(Fighter& f, const Pad&, tickfsm::Machine<Fighter, Pad>& m) {
+        if (f.hp == 1) m.ForceSetState<Idle>();
+    }
+};
+
+// Alive (parallel): Legs {Stand, Run} with history, Arms {Lower, Aim}; a
+// push of Stunned; a global Battery; the previous state kept.
+class Whole : public tickfsm::StateManager<Fighter, Pad> {
+public:
+    explicit Whole(Fighter& f) : StateManager(f) {
+        SetPushCapacity<2>();
+        KeepPreviousState();
+        SetInitialState<Alive>().Push<Stunned>([](const Fighter& c) { return c.hit; });
+        SetRegions<Alive, Legs, Arms>();
+        SetSubstates<Legs, Stand, Run>();
+        SetSubstates<Arms, Lower, Aim, Asker>();
+        SetHistory<Legs>(tickfsm::History::Shallow);
+        From<Stand>().To<Run>([](const Fighter& c) { return c.jump; });
+        From<Lower>().To<Aim>([](const Fighter& c) { return c.hp < 50; });
+        From<Aim>().To<Asker>([](const Fighter& c) { return c.hp == 1; });
+        From<Stunned>().Pop([](const Fighter& c) { return !c.hit; });
+        From<Idle>().To<Alive>([](const Fighter&) { return true; });
+        State<Battery>();
+    }
+};
+} // namespace
+
+TEST_CASE("A state with data a snapshot cannot keep is a ConfigError naming it", "[snapshot][config_error]") {
+    Fighter f;
+    tickfsm::StateManager<Fighter, Pad> m(f);
+    m.SetInitialState<Unsaved>();
+    m.Perform({});
+    CHECK_THROWS_WITH(m.Save(), Catch::Contains("Save(): Unsaved holds data that is not trivially copyable and has no "
+                                                "snapshot hooks; give it void Save(tickfsm::SnapshotWriter&) const"));
+}
+
+TEST_CASE("A snapshot keeps regions, history, the push stack, the global state and the previous state",
+          "[snapshot][regions][push]") {
+    Fighter f;
+    Whole m(f);
+    m.SetGlobalState<Battery>();
+    f.jump = true;
+    m.Perform({});
+    m.Perform({});
+    f.hp = 40;
+    m.Perform({});
+    f.hit = true;
+    m.Perform({}); // Stunned pushed over Alive
+    REQUIRE(m.ActivePath() == "Stunned");
+    REQUIRE(m.BuriedCount() == 1);
+    const tickfsm::Snapshot snapshot = m.Save();
+    const Fighter saved = f;
+
+    auto run = [](Whole& w, Fighter& c) {
+        std::vector<std::string> seen;
+        c.hit = false;
+        w.Perform({}); // the pop
+        seen.push_back(w.ActivePath() + " " + std::to_string(w.TicksInState<Run>()));
+        c.hp = 1;
+        w.Perform({}); // Aim -> Asker, which leaves Alive for Idle
+        w.Perform({}); // Idle, then Alive again with Legs' history
+        seen.push_back(w.ActivePath());
+        seen.push_back(std::string(w.PreviousState().Name()));
+        seen.push_back(std::to_string(w.State<Battery>().charge));
+        return seen;
+    };
+    const std::vector<std::string> expected = run(m, f);
+
+    Fighter g = saved;
+    Whole n(g);
+    n.SetGlobalState<Battery>();
+    n.Restore(snapshot);
+    CHECK(n.ActivePath() == "Stunned");
+    CHECK(n.BuriedCount() == 1);
+    CHECK(n.State<Battery>().charge == 6);
+    CHECK(run(n, g) == expected);
+    CHECK(expected[0] == "Alive/{Legs/Run, Arms/Aim} 3");
+}
+
+namespace {
+class Plain : public tickfsm::StateManager<Fighter, Pad> {
+public:
+    explicit Plain(Fighter& f) : StateManager(f) {
+        SetInitialState<Idle>().To<Jump>([](const Fighter& c) { return c.jump; });
+        From<Jump>().To<Idle>([](const Fighter&, const Pad&, float t) { return t >= 0.05f; });
+    }
+};
+} // namespace
+
+TEST_CASE("A crowd saves and restores all its characters, or one", "[snapshot][crowd]") {
+    for (int hooks = 0; hooks < 2; ++hooks) {
+        INFO((hooks ? "with Save/Load hooks: one record each" : "in bulk"));
+        std::vector<Fighter> fighters(5);
+        auto tick = [&](auto& crowd, int t) {
+            for (std::size_t i = 0; i < fighters.size(); ++i) {
+                fighters[i].jump = (t + static_cast<int>(i)) % 5 == 0;
+                fighters[i].hit = hooks && (t + static_cast<int>(i)) % 9 == 0;
+                crowd.Perform(i, fighters[i], Pad{});
+            }
+        };
+        auto check = [&](auto& crowd) {
+            for (int t = 0; t < 12; ++t) tick(crowd, t);
+            const tickfsm::Snapshot all = crowd.Save();
+            const tickfsm::Snapshot third = crowd.Save(3);
+            const std::vector<Fighter> saved = fighters;
+            for (auto& f : fighters) f.log.clear();
+            for (int t = 12; t < 40; ++t) tick(crowd, t);
+            std::vector<std::vector<std::string>> expected;
+            for (auto& f : fighters) expected.push_back(f.log);
+
+            fighters = saved;
+            for (auto& f : fighters) f.log.clear();
+            crowd.Restore(all);
+            for (int t = 12; t < 40; ++t) tick(crowd, t);
+            for (std::size_t i = 0; i < fighters.size(); ++i) CHECK(fighters[i].log == expected[i]);
+
+            crowd.Restore(1, third); // character 3's state, into character 1
+            CHECK(crowd.Save(1).Fingerprint() == third.Fingerprint());
+            CHECK_THROWS_WITH(crowd.Restore(1, all), Catch::Contains("the snapshot is of a whole Crowd"));
+        };
+        if (hooks) {
+            tickfsm::Crowd<FighterStateManager> crowd(5);
+            check(crowd);
+            tickfsm::Crowd<FighterStateManager> smaller(4);
+            CHECK_THROWS_WITH(smaller.Restore(crowd.Save()),
+                              Catch::Contains("the snapshot holds 5 characters and this crowd 4"));
+        } else {
+            tickfsm::Crowd<Plain> crowd(5);
+            check(crowd);
+        }
+    }
+}
