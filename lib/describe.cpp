@@ -1,6 +1,6 @@
 // Pictures (DOT, Mermaid) and checks (Validate) of a machine's Description.
-// Everything here reads the Description alone, so a machine kind that gains
-// a part (regions) gains it here by extending the Description.
+// Everything here reads the Description alone: a part a machine gains is
+// drawn and checked here once the Description carries it.
 
 #include <tickfsm/describe.hpp>
 
@@ -106,6 +106,8 @@ std::string StateLabel(const Description& d, const Index& index, const StateInfo
     std::string label(s.name);
     if (index.Composite(s.id) && s.history != History::None)
         label += fmt::format(" ({} history)", HistoryText(s.history));
+    if (s.parallel) label += " (parallel)";
+    if (s.region) label += " (region)";
     if (s.pass_through) label += " (pass-through)";
     if (s.id == d.global) label += " (global)";
     return label;
@@ -170,14 +172,15 @@ private:
         if (!index_.Composite(s.id)) {
             std::string attributes = "label=" + DotQuoted(label);
             if (s.terminal) attributes += ", peripheries=2";
-            if (s.id == d_.global) attributes += ", style=\"rounded,dashed\"";
+            if (s.id == d_.global || s.region) attributes += ", style=\"rounded,dashed\"";
             out_ += fmt::format("{}{} [{}];\n", pad, Node(s.id), attributes);
             return;
         }
         // A composite is a cluster holding a point: its children's initial
         // arrow starts there, and edges to or from the composite end there.
         out_ += fmt::format("{}subgraph {} {{\n", pad, Cluster(s.id));
-        out_ += fmt::format("{}  label={};\n{}  style=rounded;\n", pad, DotQuoted(label), pad);
+        out_ += fmt::format("{}  label={};\n{}  style={};\n", pad, DotQuoted(label), pad,
+                            s.region ? "\"rounded,dashed\"" : "rounded");
         if (s.terminal) out_ += fmt::format("{}  peripheries=2;\n", pad);
         out_ += fmt::format("{}  {} [shape=point, width=0.1, label=\"\"];\n", pad, Node(s.id));
         for (const StateId child : index_.Children(s.id))
@@ -285,8 +288,13 @@ private:
         out_ += fmt::format("{}state \"{}\" as {}\n", pad, MermaidText(StateLabel(d_, index_, s)), Node(s.id));
         if (!index_.Composite(s.id)) return;
         out_ += fmt::format("{}state {} {{\n", pad, Node(s.id));
+        bool first = true;
         for (const StateId child : index_.Children(s.id))
-            if (const StateInfo* c = index_.Get(child)) State(*c, depth + 1);
+            if (const StateInfo* c = index_.Get(child)) {
+                if (s.parallel && !first) out_ += fmt::format("{}    --\n", pad); // Mermaid's concurrent regions
+                first = false;
+                State(*c, depth + 1);
+            }
         if (s.initial.Valid()) out_ += fmt::format("{}    [*] --> {}\n", pad, Node(s.initial));
         Edges(s.id, pad + "    ");
         out_ += fmt::format("{}}}\n", pad);
@@ -330,16 +338,39 @@ private:
 
     bool Reached(StateId id) const { return !has_initial_ || (id.value < reached_.size() && reached_[id.value]); }
 
-    /// Marks every state a machine entering `target` enters: its ancestors, then initial substates down.
+    void Mark(StateId id, std::vector<StateId>& queue) {
+        if (id.value >= reached_.size() || reached_[id.value]) return;
+        reached_[id.value] = true;
+        queue.push_back(id);
+    }
+
+    /// Marks `state` and what entering it enters: every region of a parallel
+    /// state, else its initial substate, and so on down.
+    void EnterDown(StateId state, std::vector<StateId>& queue) {
+        const StateInfo* s = index_.Get(state);
+        if (!s) return;
+        Mark(s->id, queue);
+        if (s->parallel) {
+            for (const StateId region : index_.Children(s->id)) EnterDown(region, queue);
+        } else if (s->initial.Valid()) {
+            EnterDown(s->initial, queue);
+        }
+    }
+
+    /// Marks every state a machine entering `target` enters: `target` down,
+    /// its ancestors, and the other regions of a parallel ancestor.
     void Enter(StateId target, std::vector<StateId>& queue) {
-        auto mark = [&](StateId id) {
-            if (id.value >= reached_.size() || reached_[id.value]) return;
-            reached_[id.value] = true;
-            queue.push_back(id);
-        };
-        for (const StateInfo* s = index_.Get(target); s; s = index_.Get(s->parent)) mark(s->id);
-        for (const StateInfo* s = index_.Get(target); s && s->initial.Valid(); s = index_.Get(s->initial))
-            mark(s->initial);
+        const StateInfo* t = index_.Get(target);
+        if (!t) return;
+        EnterDown(target, queue);
+        StateId below = target;
+        for (const StateInfo* a = index_.Get(t->parent); a; a = index_.Get(a->parent)) {
+            Mark(a->id, queue);
+            if (a->parallel)
+                for (const StateId region : index_.Children(a->id))
+                    if (region != below) EnterDown(region, queue);
+            below = a->id;
+        }
     }
 
     void Reach() {
@@ -484,6 +515,10 @@ private:
                                 s.name, HistoryText(s.history),
                                 s.history == History::Shallow ? "substate" : "path of substates"));
         }
+        if (s.parallel && index_.Children(s.id).size() == 1)
+            Add(FindingKind::RuleCannotApply, {s.id, index_.Children(s.id)[0]},
+                fmt::format("state {} holds one region, {}: nothing runs beside it, so it is a plain substate",
+                            s.name, index_.Name(index_.Children(s.id)[0])));
         if (s.pass_through) {
             bool routes = false;
             for (const TransitionRule& rule : d_.transitions)

@@ -397,3 +397,83 @@ TEST_CASE("A history, pass-through or terminal rule that cannot apply is reporte
     std::sort(names.begin(), names.end());
     CHECK(names == std::vector<std::string_view>{"Combat", "Dead", "Walk"});
 }
+
+namespace {
+
+struct Alive {};
+struct Legs {};
+struct Stand {};
+struct Run {};
+struct Arms {};
+struct Lower {};
+struct Aim {};
+struct Crouch {};
+
+// Alive holds two regions, Legs {Stand, Run} and Arms {Lower, Aim}; Crouch is
+// in Legs but nothing leads to it.
+class Soldier : public Manager {
+public:
+    Soldier(Hero& h, bool crouch) : Manager(h) {
+        SetInitialState<Alive>().To<Dead>([](const Hero& c) { return c.hit; }, "hit");
+        SetRegions<Alive, Legs, Arms>();
+        if (crouch) SetSubstates<Legs, Stand, Run, Crouch>();
+        else SetSubstates<Legs, Stand, Run>();
+        SetSubstates<Arms, Lower, Aim>();
+        From<Stand>().To<Run>(&CanJump);
+        From<Run>().To<Stand>([](const Hero& c) { return c.stop; });
+        From<Lower>().To<Aim>(&CanJump);
+        From<Aim>().To<Lower>([](const Hero& c) { return c.stop; });
+        SetTerminal<Dead>();
+    }
+};
+
+} // namespace
+
+TEST_CASE("Regions are drawn inside their parallel state, each with its initial state", "[describe][dot]") {
+    Hero hero;
+    Soldier m(hero, false);
+    const tickfsm::Description d = m.Describe();
+    const std::string dot = tickfsm::WriteDot(d);
+    CHECK(dot.find("label=\"Alive (parallel)\"") != std::string::npos);
+    CHECK(dot.find("label=\"Legs (region)\";\n      style=\"rounded,dashed\"") != std::string::npos);
+    const std::string legs = "m0s" + std::to_string(m.IdOf<Legs>().value);
+    const std::string stand = "m0s" + std::to_string(m.IdOf<Stand>().value);
+    CHECK(dot.find(legs + " -> " + stand + ";") != std::string::npos); // Legs starts in Stand
+    const std::string mermaid = tickfsm::WriteMermaid(d);
+    CHECK(mermaid.find("\n        --\n") != std::string::npos); // Legs | Arms
+    CHECK(mermaid.find("state \"Arms (region)\" as m0s") != std::string::npos);
+}
+
+TEST_CASE("Entering a parallel state reaches every region, and a region's unreached state is reported",
+          "[validate]") {
+    Hero hero;
+    Soldier clean(hero, false);
+    INFO(Messages(clean.Validate()));
+    CHECK(clean.Validate().empty());
+    Soldier crouch(hero, true);
+    const auto found = crouch.Validate();
+    INFO(Messages(found));
+    REQUIRE(found.size() == 1);
+    CHECK(found[0].kind == tickfsm::FindingKind::Unreachable);
+    CHECK(found[0].names[0] == "Crouch");
+}
+
+TEST_CASE("A parallel state with one region is reported as a rule that cannot apply", "[validate]") {
+    struct M : Manager {
+        explicit M(Hero& h) : Manager(h) {
+            SetInitialState<Alive>().To<Dead>([](const Hero& c) { return c.hit; });
+            SetRegions<Alive, Legs>();
+            SetSubstates<Legs, Stand, Run>();
+            From<Stand>().To<Run>(&CanJump);
+            From<Run>().To<Stand>(&CanJump);
+            SetTerminal<Dead>();
+        }
+    };
+    Hero hero;
+    M m(hero);
+    const auto found = m.Validate();
+    INFO(Messages(found));
+    REQUIRE(found.size() == 1);
+    CHECK(found[0].kind == tickfsm::FindingKind::RuleCannotApply);
+    CHECK(found[0].names == std::vector<std::string_view>{"Alive", "Legs"});
+}
