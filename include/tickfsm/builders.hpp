@@ -18,6 +18,7 @@
 #include "detail/traits.hpp"
 #include "event.hpp"
 #include "machine.hpp"
+#include "snapshot.hpp"
 #include "state_ref.hpp"
 
 namespace tickfsm {
@@ -473,6 +474,10 @@ struct DelegateState {
     bool CanExitState(const C& c, const StateRef& to) const {
         return !hooks->can_exit.call || hooks->can_exit.call(hooks->can_exit.f.get(), c, to);
     }
+    // Its one member is the configuration's hooks, the same in every
+    // character: a snapshot has nothing of it to keep.
+    void Save(SnapshotWriter&) const {}
+    void Load(SnapshotReader&) {}
 };
 } // namespace detail
 

@@ -593,21 +593,28 @@ private:
             head.stride != stride_)
             Table::Fail("Restore(): the snapshot's crowd keeps its characters in another layout");
         // Everything is checked before anything changes.
+        std::size_t unstarted = 0;
         if (head.bulk) {
             const std::size_t ids = count * ((head.has_next ? 1 : 0) + (head.has_previous ? 1 : 0));
             const std::byte* runtimes = detail::TakeBytes(cursor, count * sizeof(detail::Runtime), &Table::Fail);
             const std::byte* requests = detail::TakeBytes(cursor, ids * sizeof(detail::StateIndex), &Table::Fail);
             const std::byte* data = detail::TakeBytes(cursor, count * stride_, &Table::Fail);
+            // One pass checks every state id and counts the characters not started.
+            const std::size_t states = layout.names.size();
+            std::size_t bad = 0;
+            unstarted = 0;
             for (std::size_t i = 0; i < count; ++i) {
                 detail::Runtime rt;
                 std::memcpy(&rt, runtimes + i * sizeof(rt), sizeof(rt));
-                if (!detail::ValidState(layout, rt.state)) Table::Fail("Restore(): the snapshot names a state out of range");
+                bad += rt.state >= states && rt.state != detail::kNoState;
+                unstarted += (rt.flags & detail::kStarted) == 0;
             }
             for (std::size_t i = 0; i < ids; ++i) {
                 detail::StateIndex id;
                 std::memcpy(&id, requests + i * sizeof(id), sizeof(id));
-                if (!detail::ValidState(layout, id)) Table::Fail("Restore(): the snapshot names a state out of range");
+                bad += id >= states && id != detail::kNoState;
             }
+            if (bad != 0) Table::Fail("Restore(): the snapshot names a state out of range");
             if (count != 0) std::memcpy(runtime_.data(), runtimes, count * sizeof(detail::Runtime));
             if (head.has_next && count != 0) std::memcpy(next_.data(), requests, count * sizeof(detail::StateIndex));
             if (head.has_previous && count != 0)
@@ -618,9 +625,9 @@ private:
             detail::SnapshotCursor check = cursor;
             for (std::size_t i = 0; i < count; ++i) detail::CheckCharacter(check, layout, &Table::Fail);
             for (std::size_t i = 0; i < count; ++i) ReadOne_(cursor, layout, i);
+            unstarted = 0;
+            for (const detail::Runtime& rt : runtime_) unstarted += !(rt.flags & detail::kStarted);
         }
-        std::size_t unstarted = 0;
-        for (const detail::Runtime& rt : runtime_) unstarted += !(rt.flags & detail::kStarted);
         Recount((table_->all_fast ? 0 : 1) + unstarted);
     }
 

@@ -58,6 +58,15 @@ public:
     /// The state waited for (not Valid() when none).
     StateRef Wanted() const { return machine_->Ref_(wanted_.state); }
 
+    /// What the buffer holds, as a trivially copyable value to keep beside
+    /// its machine's Snapshot (the machine's Save() does not see the buffer).
+    struct Saved {
+        detail::BufferedRequest wanted; // opaque: the request waiting and its time left
+    };
+    Saved Save() const noexcept { return {wanted_}; }
+    /// Puts back what Save() returned; no observer hears of it.
+    void Restore(const Saved& saved) noexcept { wanted_ = saved.wanted; }
+
 private:
     bool TryNow() {
         if (!machine_->TryRequest_(wanted_.state)) return false;
@@ -119,6 +128,21 @@ public:
     std::size_t Size() const noexcept { return count_; }
     /// The state tried next (not Valid() when empty).
     StateRef Next() const { return machine_->Ref_(count_ ? queue_[first_].state : detail::kNoState); }
+
+    /// What the buffer holds, as a trivially copyable value to keep beside
+    /// its machine's Snapshot (the machine's Save() does not see the buffer).
+    struct Saved {
+        std::array<detail::BufferedRequest, Capacity> queue; // opaque: the requests in order and their time left
+        std::size_t first;
+        std::size_t count;
+    };
+    Saved Save() const noexcept { return {queue_, first_, count_}; }
+    /// Puts back what Save() returned; no observer hears of it.
+    void Restore(const Saved& saved) noexcept {
+        queue_ = saved.queue;
+        first_ = saved.first % Capacity;
+        count_ = saved.count <= Capacity ? saved.count : Capacity;
+    }
 
 private:
     bool Push(detail::BufferedRequest request) {

@@ -630,7 +630,8 @@ public:
 
     /// The machine's whole state as a value (see Snapshot): restore it with
     /// Restore. A state or action whose data is neither trivially copyable nor
-    /// has Save and Load hooks is a ConfigError naming it.
+    /// has Save and Load hooks is a ConfigError naming it. Like the first
+    /// Perform, Save and Restore close the configuration.
     Snapshot Save() const {
         Snapshot snapshot;
         SaveInto(snapshot);
@@ -1369,6 +1370,8 @@ private:
             Table_::Fail(detail::Format("Save() called from inside a hook or condition of this machine (state {}); "
                                         "save between ticks",
                                         CurrentStateName()));
+        // Like the first Perform, a snapshot closes the configuration.
+        if (!(seat_.rt.flags & kFrozen_)) const_cast<StateManager*>(this)->Freeze_();
         const Table_& table = Resolved_();
         const detail::SnapshotLayout layout = table.Layout();
         detail::CheckSavable(layout, &Table_::Fail);
@@ -1391,6 +1394,7 @@ private:
             Table_::Fail(detail::Format("Restore() called from inside a hook or condition of this machine (state "
                                         "{}); restore between ticks",
                                         CurrentStateName()));
+        if (!(seat_.rt.flags & kFrozen_)) Freeze_();
         const Table_& table = Resolved_();
         const detail::SnapshotLayout layout = table.Layout();
         // Everything is checked before anything changes.

@@ -210,6 +210,7 @@ public:
 
     /// The combo buffer (seed 003's InputBuffer), keyed by the swings.
     const tickfsm::InputBuffer<Creature, Input>& Buffer() const noexcept { return buffer_; }
+    tickfsm::InputBuffer<Creature, Input>& Buffer() noexcept { return buffer_; }
 
 private:
     tickfsm::InputBuffer<Creature, Input> buffer_;

@@ -187,6 +187,18 @@ struct Walk {
         }
         if (next == path.size()) m.ForceSetState<Stand>(); // the seed's [ent stand]
     }
+
+    // A snapshot keeps the path tile by tile (a vector is not kept as bytes).
+    void Save(tickfsm::SnapshotWriter& w) const {
+        w.Write(static_cast<std::uint32_t>(path.size()));
+        for (const Tile& tile : path) w.Write(tile);
+        w.Write(static_cast<std::uint32_t>(next));
+    }
+    void Load(tickfsm::SnapshotReader& r) {
+        path.resize(r.Read<std::uint32_t>());
+        for (Tile& tile : path) tile = r.Read<Tile>();
+        next = r.Read<std::uint32_t>();
+    }
 };
 
 /// The interruption: three lines of small talk, then the game loop reverts the

@@ -61,6 +61,9 @@ struct TriggerAnimator {
         c.animation = trigger;
         c.Print("frame {:3}  TriggerAnimator: {}", f.number, trigger);
     }
+    // Its trigger is set when it is built and never changes: a snapshot keeps it all the same.
+    void Save(tickfsm::SnapshotWriter& w) const { w.Write(std::string_view(trigger)); }
+    void Load(tickfsm::SnapshotReader& r) { trigger = r.ReadString(); }
 };
 
 /// Launches the character upwards on enter; gravity while airborne.

@@ -11,6 +11,7 @@
 #include "guard/guard.hpp"
 #include "platformer/platformer.hpp"
 #include "robot/robot.hpp"
+#include "rollback/rollback.hpp"
 #include "runner/runner.hpp"
 #include "weapon/weapon.hpp"
 
@@ -38,6 +39,12 @@ TEST_CASE("The platformer sample validates clean", "[validate][samples]") {
 TEST_CASE("The runner sample validates clean", "[validate][samples]") {
     runner::RunnerCharacter c;
     runner::RunnerStateManager machine(c);
+    CHECK(Summary(machine.Validate()).empty());
+}
+
+TEST_CASE("The rollback sample's fighter validates clean", "[validate][samples]") {
+    rollback::Fighter f;
+    rollback::FighterStateManager machine(f);
     CHECK(Summary(machine.Validate()).empty());
 }
 

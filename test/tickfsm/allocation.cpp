@@ -128,7 +128,7 @@ TEST_CASE("Saving into a snapshot large enough and restoring allocate nothing", 
         crowd.Restore(all);
     }
     CHECK(g_allocations.load() - before == 0);
-    CHECK(m.IsIn<Walk>() || m.IsIn<Idle>() || m.IsIn<Rest>());
+    CHECK(m.TicksInState() < 100); // the machine ran on between the saves
 }
 
 TEST_CASE("Queries on a running machine allocate nothing", "[alloc]") {
