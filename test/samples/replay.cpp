@@ -81,6 +81,15 @@ void Replay(std::uint32_t seed) {
 
 struct NoExtra {};
 
+// What a sample without anything beside its machine leaves as it is.
+template <class Manager>
+struct NothingBeside {
+    using Extra = NoExtra;
+    static void Setup(Manager&) {}
+    static Extra SaveExtra(Manager&) { return {}; }
+    static void RestoreExtra(Manager&, const Extra&) {}
+};
+
 struct CreatureSample {
     static constexpr const char* kName = "creature";
     using Manager = creature::CreatureStateManager;
@@ -112,17 +121,15 @@ struct CreatureSample {
     static void RestoreExtra(Manager& m, const Extra& e) { m.Buffer().Restore(e); }
 };
 
-struct PlatformerSample {
+struct PlatformerSample : NothingBeside<platformer::PlatformerCharacterStateManager> {
     static constexpr const char* kName = "platformer";
     using Manager = platformer::PlatformerCharacterStateManager;
     using Controller = platformer::Character;
     using Input = platformer::Input;
-    using Extra = NoExtra;
     static Input Next(std::mt19937& rng, int) {
         constexpr float kMoves[] = {-1.0f, 0.0f, 0.5f, 1.0f};
         return Input{kMoves[rng() % 4], rng() % 8 == 0};
     }
-    static void Setup(Manager&) {}
     static void Tick(Manager& m, Controller& c, const Input& in, int) {
         m.Perform(in);
         c.Integrate(1.0f / 60.0f);
@@ -131,17 +138,14 @@ struct PlatformerSample {
         return std::to_string(c.x) + " " + std::to_string(c.y) + " " + std::to_string(c.vy) + " " +
                std::to_string(c.jumps);
     }
-    static Extra SaveExtra(Manager&) { return {}; }
-    static void RestoreExtra(Manager&, const Extra&) {}
 };
 
 template <class RobotManager>
-struct RobotSample {
+struct RobotSample : NothingBeside<RobotManager> {
     static constexpr const char* kName = "robot";
     using Manager = RobotManager;
     using Controller = robot::Robot;
     using Input = robot::Input;
-    using Extra = NoExtra;
     static Input Next(std::mt19937& rng, int) {
         Input in;
         if (rng() % 15 == 0) in.tap = robot::Tile{static_cast<int>(rng() % 8), static_cast<int>(rng() % 6)};
@@ -165,21 +169,17 @@ struct RobotSample {
     static std::string Text(const Controller& r) {
         return std::to_string(r.position.x) + "," + std::to_string(r.position.y) + " " + std::to_string(r.battery);
     }
-    static Extra SaveExtra(Manager&) { return {}; }
-    static void RestoreExtra(Manager&, const Extra&) {}
 };
 
-struct RunnerSample {
+struct RunnerSample : NothingBeside<runner::RunnerStateManager> {
     static constexpr const char* kName = "runner";
     using Manager = runner::RunnerStateManager;
     using Controller = runner::RunnerCharacter;
     using Input = int; // 0 nothing, 1 jump, 2 obstacle
-    using Extra = NoExtra;
     static Input Next(std::mt19937& rng, int) {
         const auto r = rng() % 100;
         return r < 6 ? 1 : r < 7 ? 2 : 0;
     }
-    static void Setup(Manager&) {}
     static void Tick(Manager& m, Controller& c, const Input& in, int t) {
         const runner::Frame frame{t};
         if (in == 1) m.SendEvent(runner::Jump, frame);
@@ -192,31 +192,25 @@ struct RunnerSample {
     static std::string Text(const Controller& c) {
         return std::to_string(c.x) + " " + std::to_string(c.y) + " " + c.animation;
     }
-    static Extra SaveExtra(Manager&) { return {}; }
-    static void RestoreExtra(Manager&, const Extra&) {}
 };
 
-struct WeaponSample {
+struct WeaponSample : NothingBeside<weapon::AoWeaponStateManager> {
     static constexpr const char* kName = "weapon";
     using Manager = weapon::AoWeaponStateManager;
     using Controller = weapon::Weapon;
     using Input = weapon::Trigger;
-    using Extra = NoExtra;
     static Input Next(std::mt19937& rng, int) {
         Input in;
         in.pull = rng() % 3 == 0;
         in.draw = rng() % 30 == 0;
         return in;
     }
-    static void Setup(Manager&) {}
     static void Tick(Manager& m, Controller& w, const Input& in, int t) {
         if (t % 300 == 0) w.ammo += 30; // a pickup
         m.Perform(in);
         w.console.clear();
     }
     static std::string Text(const Controller& w) { return std::to_string(w.ammo) + " " + std::to_string(w.clip_ammo); }
-    static Extra SaveExtra(Manager&) { return {}; }
-    static void RestoreExtra(Manager&, const Extra&) {}
 };
 
 } // namespace

@@ -182,27 +182,34 @@ template <class C, class A, class X>
     table.finalized = false;
 }
 
+/// Gives back, unless kept, the per-character room placed in `table` since it
+/// was made: what a configuration step the tree refuses had reserved.
+template <class C, class A>
+struct PlacedRoom {
+    Table<C, A>* table;
+    std::uint32_t size, align;
+    explicit PlacedRoom(Table<C, A>& t) noexcept : table(&t), size(t.data_size), align(t.data_align) {}
+    void Keep() noexcept { table = nullptr; }
+    ~PlacedRoom() {
+        if (table) {
+            table->data_size = size;
+            table->data_align = align;
+        }
+    }
+    PlacedRoom(const PlacedRoom&) = delete;
+    PlacedRoom& operator=(const PlacedRoom&) = delete;
+};
+
 /// SetSubstates: `children` (ids of states in `table`) become the substates of
 /// `parent`, the first its initial one; each character gets the parent's
 /// CompositeSlot. Nothing changes if the tree refuses it.
 template <class C, class A>
 [[TICKFSM_DETAIL_COLD]] void ApplySubstates(Table<C, A>& table, StateIndex parent, std::span<const TreeIndex> children) {
     ReserveOneMore(table.items);
-    const std::uint32_t size = table.data_size;
-    const std::uint32_t align = table.data_align;
-    struct Undo { // the slot's room goes back if the tree refuses
-        Table<C, A>* table;
-        std::uint32_t size, align;
-        ~Undo() {
-            if (table) {
-                table->data_size = size;
-                table->data_align = align;
-            }
-        }
-    } undo{&table, size, align};
+    PlacedRoom<C, A> room(table); // the slot's room goes back if the tree refuses
     const std::uint32_t slot = table.template Place<CompositeSlot>();
     SetChildren(table.tree, table.StateNames(), parent, children, slot, &Table<C, A>::Fail);
-    undo.table = nullptr;
+    room.Keep();
     table.items.push_back(DataItemFor<CompositeSlot, false>(slot, nullptr));
     table.nested = true;
     table.finalized = false;
@@ -226,22 +233,11 @@ template <class C, class A, class Parent, class... Children>
 template <class C, class A>
 [[TICKFSM_DETAIL_COLD]] void ApplyRegions(Table<C, A>& table, StateIndex parallel, std::span<const TreeIndex> regions) {
     table.items.reserve(table.items.size() + regions.size());
-    const std::uint32_t size = table.data_size;
-    const std::uint32_t align = table.data_align;
-    struct Undo { // the lanes' room goes back if the tree refuses
-        Table<C, A>* table;
-        std::uint32_t size, align;
-        ~Undo() {
-            if (table) {
-                table->data_size = size;
-                table->data_align = align;
-            }
-        }
-    } undo{&table, size, align};
+    PlacedRoom<C, A> room(table); // the lanes' room goes back if the tree refuses
     std::vector<std::uint32_t> lanes;
     for (std::size_t i = 0; i < regions.size(); ++i) lanes.push_back(table.template Place<Runtime>());
     SetRegionsOf(table.tree, table.StateNames(), parallel, regions, lanes, &Table<C, A>::Fail);
-    undo.table = nullptr;
+    room.Keep();
     for (const std::uint32_t lane : lanes) table.items.push_back(DataItemFor<Runtime, false>(lane, nullptr));
     table.nested = true;
     table.parallel = true;

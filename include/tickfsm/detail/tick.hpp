@@ -682,7 +682,12 @@ void GeneralTick(TickContext<C, A>& ctx) {
     Runtime& rt = *ctx.rt;
     if (!(rt.flags & kStarted)) Start(ctx);
     CountTick(rt.ticks);
-    if (table.nested) CountAbove(table, ctx.data, rt.state); // every active composite and region counts the tick too
+    if (table.parallel) {
+        CountAbove(table, ctx.data, rt.state); // every active composite and region counts the tick too
+    } else if (table.nested) {
+        for (StateIndex s = table.tree[rt.state].parent; s != kNoState; s = table.tree[s].parent)
+            CountTick(SlotOf(table.tree[s], ctx.data).ticks);
+    }
     if (rt.flags & kNextPending) {
         rt.flags = static_cast<std::uint16_t>(rt.flags & ~kNextPending);
         const StateIndex to = *ctx.next;
@@ -732,6 +737,27 @@ void StackChange(TickContext<C, A>& ctx, StateIndex to, Cause cause) {
     ChangeTo(ctx, to, cause, 0, nullptr);
 }
 
+/// Hands an event sent from outside a tick to the regions of the lane's
+/// parallel leaf, each in order, `deliver` running in each region's lane.
+/// Returns 1 if some region took it, 0 if none did, and -1 if one took it
+/// with a change that left its region, made here (or handed on out).
+template <class C, class A, class F>
+int DeliverToRegions(TickContext<C, A>& ctx, F&& deliver) {
+    const Table<C, A>& table = *ctx.table;
+    bool taken = false;
+    for (StateIndex r = table.tree[ctx.rt->state].first_region; r != kNoNode; r = table.tree[r].next_region) {
+        {
+            LaneScope<C, A> scope(ctx, r);
+            taken = deliver() || taken;
+        }
+        if (ctx.pending != kNoState) {
+            ChangeTo(ctx, ctx.pending, ctx.pending_cause, 0, ctx.pending_event);
+            return -1;
+        }
+    }
+    return taken ? 1 : 0;
+}
+
 /// An event sent from outside a tick, in the lane that runs: a parallel
 /// leaf's regions first, each in order (a region that has no transition for
 /// it leaves it to the next); if none took it, from the leaf outward in this
@@ -742,18 +768,7 @@ bool DeliverEventInLane(TickContext<C, A>& ctx, const Event& event) {
     const Table<C, A>& table = *ctx.table;
     const StateIndex leaf = ctx.rt->state;
     if (leaf == kNoState) return false;
-    bool taken = false;
-    for (StateIndex r = table.tree[leaf].first_region; r != kNoNode; r = table.tree[r].next_region) {
-        {
-            LaneScope<C, A> scope(ctx, r);
-            taken = DeliverEventInLane(ctx, event) || taken;
-        }
-        if (ctx.pending != kNoState) {
-            ChangeTo(ctx, ctx.pending, ctx.pending_cause, 0, ctx.pending_event);
-            return true;
-        }
-    }
-    if (taken) return true;
+    if (DeliverToRegions(ctx, [&] { return DeliverEventInLane(ctx, event); }) != 0) return true;
     const EventEdge* edge = table.FindEventOutward(leaf, event);
     if (!edge) return false;
     ChangeTo(ctx, edge->to, Cause::Event, 0, &edge->event);
@@ -766,18 +781,7 @@ bool DeliverTypedInLane(TickContext<C, A>& ctx, const void* type, const void* pa
     const Table<C, A>& table = *ctx.table;
     const StateIndex leaf = ctx.rt->state;
     if (leaf == kNoState) return false;
-    bool taken = false;
-    for (StateIndex r = table.tree[leaf].first_region; r != kNoNode; r = table.tree[r].next_region) {
-        {
-            LaneScope<C, A> scope(ctx, r);
-            taken = DeliverTypedInLane(ctx, type, payload) || taken;
-        }
-        if (ctx.pending != kNoState) {
-            ChangeTo(ctx, ctx.pending, ctx.pending_cause, 0, ctx.pending_event);
-            return true;
-        }
-    }
-    if (taken) return true;
+    if (DeliverToRegions(ctx, [&] { return DeliverTypedInLane(ctx, type, payload); }) != 0) return true;
     StateIndex holder = kNoState;
     const TypedEdge<C>* edge = table.FindTypedOutward(leaf, type, *ctx.controller, payload, holder);
     if (!edge) return false;
