@@ -24,7 +24,8 @@ struct Options {
     bool bad = false;        // an argument not understood (the usage went to stderr): exit 2
 };
 
-/// Reads `argv`: --dot, --mermaid, --validate (the last one given wins).
+/// Reads `argv`: --dot, --mermaid, --validate (the last one given wins);
+/// --trace FILE and --coverage are let through for the timeline's helper.
 inline Options ParseOptions(std::string_view sample, int argc, char** argv) {
     Options options;
     options.sample = sample;
@@ -33,6 +34,8 @@ inline Options ParseOptions(std::string_view sample, int argc, char** argv) {
         if (arg == "--dot") options.show = Show::Dot;
         else if (arg == "--mermaid") options.show = Show::Mermaid;
         else if (arg == "--validate") options.show = Show::Findings;
+        else if (arg == "--coverage") continue; // the timeline's options, read by their own helper
+        else if (arg == "--trace") ++i;         // and its FILE
         else {
             std::fprintf(stderr, "%.*s: unknown argument '%.*s'\nusage: %.*s [--dot | --mermaid | --validate]\n",
                          static_cast<int>(sample.size()), sample.data(), static_cast<int>(arg.size()), arg.data(),
