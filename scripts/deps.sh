@@ -3,7 +3,9 @@
 #
 #   scripts/deps.sh [--bench] [--callgrind] [--fuzz] [--inspector]
 #
-# Always: libfmt-dev, catch2, python3 (the timeline tests check JSON with it; and make if absent). --bench: + libbenchmark-dev. --callgrind: + valgrind.
+# Always: libfmt-dev, catch2, python3 (the timeline tests check JSON with it),
+# graphviz (the tests draw the samples' pictures with it), and make if absent.
+# --bench: + libbenchmark-dev. --callgrind: + valgrind.
 # --fuzz: + clang-14, libfuzzer-14-dev (scripts/fuzz.sh --libfuzzer).
 # --inspector: + libimgui-dev, libsdl2-dev, pkgconf (tickfsm::imgui, samples/inspector/),
 #   xvfb, xauth, python3 (its screenshot test runs under xvfb-run).
@@ -13,7 +15,7 @@ set -euo pipefail
 
 export DEBIAN_FRONTEND="${DEBIAN_FRONTEND:-noninteractive}"
 
-packages=(libfmt-dev catch2 python3)
+packages=(libfmt-dev catch2 python3 graphviz)
 for arg in "$@"; do
   case "$arg" in
     --bench) packages+=(libbenchmark-dev) ;;
@@ -21,7 +23,7 @@ for arg in "$@"; do
     --fuzz) packages+=(clang-14 libfuzzer-14-dev) ;;
     --inspector) packages+=(libimgui-dev libsdl2-dev pkgconf xvfb xauth python3) ;;
     -h|--help)
-      sed -n '2,11p' "$0" | sed 's/^# \{0,1\}//'
+      sed -n '2,13p' "$0" | sed 's/^# \{0,1\}//'
       exit 0 ;;
     *) echo "deps.sh: unknown argument: $arg" >&2; exit 2 ;;
   esac

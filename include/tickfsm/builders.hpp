@@ -7,6 +7,8 @@
 
 #include <cstddef>
 #include <memory>
+#include <string>
+#include <string_view>
 #include <type_traits>
 #include <utility>
 
@@ -139,6 +141,7 @@ public:
     /// T built by `make(controller, action)` (which returns a T): arguments for
     /// the state being entered, from the controller and the input.
     template <class T, class F, class M>
+        requires(!std::is_convertible_v<M, std::string_view>)
     auto To(F&& condition, M&& make) && {
         using Maker = std::decay_t<M>;
         static_assert(std::is_invocable_r_v<T, const Maker&, const Controller&, const Action&>,
@@ -152,6 +155,12 @@ public:
     template <class T, class F>
     auto ForceTo(F&& condition) && {
         return std::move(*this).template AddEdge_<T, detail::kEdgeForced>(std::forward<F>(condition), detail::NoMaker{});
+    }
+
+    /// ForceTo without a condition: S -> T, past the gates, on the first tick it is tried.
+    template <class T>
+    auto ForceTo() && {
+        return std::move(*this).template ForceTo<T>(detail::Always{});
     }
 
     /// Adds an exit transition S -> T: taken when `condition` holds and the
@@ -185,6 +194,35 @@ public:
     template <class F>
     auto Pop(F&& condition) && {
         return std::move(*this).template AddEdge_<S, detail::kEdgePop>(std::forward<F>(condition), detail::NoMaker{});
+    }
+
+    /// To, ForceTo, ToWhenDone, Push and Pop with a name for the condition,
+    /// which pictures, Describe() and Validate() show ("can jump"; unnamed:
+    /// "condition 2 of Idle"). The name lives in the configuration, not in
+    /// what a tick reads; two machines share a table only if their names agree.
+    template <class T, class F>
+    auto To(F&& condition, std::string_view name) && {
+        return std::move(*this).template To<T>(std::forward<F>(condition)).Named_(name);
+    }
+    /// ForceTo with a name for the condition (see To(condition, name)).
+    template <class T, class F>
+    auto ForceTo(F&& condition, std::string_view name) && {
+        return std::move(*this).template ForceTo<T>(std::forward<F>(condition)).Named_(name);
+    }
+    /// ToWhenDone with a name for the condition (see To(condition, name)).
+    template <class T, class F>
+    auto ToWhenDone(F&& condition, std::string_view name) && {
+        return std::move(*this).template ToWhenDone<T>(std::forward<F>(condition)).Named_(name);
+    }
+    /// Push with a name for the condition (see To(condition, name)).
+    template <class T, class F>
+    auto Push(F&& condition, std::string_view name) && {
+        return std::move(*this).template Push<T>(std::forward<F>(condition)).Named_(name);
+    }
+    /// Pop with a name for the condition (see To(condition, name)).
+    template <class F>
+    auto Pop(F&& condition, std::string_view name) && {
+        return std::move(*this).Pop(std::forward<F>(condition)).Named_(name);
     }
 
     /// Adds the transition S -> T taken on the first tick it is tried.
@@ -267,6 +305,26 @@ private:
         return (flags & detail::kEdgeForced) ? "ForceTo" : "To";
     }
 
+    /// Names the condition of the last edge added (To(condition, name)): a
+    /// step of its own, so the edge's own step stays what it was unnamed.
+    TransitionBuilder Named_(std::string_view name) && {
+        static_assert(sizeof...(Edges) > 0);
+        Manager& m = *manager_;
+        if (m.Blk_()->node && token_ == m.Blk_()->node) {
+            Record_ step;
+            step.key = detail::TypeKey<detail::ConditionNameStep<S>>();
+            step.replay = &detail::ReplayConditionName<Controller, Action, S>;
+            step.chain = chain_;
+            step.edge = sizeof...(Edges) - 1;
+            step.name = std::string(name);
+            return TransitionBuilder(m, chain_, m.Step_(step));
+        }
+        m.Detach_();
+        detail::ApplyConditionName(*m.Tab_(), m.Tab_()->Find(detail::TypeKey<S>()), chain_, sizeof...(Edges) - 1,
+                                   name);
+        return TransitionBuilder(m, chain_, nullptr);
+    }
+
     template <class T, unsigned kFlags, class F, class M>
     auto AddEdge_(F&& condition, M&& make) && {
         using Maker = std::decay_t<M>;
@@ -327,6 +385,14 @@ public:
     KeyedTransitionBuilder To(K key, F&& condition) && {
         static_assert(detail::CheckCondition<std::decay_t<F>, Controller, Action>());
         manager_->AddKeyedEdge_(from_, chain_, key, std::forward<F>(condition), false);
+        return std::move(*this);
+    }
+    /// To(key, condition) with a name for the condition (see TransitionBuilder::To(condition, name)).
+    template <class K, class F>
+        requires StateKey<K>
+    KeyedTransitionBuilder To(K key, F&& condition, std::string_view name) && {
+        static_assert(detail::CheckCondition<std::decay_t<F>, Controller, Action>());
+        manager_->AddKeyedEdge_(from_, chain_, key, std::forward<F>(condition), false, name);
         return std::move(*this);
     }
     /// Adds the transition to the state of `key`, taken on the first tick it is tried.

@@ -16,6 +16,7 @@
 #include "detail/format.hpp"
 
 #include "config_error.hpp"
+#include "describe.hpp"
 #include "detail/grouped.hpp"
 #include "detail/table.hpp"
 #include "detail/tick.hpp"
@@ -301,6 +302,11 @@ public:
         return StateId{table_->Find(detail::TypeKey<S>())};
     }
     std::size_t Size() const noexcept { return runtime_.size(); }
+
+    /// The table every character runs on, as one value (see StateManager::Describe()).
+    Description Describe() const { return table_->Describe(); }
+    /// What cannot work as written in that table (see tickfsm::Validate).
+    std::vector<Finding> Validate() const { return tickfsm::Validate(Describe()); }
     float FixedDeltaTime() const noexcept { return table_->dt; }
     /// Bytes the crowd holds per character: state id and ticks, plus state data.
     std::size_t BytesPerCharacter() const noexcept {

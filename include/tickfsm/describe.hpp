@@ -1,10 +1,13 @@
 #pragma once
 // What a machine is made of, as data: its states with their parents, and its
 // transitions in the order they are tried. The ground for pictures,
-// validation and inspectors.
+// validation and inspectors. The pictures (WriteDot, WriteMermaid) and the
+// checks (Validate) are compiled once, in lib/describe.cpp.
 
 #include <cstddef>
 #include <cstdint>
+#include <span>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -25,6 +28,11 @@ struct StateInfo {
     bool parallel = false;            // it holds regions (SetRegions), all active at once
     bool region = false;              // a region of its parent, a parallel state
     bool is_initial = false;          // the state the machine starts in
+    bool terminal = false;            // SetTerminal<S>(): meant to have no way out
+    bool on_enter = false;            // it has an OnStateEnter hook
+    bool can_enter = false;           // it has a CanEnterState gate
+    bool can_exit = false;            // it has a CanExitState gate
+    std::size_t actions = 0;          // how many actions its Do<X>() list holds
 };
 
 /// What a transition is.
@@ -46,7 +54,84 @@ struct TransitionRule {
     std::size_t order = 0; // its place among `from`'s transitions of its kind, from 0, in the order tried
     bool forced = false;   // skips the gates
     bool any = false;
+    bool always = false;   // no condition (To<T>()), or a typed event with no guard: it always holds
     Event event;           // Event and Typed: the event (a typed event is named after its type)
+    std::string condition; // the condition's name given in the builder (To<T>(condition, "name")); empty if none
 };
+
+/// A machine's whole table as one value (StateManager::Describe(), Crowd::Describe()).
+struct Description {
+    std::string name;                        // what pictures title it; the observer's name if one was given
+    std::vector<StateInfo> states;           // by id; the any-state pseudo-state is not one of them
+    std::vector<TransitionRule> transitions; // the any-state ones first, then by state, in the order tried
+    std::vector<Event> events;               // DeclareEvent(...): the events the machine expects to be sent
+    StateId global;                          // the global state when described (SetGlobalState); not Valid() if none
+    std::size_t push_capacity = 0;           // SetPushCapacity<N>(): N; 0 without a push stack
+
+    /// The state of `id`, or null.
+    const StateInfo* Find(StateId id) const noexcept {
+        return id.value < states.size() && states[id.value].id == id ? &states[id.value] : FindSlow(id);
+    }
+    /// The state named `name`, or null.
+    const StateInfo* Find(std::string_view state_name) const noexcept {
+        for (const StateInfo& s : states)
+            if (s.name == state_name) return &s;
+        return nullptr;
+    }
+
+private:
+    const StateInfo* FindSlow(StateId id) const noexcept {
+        for (const StateInfo& s : states)
+            if (s.id == id) return &s;
+        return nullptr;
+    }
+};
+
+/// How a transition's condition reads: its name, or "condition 2 of Idle"
+/// (the number is its place among the state's condition transitions, from 0,
+/// as TracePrinter's "(condition 2)"); events read "event Jump".
+std::string ConditionText(const Description& machine, const TransitionRule& rule);
+
+/// The machine in Graphviz DOT: one digraph, composite states as clusters,
+/// the initial state marked by an arrow from a point, edges labelled with
+/// their order and condition or event, forced edges dashed, push and pop
+/// edges bold, any-state edges from an "any state" node.
+std::string WriteDot(const Description& machine);
+/// Several machines that run side by side (an Ensemble's), one cluster each, in one digraph.
+std::string WriteDot(std::span<const Description> machines);
+
+/// The machine as a Mermaid `stateDiagram-v2` (what Markdown viewers draw),
+/// titled with its name if it has one: composite states as `state X { ... }`,
+/// `[*] -->` the initial state, terminal states `--> [*]`; forced edges say
+/// "(forced)" in their label, as Mermaid has no dashed transitions.
+std::string WriteMermaid(const Description& machine);
+/// Several machines side by side, each a composite state named after it.
+std::string WriteMermaid(std::span<const Description> machines);
+
+/// What Validate() finds.
+enum class FindingKind : std::uint8_t {
+    Unreachable,     // no transition reaches the state from the initial state
+    NoWayOut,        // once in the state the machine never leaves it, and it is not SetTerminal
+    NeverTried,      // an earlier transition of the same state (or of a parent) always holds first
+    EventNotHandled, // a DeclareEvent'd event no state has a transition on
+    RuleCannotApply, // a history, pass-through or terminal rule that can have no effect
+};
+
+/// One thing Validate() found, naming the states it concerns.
+struct Finding {
+    FindingKind kind = FindingKind::Unreachable;
+    std::vector<StateId> states;           // the states concerned, the one at fault first
+    std::vector<std::string_view> names;   // their names, in the same order
+    std::string message;                   // one sentence naming them
+};
+
+/// "unreachable", "no way out", ...: the kind as the messages spell it.
+std::string_view FindingKindName(FindingKind kind) noexcept;
+
+/// What in `machine` cannot work as written (see FindingKind), in state order.
+/// Only the table is read: a state entered by a hook's TrySetState, a
+/// NextState request or an input buffer counts as unreachable, one left that
+/// way as having no way out (see docs/pictures_and_validation.md).
+std::vector<Finding> Validate(const Description& machine);
 
 } // namespace tickfsm

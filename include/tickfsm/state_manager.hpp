@@ -566,6 +566,57 @@ public:
     /// Every transition: the any-state ones first, then each state's in the
     /// order they are tried (conditions, then events, then typed events).
     std::vector<TransitionRule> Transitions() const { return Resolved_().DescribeTransitions(); }
+    /// The whole table as one value: States(), Transitions(), the declared
+    /// events, the push capacity, the global state now, titled with the
+    /// observer's name if one was given. Its names stay valid while the machine lives.
+    Description Describe() const {
+        Description d = Resolved_().Describe();
+        if (const Block_* block = BlockIf_()) {
+            d.global = StateId{block->global};
+            if (block->observer) d.name = std::string(block->name);
+        }
+        return d;
+    }
+    /// What cannot work as written in this machine's table (tickfsm::Validate(Describe())).
+    std::vector<Finding> Validate() const { return tickfsm::Validate(Describe()); }
+
+    /// Configuration: S is meant to be a state the machine never leaves (a
+    /// death, an end screen): Validate() does not report its lack of a way out.
+    template <class S>
+    void SetTerminal() {
+        static_assert(detail::CheckState<S, Controller, Action>());
+        CheckConfigurable_([] { return detail::Format("SetTerminal<{}>()", detail::StateName<S>()); });
+        if (Blk_()->node) {
+            Record_ step;
+            step.key = detail::TypeKey<detail::TerminalStep<S>>();
+            step.replay = &detail::ReplayTerminal<Controller, Action, S>;
+            Step_(step);
+            return;
+        }
+        AddStatePrivately_<S>();
+        detail::ApplyTerminal<Controller, Action, S>(*Tab_());
+    }
+    /// Configuration: `event` is one this machine expects to be sent;
+    /// Validate() reports a declared event that no state has a transition on.
+    /// Sending works the same whether or not it is declared.
+    void DeclareEvent(const Event& event) {
+        CheckConfigurable_([&] { return detail::Format("DeclareEvent({})", detail::EventText(event)); });
+        if (Blk_()->node) {
+            Record_ step;
+            step.key = detail::TypeKey<detail::DeclareEventStep>();
+            step.replay = &detail::ReplayDeclareEvent<Controller, Action>;
+            step.event = event;
+            Step_(step);
+            return;
+        }
+        detail::ApplyDeclareEvent(*Tab_(), event);
+    }
+    /// DeclareEvent for typed event E (a class sent as a value).
+    template <class E>
+        requires detail::TypedEventValue<E>
+    void DeclareEvent() {
+        DeclareEvent(detail::TypedEvent<E>());
+    }
 
     /// The state that holds state `id`; not Valid() for a top-level state.
     StateId ParentOf(StateId id) const {
@@ -676,6 +727,16 @@ public:
         return KeyedBuilder_(id);
     }
 
+    /// SetTerminal for the keyed state `key` (registered already).
+    template <class K>
+        requires StateKey<K>
+    void SetTerminal(K key) {
+        CheckConfigurable_([&] { return detail::Format("SetTerminal({})", KeyText_(key)); });
+        const detail::StateIndex id = KeyedId_(key, "SetTerminal");
+        for (const detail::StateIndex t : Tab_()->terminal)
+            if (t == id) return;
+        Tab_()->terminal.push_back(id);
+    }
     /// TrySetState for a keyed state.
     template <class K>
         requires StateKey<K>
@@ -1063,11 +1124,15 @@ private:
     }
 
     template <class K, class F>
-    void AddKeyedEdge_(detail::StateIndex from, std::size_t chain, K key, F&& condition, bool forced) {
+    void AddKeyedEdge_(detail::StateIndex from, std::size_t chain, K key, F&& condition, bool forced,
+                       std::string_view name = {}) {
         CheckConfigurable_([&] { return detail::Format("From({}).To({})", Tab_()->NameOf(from), KeyText_(key)); });
         const detail::StateIndex to = KeyedId_(key, "To");
         auto& erased = static_cast<detail::ErasedChain<Controller, Action>&>(*Tab_()->meta[from].chains[chain]);
         erased.Add(std::forward<F>(condition), detail::Target{to, 0, Tab_()->meta[to].offset}, forced);
+        const std::size_t edge = erased.count - 1;
+        if constexpr (std::is_same_v<std::decay_t<F>, detail::Always>) Tab_()->Note(from, chain, edge).always = true;
+        if (!name.empty()) detail::ApplyConditionName(*Tab_(), from, chain, edge, name);
         Tab_()->finalized = false;
     }
 

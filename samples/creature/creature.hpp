@@ -158,12 +158,13 @@ public:
             });
         AddState<Die>(CreatureState::Die);
 
-        SetInitialState(CreatureState::Idle).To(CreatureState::Walk, StickMoves);
-        From(CreatureState::Walk).To(CreatureState::Idle, [](const Creature& cr, const Input& in) {
-            return !StickMoves(cr, in);
-        });
+        SetInitialState(CreatureState::Idle).To(CreatureState::Walk, StickMoves, "stick moves");
+        From(CreatureState::Walk).To(
+            CreatureState::Idle, [](const Creature& cr, const Input& in) { return !StickMoves(cr, in); },
+            "stick still");
         // The stick would walk out of a swing, but Attack's gate refuses: these never fire.
-        for (const CreatureState swing : kSwings) From(swing).To(CreatureState::Walk, StickMoves);
+        for (const CreatureState swing : kSwings) From(swing).To(CreatureState::Walk, StickMoves, "stick moves");
+        SetTerminal(CreatureState::Die);
     }
 
     /// Attaches the trace to the machine (the combo buffer reports through it).

@@ -27,6 +27,7 @@
 #include <string>
 #include <string_view>
 
+#include "common/options.hpp"
 #include "common/sample.hpp"
 #include "common/trace_option.hpp"
 #include "creature.hpp"
@@ -78,6 +79,13 @@ constexpr std::string_view kPath[] = {
 } // namespace
 
 int main(int argc, char** argv) {
+    const samples::Options options = samples::ParseOptions("creature", argc, argv);
+    if (options.bad) return 2;
+    if (options.show != samples::Show::Run) {
+        creature::Creature c;
+        creature::CreatureStateManager machine(c);
+        return samples::PrintMachines(options, {machine.Describe()});
+    }
     samples::TraceOption watch(argc, argv); // --trace FILE, --coverage (common/trace_option.hpp)
     const std::string output = creature::Run(watch.Get());
     std::fputs(output.c_str(), stdout);

@@ -69,10 +69,10 @@ struct Watching {
 class Sensing : public tickfsm::StateManager<Guard, World> {
 public:
     explicit Sensing(Guard& g) : StateManager(g) {
-        FromAny().To<Watching>([](const Guard&, const World& w) { return w.enemy; });
-        SetInitialState<Quiet>().To<Listening>([](const Guard&, const World& w) { return w.noise; });
-        From<Listening>().To<Quiet>([](const Guard&, const World&, float t) { return t > 0.1f; });
-        From<Watching>().To<Quiet>([](const Guard&, const World& w) { return !w.enemy; });
+        FromAny().To<Watching>([](const Guard&, const World& w) { return w.enemy; }, "enemy in sight");
+        SetInitialState<Quiet>().To<Listening>([](const Guard&, const World& w) { return w.noise; }, "noise");
+        From<Listening>().To<Quiet>([](const Guard&, const World&, float t) { return t > 0.1f; }, "after 0.1 s");
+        From<Watching>().To<Quiet>([](const Guard&, const World& w) { return !w.enemy; }, "enemy gone");
     }
 };
 
@@ -134,16 +134,16 @@ public:
         SetSubstates<Calm, Patrol, Investigate>();
         SetHistory<Calm>(tickfsm::History::Shallow);
         SetSubstates<Combat, Chase, Strike>();
-        FromAny().Push<Stunned>([](const Guard&, const World& w) { return w.flash; });
+        FromAny().Push<Stunned>([](const Guard&, const World& w) { return w.flash; }, "flash");
         SetInitialState<Calm>().On<EnemySeen>().To<Combat>();
         From<Patrol>().On<Heard>().To<Investigate>();
         From<Investigate>().To<Patrol>([](const Guard& c, const World&, float t) {
             return std::fabs(c.x - c.goal) < 0.5f && t > 0.1f;
-        });
+        }, "there, after 0.1 s");
         From<Combat>().On<EnemyLost>().To<Calm>();
-        From<Chase>().To<Strike>([](const Guard& c) { return std::fabs(c.x - c.goal) < 1.0f; });
-        From<Strike>().To<Chase>([](const Guard&, const World&, float t) { return t >= 0.05f; });
-        From<Stunned>().Pop([](const Guard&, const World&, float t) { return t >= 0.05f; });
+        From<Chase>().To<Strike>([](const Guard& c) { return std::fabs(c.x - c.goal) < 1.0f; }, "in reach");
+        From<Strike>().To<Chase>([](const Guard&, const World&, float t) { return t >= 0.05f; }, "after 0.05 s");
+        From<Stunned>().Pop([](const Guard&, const World&, float t) { return t >= 0.05f; }, "after 0.05 s");
     }
 };
 
@@ -158,9 +158,12 @@ struct Run {
 class Movement : public tickfsm::StateManager<Guard, World> {
 public:
     explicit Movement(Guard& g) : StateManager(g) {
-        FromAny().To<Still>([](const Guard& c) { return c.pace == Pace::Still || std::fabs(c.goal - c.x) < 0.5f; });
-        FromAny().To<Run>([](const Guard& c) { return c.pace == Pace::Run && std::fabs(c.goal - c.x) >= 0.5f; });
-        FromAny().To<Walk>([](const Guard& c) { return c.pace == Pace::Walk && std::fabs(c.goal - c.x) >= 0.5f; });
+        FromAny().To<Still>([](const Guard& c) { return c.pace == Pace::Still || std::fabs(c.goal - c.x) < 0.5f; },
+                          "still, or there");
+        FromAny().To<Run>([](const Guard& c) { return c.pace == Pace::Run && std::fabs(c.goal - c.x) >= 0.5f; },
+                        "run pace, not there");
+        FromAny().To<Walk>([](const Guard& c) { return c.pace == Pace::Walk && std::fabs(c.goal - c.x) >= 0.5f; },
+                         "walk pace, not there");
         SetInitialState<Still>();
         From<Walk>();
         From<Run>();

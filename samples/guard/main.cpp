@@ -5,7 +5,10 @@
 #include <cstdio>
 #include <string>
 #include <string_view>
+#include <utility>
+#include <vector>
 
+#include "common/options.hpp"
 #include "common/sample.hpp"
 #include "common/trace_option.hpp"
 #include "guard/guard.hpp"
@@ -36,6 +39,19 @@ constexpr std::string_view kPath[] = {
 } // namespace
 
 int main(int argc, char** argv) {
+    const samples::Options options = samples::ParseOptions("guard", argc, argv);
+    if (options.bad) return 2;
+    if (options.show != samples::Show::Run) {
+        guard::Guard g;
+        guard::Sensing sensing(g);
+        guard::Reaction reaction(g);
+        guard::Movement movement(g);
+        std::vector<tickfsm::Description> machines{sensing.Describe(), reaction.Describe(), movement.Describe()};
+        machines[0].name = "sensing";
+        machines[1].name = "reaction";
+        machines[2].name = "movement";
+        return samples::PrintMachines(options, std::move(machines));
+    }
     samples::TraceOption watch(argc, argv); // --trace FILE, --coverage (common/trace_option.hpp)
     int strikes = 0;
     const std::string output = guard::RunGuard(&strikes, watch.Get());

@@ -16,6 +16,7 @@
 
 #include <fmt/format.h>
 
+#include "common/options.hpp"
 #include "common/trace_option.hpp"
 #include "platformer.hpp"
 
@@ -48,9 +49,12 @@ platformer::PlayerInput ScriptedInput(int tick) {
 } // namespace
 
 int main(int argc, char** argv) {
+    const samples::Options options = samples::ParseOptions("platformer", argc, argv);
+    if (options.bad) return 2;
     samples::TraceOption watch(argc, argv); // --trace FILE, --coverage (common/trace_option.hpp)
     platformer::PlatformerCharacter hero;
     platformer::PlatformerCharacterStateManager machine(hero);
+    if (options.show != samples::Show::Run) return samples::PrintMachines(options, {machine.Describe()});
     samples::Observe(watch.Get(), machine, "Platformer", nullptr);
     const float dt = machine.FixedDeltaTime();
 

@@ -93,12 +93,12 @@ class PlatformerCharacterStateManager : public tickfsm::StateManager<Character, 
 public:
     explicit PlatformerCharacterStateManager(Character& character) : StateManager(character) {
         SetInitialState<MoveState>()
-            .To<JumpState>(CanJump);
+            .To<JumpState>(CanJump, "can jump");
         From<JumpState>()
-            .To<DoubleJumpState>(CanDoubleJump)
-            .To<MoveState>(HasLanded);
+            .To<DoubleJumpState>(CanDoubleJump, "can double jump")
+            .To<MoveState>(HasLanded, "has landed");
         From<DoubleJumpState>()
-            .To<MoveState>(HasLanded);
+            .To<MoveState>(HasLanded, "has landed");
     }
 };
 

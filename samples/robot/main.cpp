@@ -32,6 +32,7 @@
 
 #include <fmt/format.h>
 
+#include "common/options.hpp"
 #include "common/sample.hpp"
 #include "common/trace_option.hpp"
 #include "robot.hpp"
@@ -71,6 +72,14 @@ constexpr std::string_view kPath[] = {
 } // namespace
 
 int main(int argc, char** argv) {
+    const samples::Options options = samples::ParseOptions("robot", argc, argv);
+    if (options.bad) return 2;
+    if (options.show != samples::Show::Run) {
+        robot::Robot r;
+        robot::RobotStateManager machine(r);
+        machine.SetGlobalState<robot::Battery>(); // as the run sets it
+        return samples::PrintMachines(options, {machine.Describe()});
+    }
     samples::TraceOption watch(argc, argv); // --trace FILE, --coverage (common/trace_option.hpp)
     const std::string output = robot::Run(watch.Get());
     std::fputs(output.c_str(), stdout);

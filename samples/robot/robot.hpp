@@ -251,8 +251,8 @@ class RobotStateManager : public tickfsm::StateManager<Robot, Input> {
 public:
     explicit RobotStateManager(Robot& r) : StateManager(r) {
         KeepPreviousState(); // for the revert after a greeting
-        SetInitialState<Stand>().To<Greet>(SomeoneSaysHello);
-        From<Walk>().To<Greet>(SomeoneSaysHello);
+        SetInitialState<Stand>().To<Greet>(SomeoneSaysHello, "someone says hello");
+        From<Walk>().To<Greet>(SomeoneSaysHello, "someone says hello");
         From<Greet>();
         From<Battery>();
     }

@@ -10,10 +10,18 @@
 
 #include <cstdio>
 
+#include "common/options.hpp"
 #include "common/trace_option.hpp"
 #include "rollback/rollback.hpp"
 
 int main(int argc, char** argv) {
+    const samples::Options options = samples::ParseOptions("rollback", argc, argv);
+    if (options.bad) return 2;
+    if (options.show != samples::Show::Run) {
+        rollback::Fighter f;
+        rollback::FighterStateManager machine(f);
+        return samples::PrintMachines(options, {machine.Describe()});
+    }
     samples::TraceOption watch(argc, argv); // --trace FILE, --coverage (common/trace_option.hpp)
     constexpr int kTicks = 600;
     const rollback::Session s = rollback::RunSession(kTicks, 3, 5, watch.Get());

@@ -13,6 +13,7 @@
 #include <string>
 #include <string_view>
 
+#include "common/options.hpp"
 #include "common/sample.hpp"
 #include "common/trace_option.hpp"
 #include "runner.hpp"
@@ -38,6 +39,13 @@ constexpr std::string_view kPath[] = {
 } // namespace
 
 int main(int argc, char** argv) {
+    const samples::Options options = samples::ParseOptions("runner", argc, argv);
+    if (options.bad) return 2;
+    if (options.show != samples::Show::Run) {
+        runner::RunnerCharacter c;
+        runner::RunnerStateManager machine(c);
+        return samples::PrintMachines(options, {machine.Describe()});
+    }
     samples::TraceOption watch(argc, argv); // --trace FILE, --coverage (common/trace_option.hpp)
     const std::string output = runner::Run(watch.Get());
     std::fputs(output.c_str(), stdout);

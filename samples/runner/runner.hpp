@@ -105,6 +105,8 @@ public:
             .On(HitGround).To<Running>();
         From<Die>()
             .Do<TriggerAnimator>("Die");
+        SetTerminal<Die>(); // the run ends there
+        for (const tickfsm::Event& event : {Jump, HitGround, HitObstacle}) DeclareEvent(event);
     }
 };
 

@@ -22,6 +22,7 @@
 #include <string>
 #include <string_view>
 
+#include "common/options.hpp"
 #include "common/trace_option.hpp"
 #include "weapon.hpp"
 
@@ -67,6 +68,13 @@ aoWeaponStateLowering::Run: lowering weapon tick 4 of 4
 } // namespace
 
 int main(int argc, char** argv) {
+    const samples::Options options = samples::ParseOptions("weapon", argc, argv);
+    if (options.bad) return 2;
+    if (options.show != samples::Show::Run) {
+        weapon::Weapon w;
+        weapon::AoWeaponStateManager machine(w);
+        return samples::PrintMachines(options, {machine.Describe()});
+    }
     samples::TraceOption watch(argc, argv); // --trace FILE, --coverage (common/trace_option.hpp)
     const std::string output = weapon::Run(watch.Get());
     std::fputs(output.c_str(), stdout);

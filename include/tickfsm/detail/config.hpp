@@ -16,6 +16,7 @@
 #include <memory>
 #include <mutex>
 #include <span>
+#include <string>
 #include <string_view>
 #include <tuple>
 #include <type_traits>
@@ -68,9 +69,12 @@ struct StepRecord {
     std::string_view initial;              // Init: name of S
     Event event;                           // On: the event
     const void* event_state = nullptr;     // On: TypeKey of S
+    std::size_t edge = 0;                  // Name: the edge of `chain` named
+    std::string name;                      // Name: the condition's name
 
     bool Same(const StepRecord& other) const noexcept {
-        return key == other.key && function == other.function && chain == other.chain && event == other.event;
+        return key == other.key && function == other.function && chain == other.chain && event == other.event &&
+               edge == other.edge && name == other.name;
     }
 };
 
@@ -140,6 +144,8 @@ template <class C, class A, class S, class T, class Cond, unsigned kFlags, class
                        targets);
     }(std::index_sequence_for<Edges...>{}));
     owned = std::move(fresh);
+    if constexpr (std::is_same_v<Cond, Always>)
+        table.Note(table.Find(TypeKey<S>()), chain, sizeof...(Edges)).always = true;
     table.finalized = false;
 }
 
@@ -311,6 +317,51 @@ template <class C, class A, class S>
 template <class C, class A, class S>
 [[TICKFSM_DETAIL_COLD]] void ReplayPassThrough(Table<C, A>& table, const StepRecord<C, A>&) {
     ApplyPassThrough<C, A, S>(table);
+}
+
+template <class S>
+struct ConditionNameStep {};
+
+/// To<T>(condition, name): edge `edge` of S's chain `chain` is called `name`.
+template <class C, class A>
+[[TICKFSM_DETAIL_COLD]] void ApplyConditionName(Table<C, A>& table, StateIndex from, std::size_t chain,
+                                                std::size_t edge, std::string_view name) {
+    table.Note(from, chain, edge).name = std::string(name);
+}
+template <class C, class A, class S>
+[[TICKFSM_DETAIL_COLD]] void ReplayConditionName(Table<C, A>& table, const StepRecord<C, A>& step) {
+    ApplyConditionName(table, table.Find(TypeKey<S>()), step.chain, step.edge, step.name);
+}
+
+template <class S>
+struct TerminalStep {};
+
+/// SetTerminal<S>().
+template <class C, class A, class S>
+[[TICKFSM_DETAIL_COLD]] void ApplyTerminal(Table<C, A>& table) {
+    const StateIndex id = table.template Register<S>();
+    for (const StateIndex t : table.terminal)
+        if (t == id) return;
+    table.terminal.push_back(id);
+    table.finalized = false;
+}
+template <class C, class A, class S>
+[[TICKFSM_DETAIL_COLD]] void ReplayTerminal(Table<C, A>& table, const StepRecord<C, A>&) {
+    ApplyTerminal<C, A, S>(table);
+}
+
+struct DeclareEventStep {};
+
+/// DeclareEvent(event).
+template <class C, class A>
+[[TICKFSM_DETAIL_COLD]] void ApplyDeclareEvent(Table<C, A>& table, const Event& event) {
+    for (const Event& e : table.declared)
+        if (e == event) return;
+    table.declared.push_back(event);
+}
+template <class C, class A>
+[[TICKFSM_DETAIL_COLD]] void ReplayDeclareEvent(Table<C, A>& table, const StepRecord<C, A>& step) {
+    ApplyDeclareEvent(table, step.event);
 }
 
 template <std::size_t N>

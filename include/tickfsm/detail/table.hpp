@@ -205,6 +205,36 @@ struct Table {
     // Owners: every machine running on this table, plus the registry once it is shared.
     std::atomic<std::size_t> refs{1};
 
+    // Read by Describe and Validate alone, never by a tick; kept last so that
+    // the members a tick reads stay where they are.
+    struct EdgeNote {
+        StateIndex from = kNoState;
+        std::size_t chain = 0;  // which of from's chains
+        std::size_t index = 0;  // its place in that chain
+        bool always = false;    // no condition: it holds on every tick
+        std::string name;       // the condition's name given in the builder
+    };
+    std::vector<EdgeNote> notes;
+    std::vector<StateIndex> terminal; // SetTerminal<S>()
+    std::vector<Event> declared;      // DeclareEvent(...)
+
+    /// The note of edge `index` of chain `chain` of `from`, made if new.
+    EdgeNote& Note(StateIndex from, std::size_t chain, std::size_t index) {
+        for (EdgeNote& note : notes)
+            if (note.from == from && note.chain == chain && note.index == index) return note;
+        EdgeNote& note = notes.emplace_back();
+        note.from = from;
+        note.chain = chain;
+        note.index = index;
+        finalized = false;
+        return note;
+    }
+    const EdgeNote* FindNote(StateIndex from, std::size_t chain, std::size_t index) const noexcept {
+        for (const EdgeNote& note : notes)
+            if (note.from == from && note.chain == chain && note.index == index) return &note;
+        return nullptr;
+    }
+
     explicit Table(float fixed_dt) : dt(fixed_dt) {}
 
     /// The first state's step (see StepWord); valid once finalized, until the table changes.
@@ -600,6 +630,11 @@ struct Table {
             info.parallel = tree[s].first_region != kNoNode;
             info.region = tree[s].owner != kNoNode;
             info.is_initial = s == initial;
+            for (const StateIndex t : terminal) info.terminal = info.terminal || t == s;
+            info.on_enter = meta[s].has_enter;
+            info.can_enter = meta[s].can_enter != nullptr;
+            info.can_exit = meta[s].can_exit != nullptr;
+            info.actions = meta[s].actions.size();
             list.push_back(info);
         }
         return list;
@@ -613,9 +648,14 @@ struct Table {
             const bool is_any = s == any;
             const StateId from = is_any ? StateId{} : StateId{static_cast<StateIndex>(s)};
             std::size_t order = 0;
-            for (const auto& chain : meta[s].chains)
-                for (std::size_t i = 0; i < chain->count; ++i) {
+            for (std::size_t c = 0; c < meta[s].chains.size(); ++c)
+                for (std::size_t i = 0; i < meta[s].chains[c]->count; ++i) {
+                    const auto& chain = meta[s].chains[c];
                     TransitionRule rule;
+                    if (const EdgeNote* note = FindNote(static_cast<StateIndex>(s), c, i)) {
+                        rule.always = note->always;
+                        rule.condition = note->name;
+                    }
                     rule.from = from;
                     rule.to = StateId{chain->targets[i].id};
                     rule.order = order++;
@@ -630,8 +670,10 @@ struct Table {
                     }
                     list.push_back(rule);
                 }
-            auto add_event = [&](StateIndex to, TransitionKind kind, const Event& event, std::size_t at) {
+            auto add_event = [&](StateIndex to, TransitionKind kind, const Event& event, std::size_t at,
+                                 bool always) {
                 TransitionRule rule;
+                rule.always = always;
                 rule.from = from;
                 rule.to = StateId{to};
                 rule.kind = kind;
@@ -640,14 +682,25 @@ struct Table {
                 list.push_back(rule);
             };
             for (std::size_t i = 0; i < meta[s].events.size(); ++i)
-                add_event(meta[s].events[i].to, TransitionKind::Event, meta[s].events[i].event, i);
-            for (std::size_t i = 0; i < meta[s].typed.size(); ++i)
-                add_event(meta[s].typed[i].to, TransitionKind::Typed, meta[s].typed[i].event, i);
+                add_event(meta[s].events[i].to, TransitionKind::Event, meta[s].events[i].event, i, false);
+            for (std::size_t i = 0; i < meta[s].typed.size(); ++i) // no guard: taken whatever the payload
+                add_event(meta[s].typed[i].to, TransitionKind::Typed, meta[s].typed[i].event, i,
+                          meta[s].typed[i].guard == nullptr);
         };
         if (any != kNoState) add_state(any);
         for (std::size_t s = 0; s < meta.size(); ++s)
             if (s != any) add_state(s);
         return list;
+    }
+
+    /// The whole table as one value (StateManager::Describe()).
+    Description Describe() const {
+        Description d;
+        d.states = DescribeStates();
+        d.transitions = DescribeTransitions();
+        d.events = declared;
+        d.push_capacity = stack_capacity;
+        return d;
     }
 
     /// Whether the state of type S is active while `leaf` is the machine's
