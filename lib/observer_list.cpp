@@ -28,6 +28,10 @@ void ObserverList::OnUnhandledEvent(std::string_view machine, std::string_view s
     for (Observer* o : observers_) o->OnUnhandledEvent(machine, state, event);
 }
 
+void ObserverList::OnRefused(std::string_view machine, std::string_view from, std::string_view to) {
+    for (Observer* o : observers_) o->OnRefused(machine, from, to);
+}
+
 void ObserverList::OnBufferedRequest(std::string_view machine, std::string_view state, BufferOutcome outcome) {
     for (Observer* o : observers_) o->OnBufferedRequest(machine, state, outcome);
 }

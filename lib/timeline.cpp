@@ -211,6 +211,12 @@ void TimelineWriter::OnBufferedRequest(std::string_view machine, std::string_vie
             fmt::format(",\"state\":{},\"outcome\":{}", Quoted(state), Quoted(OutcomeText(outcome))));
 }
 
+void TimelineWriter::OnRefused(std::string_view machine, std::string_view from, std::string_view to) {
+    if (finished_) return;
+    Instant(TrackOf(machine), fmt::format("refused {} -> {}", from, to),
+            fmt::format(",\"from\":{},\"to\":{}", Quoted(from), Quoted(to)));
+}
+
 void TimelineWriter::OnWarning(std::string_view machine, std::string_view message) {
     if (finished_) return;
     Instant(TrackOf(machine), "warning", fmt::format(",\"message\":{}", Quoted(message)));

@@ -131,7 +131,9 @@ bool DirectAllowed(const TickContext<C, A>& ctx, StateIndex to, Direct how) {
     const StateIndex from = ctx.rt->state;
     if (how == Direct::Try && ctx.table->Active(ctx.main->state, to, ctx.data)) return false; // already in it
 
-    return how == Direct::Force || ctx.table->Allowed(from, to, *ctx.controller, ctx.data);
+    if (how == Direct::Force || ctx.table->Allowed(from, to, *ctx.controller, ctx.data)) return true;
+    if (ctx.observer) ctx.observer->OnRefused(ctx.name, ctx.table->NameOf(from), ctx.table->NameOf(to));
+    return false;
 }
 
 } // namespace detail

@@ -58,6 +58,13 @@ public:
     virtual void OnUnhandledEvent(std::string_view machine, std::string_view state, const Event& event) {
         (void)machine, (void)state, (void)event;
     }
+    /// A gate refused a direct change (TrySetState, TryResetState, a revert,
+    /// an input buffer's retry): `from`'s CanExitState or `to`'s CanEnterState
+    /// said no. A condition's transition that a gate holds back is not
+    /// reported: it is tried again every tick.
+    virtual void OnRefused(std::string_view machine, std::string_view from, std::string_view to) {
+        (void)machine, (void)from, (void)to;
+    }
     /// An input buffer's request was entered, replaced or timed out.
     virtual void OnBufferedRequest(std::string_view machine, std::string_view state, BufferOutcome outcome) {
         (void)machine, (void)state, (void)outcome;

@@ -38,6 +38,7 @@ public:
     void OnUnhandledEvent(std::string_view machine, std::string_view state, const Event& event) override;
     /// Passed on to every observer.
     void OnBufferedRequest(std::string_view machine, std::string_view state, BufferOutcome outcome) override;
+    void OnRefused(std::string_view machine, std::string_view from, std::string_view to) override;
     /// Passed on to every observer.
     void OnWarning(std::string_view machine, std::string_view message) override;
 

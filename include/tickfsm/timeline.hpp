@@ -84,6 +84,8 @@ public:
     void OnUnhandledEvent(std::string_view machine, std::string_view state, const Event& event) override;
     /// An instant "buffered STATE entered" (replaced, timed out).
     void OnBufferedRequest(std::string_view machine, std::string_view state, BufferOutcome outcome) override;
+    /// An instant "refused From -> To" on the machine's track.
+    void OnRefused(std::string_view machine, std::string_view from, std::string_view to) override;
     /// An instant "warning" with the message.
     void OnWarning(std::string_view machine, std::string_view message) override;
 

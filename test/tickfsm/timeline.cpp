@@ -188,6 +188,28 @@ TEST_CASE("Events, unhandled events and warnings are instants on the machine's t
     CHECK(Has(json, "\"cause\":\"event Go\",\"cause_event\":\"Go\",\"from\":\"Idle\""));
 }
 
+TEST_CASE("A direct change a gate refuses is an instant on the machine's track", "[timeline]") {
+    struct Guarded {
+        bool CanExitState(const Hero& h, const tickfsm::StateRef&) const { return h.ground; }
+    };
+    Hero h;
+    tickfsm::StateManager<Hero, Input> m(h);
+    m.SetInitialState<Guarded>();
+    m.From<Run>();
+    std::string json;
+    tickfsm::TimelineWriter timeline(json);
+    m.SetObserver(&timeline, "hero");
+    m.Perform({});
+    timeline.SetTick(1);
+    h.ground = false;
+    CHECK_FALSE(m.TrySetState<Run>());
+    h.ground = true;
+    CHECK(m.TrySetState<Run>());
+    timeline.Finish();
+    CHECK(Count(json, "\"name\":\"refused Guarded -> Run\"") == 1);
+    CHECK(Has(json, "\"args\":{\"tick\":1,\"from\":\"Guarded\",\"to\":\"Run\"}"));
+}
+
 TEST_CASE("A timeline escapes state names in its JSON", "[timeline]") {
     Hero h;
     tickfsm::StateManager<Hero, Input> m(h);
