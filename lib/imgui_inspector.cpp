@@ -11,6 +11,8 @@
 
 #include <imgui.h>
 
+#include "cause_text.hpp"
+
 namespace tickfsm {
 
 namespace detail {
@@ -237,19 +239,6 @@ void DrawTransitions(const detail::InspectorView& view) {
     TextColored(kQuiet, "(the dry run tells where the next tick goes, not each condition's value)");
 }
 
-const char* CauseText(Cause cause) {
-    switch (cause) {
-    case Cause::Initial: return "initial";
-    case Cause::Condition: return "condition";
-    case Cause::Event: return "event";
-    case Cause::Request: return "request";
-    case Cause::Direct: return "direct";
-    case Cause::Push: return "push";
-    case Cause::Pop: return "pop";
-    }
-    return "?";
-}
-
 void DrawHistory(const detail::InspectorView& view, const TransitionHistory& history, std::size_t rows) {
     if (!ImGui::BeginTable("history", 3, ImGuiTableFlags_BordersInnerH | ImGuiTableFlags_SizingStretchProp)) return;
     ImGui::TableSetupColumn("tick", ImGuiTableColumnFlags_WidthStretch, 0.6f);
@@ -271,7 +260,7 @@ void DrawHistory(const detail::InspectorView& view, const TransitionHistory& his
         if (entry.cause == Cause::Condition) ImGui::Text("condition %zu", entry.condition);
         else if (entry.cause == Cause::Event)
             ImGui::Text("event %.*s", static_cast<int>(entry.event.size()), entry.event.data());
-        else ImGui::TextUnformatted(CauseText(entry.cause));
+        else ImGui::TextUnformatted(detail::CauseName(entry.cause));
     }
     ImGui::EndTable();
     if (shown == 0) TextColored(kQuiet, "no transition of this machine kept yet");
