@@ -22,6 +22,7 @@
 #include <cstdint>
 #include <memory>
 #include <new>
+#include <span>
 #include <string>
 #include <string_view>
 #include <tuple>
@@ -131,6 +132,43 @@ DataItem DataItemFor(std::uint32_t offset, std::shared_ptr<const void> prototype
     return item;
 }
 
+/// A state's Perform as the nested fast path calls it (see NestedStepper).
+template <class C, class A>
+using PerformFn = void (*)(C&, const A&, std::byte* data, std::uint32_t offset);
+
+/// On the nested fast path: the transitions of one state of the active path,
+/// and where its ticks are kept (a composite's slot, or kLeafTicks: the Runtime's).
+template <class C, class A>
+struct NestedChain {
+    const ChainBase<C, A>* chain = nullptr;
+    std::uint32_t slot = 0;
+    std::uint32_t before = 0; // the transitions of the state's earlier lists (a condition's number counts them)
+};
+inline constexpr std::uint32_t kLeafTicks = 0xFFFFFFFF;
+/// On the nested fast path: the Perform of one state of the active path.
+template <class C, class A>
+struct NestedPerform {
+    PerformFn<C, A> perform = nullptr;
+    std::uint32_t offset = 0;
+};
+
+/// The step context of a leaf of a nested machine whose tick needs nothing of
+/// the general path until a transition fires (see Table::Finalize): its
+/// active path's tick counters, transitions and Performs, outermost first.
+/// A transition that fires is made by the general path's rules (NestedFire).
+template <class C, class A>
+struct NestedStepper : Stepper<C, A> {
+    const Table<C, A>* table = nullptr;
+    std::span<const std::uint32_t> slots; // the composites' CompositeSlot offsets
+    std::span<const NestedChain<C, A>> chains;
+    std::span<const NestedPerform<C, A>> performs;
+};
+/// A nested fast leaf's steps, defined with the general path (tick.hpp).
+template <class C, class A>
+void NestedStep(const StepWord<C, A>* steps, C& c, const A& a, Runtime& rt, std::byte* data);
+template <class C, class A>
+void NestedMachineStep(C& c, const A& a, Runtime& rt);
+
 /// The cold part of a state: configuration, queries, the general path, tools.
 template <class C, class A>
 struct StateMeta {
@@ -153,6 +191,7 @@ struct StateMeta {
     HookFn<C, A> exit = nullptr;
     HookFn<C, A> pause = nullptr;  // OnStatePause, if it has one: buried by a push
     HookFn<C, A> resume = nullptr; // OnStateResume, if it has one: back on top after a pop
+    PerformFn<C, A> fast_perform = nullptr; // its Perform without the machine handle, if it has one
     NoneStepper<C, A> step_none; // the fast step when the state has no transitions
     std::vector<ChainPtr<C, A>> chains;
     std::vector<EventEdge> events;
@@ -215,6 +254,11 @@ struct Table {
         std::string name;       // the condition's name given in the builder
     };
     std::vector<EdgeNote> notes;
+    // The nested fast path's contexts and what they point into (see NestedStepper).
+    std::vector<NestedStepper<C, A>> nested_steppers;
+    std::vector<std::uint32_t> nested_slots;
+    std::vector<NestedChain<C, A>> nested_chains;
+    std::vector<NestedPerform<C, A>> nested_performs;
     std::vector<StateIndex> terminal; // SetTerminal<S>()
     std::vector<Event> declared;      // DeclareEvent(...)
 
@@ -334,6 +378,10 @@ struct Table {
         m.exit = &ExitHook<S>;
         if constexpr (HasOnStatePause<S, C, A> || HasOnStatePauseM<S, C, A>) m.pause = &PauseHook<S>;
         if constexpr (HasOnStateResume<S, C, A> || HasOnStateResumeM<S, C, A>) m.resume = &ResumeHook<S>;
+        if constexpr (HasPerform<S, C, A>)
+            m.fast_perform = [](C& c, const A& a, std::byte* data, std::uint32_t offset) {
+                CallPerform(StateObject<S>(data, offset), c, a);
+            };
         m.step_none.step = &StepNone<C, A, S>;
         if constexpr (std::is_empty_v<S>) m.step_none.bare = &StepNoneBare<C, A, S>;
         m.step_none.machine = &StepNoneMachine<C, A, S>;
@@ -410,6 +458,7 @@ struct Table {
             uses_machine = uses_machine || general[s];
             all_fast = all_fast && !m.slow;
         }
+        PlanNested();
         bare = data_size == 0; // then no state has data and no target a maker: every fast step has a bare form
         machine_words.assign(words.size(), StepWord<C, A>{});
         for (std::size_t s = 0; s < meta.size(); ++s) {
@@ -428,7 +477,8 @@ struct Table {
             // A crowd never reads a slow state's entry: kSlow sends its ticks to the general path.
             const Stepper<C, A>* stepper = nullptr;
             if (!m.slow) {
-                if (non_empty == 0) stepper = &m.step_none;
+                if (nested) stepper = &nested_steppers[s];
+                else if (non_empty == 0) stepper = &m.step_none;
                 else stepper = only;
             }
             if (bare) {
@@ -439,7 +489,7 @@ struct Table {
             machine_words[kStepHeaderWords + s].machine = stepper ? stepper->machine : &MachineGeneralStep<C, A>;
             selfs[s] = stepper;
         }
-        quick_start = initial < meta.size() && !meta[initial].slow && !meta[initial].has_enter;
+        quick_start = !nested && initial < meta.size() && !meta[initial].slow && !meta[initial].has_enter;
         for (const StateMeta<C, A>& m : meta) quick_start = quick_start && !m.init;
         // The header words sit just before the steps (steps[kDtWord], steps[kSelfsWord]).
         constexpr auto kDtAt = static_cast<std::size_t>(static_cast<std::ptrdiff_t>(kStepHeaderWords) + kDtWord);
@@ -450,6 +500,77 @@ struct Table {
         machine_words[kSelfsAt].selfs = selfs.data();
         fingerprint = Fingerprint(CharacterName(), Layout(), Shape());
         finalized = true;
+    }
+
+    /// The nested fast path: in a nested machine without regions, any-state
+    /// transitions, pass-through states, a push stack, KeepPreviousState or
+    /// hooks that take the machine handle, a leaf ticks on it (its `slow`
+    /// cleared, its step a NestedStep) when no transition of its active path
+    /// is gated, pushes, pops or waits. Such a tick only counts, tries conditions and performs,
+    /// exactly as GeneralTick would; a transition that fires goes to the
+    /// general path, which may enter a leaf of either kind.
+    [[TICKFSM_DETAIL_COLD]] void PlanNested() {
+        nested_steppers.assign(nested ? meta.size() : 0, NestedStepper<C, A>{});
+        nested_slots.clear();
+        nested_chains.clear();
+        nested_performs.clear();
+        if (!nested || parallel || any != kNoState || passing || stack_capacity != 0 || keep_previous ||
+            uses_machine)
+            return;
+        std::vector<bool> level_fast(meta.size());
+        for (std::size_t s = 0; s < meta.size(); ++s) {
+            const StateMeta<C, A>& m = meta[s];
+            bool fast = true;
+            for (const auto& chain : m.chains) {
+                fast = fast && !chain->kinds;
+                for (std::size_t i = 0; i < chain->count; ++i)
+                    fast = fast && (chain->forced[i] || (!m.can_exit && !meta[chain->targets[i].id].can_enter));
+            }
+            level_fast[s] = fast;
+        }
+        struct Planned {
+            StateIndex leaf;
+            std::size_t slots, chains, performs; // where its ranges start
+        };
+        std::vector<Planned> planned;
+        for (std::size_t s = 0; s < meta.size(); ++s) {
+            if (tree[s].initial != kNoNode || tree[s].first_region != kNoNode) continue; // leaves only
+            TreeIndex path[kMaxDepth];
+            const std::size_t n = ActivePathOf(tree, static_cast<TreeIndex>(s), path);
+            bool fast = true;
+            for (std::size_t i = 0; i < n; ++i) fast = fast && level_fast[path[i]];
+            if (!fast) continue;
+            planned.push_back({static_cast<StateIndex>(s), nested_slots.size(), nested_chains.size(),
+                               nested_performs.size()});
+            for (std::size_t i = 0; i < n; ++i) {
+                const StateMeta<C, A>& m = meta[path[i]];
+                const bool leaf = path[i] == s;
+                if (!leaf) nested_slots.push_back(tree[path[i]].slot);
+                std::uint32_t before = 0;
+                for (const auto& chain : m.chains) {
+                    if (chain->count != 0)
+                        nested_chains.push_back({chain.get(), leaf ? kLeafTicks : tree[path[i]].slot, before});
+                    before += static_cast<std::uint32_t>(chain->count);
+                }
+                if (m.fast_perform) nested_performs.push_back({m.fast_perform, m.offset});
+            }
+            meta[s].slow = false;
+        }
+        // The ranges are taken once the arrays stop growing.
+        planned.push_back({kNoState, nested_slots.size(), nested_chains.size(), nested_performs.size()});
+        for (std::size_t p = 0; p + 1 < planned.size(); ++p) {
+            const Planned& at = planned[p];
+            const Planned& next = planned[p + 1];
+            NestedStepper<C, A>& stepper = nested_steppers[at.leaf];
+            stepper.step = &NestedStep<C, A>;
+            stepper.machine = &NestedMachineStep<C, A>;
+            stepper.table = this;
+            stepper.slots = std::span<const std::uint32_t>(nested_slots).subspan(at.slots, next.slots - at.slots);
+            stepper.chains =
+                std::span<const NestedChain<C, A>>(nested_chains).subspan(at.chains, next.chains - at.chains);
+            stepper.performs = std::span<const NestedPerform<C, A>>(nested_performs)
+                                   .subspan(at.performs, next.performs - at.performs);
+        }
     }
 
     /// What a snapshot of this configuration holds per character; the

@@ -675,6 +675,9 @@ void TickRegions(TickContext<C, A>& ctx) {
     }
 }
 
+template <class C, class A>
+void FinishTick(TickContext<C, A>& ctx);
+
 /// One Perform on the general path, by the tick rules.
 template <class C, class A>
 void GeneralTick(TickContext<C, A>& ctx) {
@@ -697,6 +700,15 @@ void GeneralTick(TickContext<C, A>& ctx) {
         const Probed<C, A> fired = table.ProbePath(rt.state, rt.ticks, *ctx.controller, *ctx.action, ctx.data, false, (rt.flags & kDone) != 0);
         if (fired.to != kNoState) Fire(ctx, fired);
     }
+    FinishTick(ctx);
+}
+
+/// The rest of a tick once its transition, if any, has been made: pass-through
+/// states, the global state's Perform, the active path's, then the regions'.
+template <class C, class A>
+void FinishTick(TickContext<C, A>& ctx) {
+    const Table<C, A>& table = *ctx.table;
+    Runtime& rt = *ctx.rt;
     if (table.passing) PassThrough(ctx);
     ctx.pending = kNoState;
     if (ctx.global != kNoState) { // the global state performs first, beside the current one
@@ -715,6 +727,72 @@ void GeneralTick(TickContext<C, A>& ctx) {
     }
     if (ctx.pending != kNoState) return ApplyPending(ctx);
     if (table.parallel) TickRegions(ctx); // then each region of a parallel leaf, in order
+}
+
+/// A transition found by a NestedStep fires: made, and the tick finished, on
+/// the general path. No hook of the machine takes the machine handle (see
+/// Table::PlanNested), so none can reach what the context leaves out: a
+/// NextState request, the previous state, an observer, a global state.
+template <class C, class A>
+[[TICKFSM_DETAIL_COLD]] void NestedFire(const Table<C, A>& table, C& c, const A& a, Runtime& rt, std::byte* data,
+                                         const NestedChain<C, A>& level, int index) {
+    const ChainBase<C, A>& chain = *level.chain;
+    StateIndex next = kNoState;
+    TickContext<C, A> ctx;
+    ctx.table = &table;
+    ctx.rt = &rt;
+    ctx.main = &rt;
+    ctx.controller = &c;
+    ctx.action = &a;
+    ctx.data = data;
+    ctx.next = &next;
+    Probed<C, A> fired;
+    fired.to = chain.targets[index].id;
+    fired.condition = level.before + static_cast<std::size_t>(index);
+    fired.chain = &chain;
+    fired.index = index;
+    Fire(ctx, fired);
+    FinishTick(ctx);
+}
+
+/// The tick of a leaf on the nested fast path (see NestedStepper): GeneralTick's
+/// rules for a started machine with no request waiting. Returns whether a
+/// transition fired.
+template <class C, class A>
+[[gnu::always_inline]] inline bool NestedTick(const StepWord<C, A>* steps, C& c, const A& a, Runtime& rt,
+                                              std::byte* data) {
+    const NestedStepper<C, A>& self = SelfOf<NestedStepper<C, A>>(steps, rt.state);
+    const float dt = steps[kDtWord].dt;
+    const std::uint32_t leaf_ticks = CountTick(rt.ticks);
+    for (const std::uint32_t slot : self.slots) CountTick(reinterpret_cast<CompositeSlot*>(data + slot)->ticks);
+    for (const NestedChain<C, A>& level : self.chains) { // outermost first
+        const std::uint32_t ticks =
+            level.slot == kLeafTicks ? leaf_ticks : reinterpret_cast<CompositeSlot*>(data + level.slot)->ticks;
+        const int fired = level.chain->probe(*level.chain, c, a, TimeOf(ticks, dt), 0);
+        if (fired >= 0) {
+            NestedFire(*self.table, c, a, rt, data, level, fired);
+            return true;
+        }
+    }
+    for (const NestedPerform<C, A>& state : self.performs) state.perform(c, a, data, state.offset);
+    return false;
+}
+
+/// A crowd character's step on the nested fast path.
+template <class C, class A>
+void NestedStep(const StepWord<C, A>* steps, C& c, const A& a, Runtime& rt, std::byte* data) {
+    NestedTick(steps, c, a, rt, data);
+}
+
+/// A StateManager's step on the nested fast path: after a transition, which
+/// the general path made, the Seat's step follows the leaf entered.
+template <class C, class A>
+void NestedMachineStep(C& c, const A& a, Runtime& rt) {
+    const StepWord<C, A>* steps = SeatedSteps<C, A>(rt);
+    if (!NestedTick(steps, c, a, rt, SeatedData(rt))) return;
+    const MachineStepFn<C, A> step =
+        rt.flags & kGeneralReasons ? &MachineGeneralStep<C, A> : steps[rt.state].machine;
+    SeatOf(rt).step = reinterpret_cast<void (*)()>(step);
 }
 
 /// A direct change asked for from outside a tick; a machine not started yet
