@@ -14,7 +14,6 @@
 
 #include <cstddef>
 #include <memory>
-#include <mutex>
 #include <span>
 #include <string>
 #include <string_view>
@@ -27,6 +26,7 @@
 
 #include "../event.hpp"
 
+#include "sharing.hpp"
 #include "table.hpp"
 #include "tick.hpp"
 #include "traits.hpp"
@@ -456,7 +456,7 @@ public:
     }
 
     Node* Root(float dt) {
-        std::lock_guard<std::mutex> lock(mutex_);
+        RegistryLock lock;
         for (auto& root : roots_)
             if (root->dt == dt) return root.get();
         roots_.push_back(std::make_unique<Node>());
@@ -466,7 +466,7 @@ public:
 
     /// The node after `parent` for `step`, made if new.
     Node* Child(Node* parent, const StepRecord<C, A>& step) {
-        std::lock_guard<std::mutex> lock(mutex_);
+        RegistryLock lock;
         for (auto& child : parent->children)
             if (child->step.Same(step)) return child.get();
         auto node = std::make_unique<Node>();
@@ -483,7 +483,7 @@ public:
 
     /// The table published at `node` with a reference taken for the caller, or null.
     Table<C, A>* Published(Node* node) {
-        std::lock_guard<std::mutex> lock(mutex_);
+        RegistryLock lock;
         if (node->table) node->table->Acquire();
         return node->table;
     }
@@ -491,7 +491,7 @@ public:
     /// Publish `fresh` at `node` unless another table got there first; returns the
     /// table to use, with one reference for the caller (fresh's own, or a new one).
     Table<C, A>* Publish(Node* node, Table<C, A>* fresh) {
-        std::lock_guard<std::mutex> lock(mutex_);
+        RegistryLock lock;
         if (node->table) {
             node->table->Acquire();
             Table<C, A>::Release(fresh);
@@ -514,7 +514,6 @@ public:
 
 private:
     Registry() = default;
-    std::mutex mutex_;
     std::vector<std::unique_ptr<Node>> roots_;
 };
 

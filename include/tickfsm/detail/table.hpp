@@ -16,7 +16,6 @@
 // compiled conditions in chain.hpp.
 
 #include <array>
-#include <atomic>
 #include <bit>
 #include <cstddef>
 #include <cstdint>
@@ -27,7 +26,6 @@
 #include <string_view>
 #include <tuple>
 #include <type_traits>
-#include <unordered_map>
 #include <utility>
 #include <vector>
 
@@ -41,6 +39,7 @@
 #include "../state_ref.hpp"
 #include "chain.hpp"
 #include "runtime.hpp"
+#include "sharing.hpp"
 #include "snapshot_io.hpp"
 #include "traits.hpp"
 #include "tree.hpp"
@@ -210,17 +209,17 @@ struct Table {
     std::vector<DataItem> items;          // per-character copies, in construction order
     std::vector<std::string_view> names;  // set by Finalize, for observers
     std::vector<TreeNode> tree;           // one per state: which state holds which (see tree.hpp)
-    struct KeyOf {
+    /// A keyed state: its key's type (TypeKey), the key, its id.
+    struct Keyed {
         const void* type;
         std::uint64_t value;
-        bool operator==(const KeyOf&) const = default;
-    };
-    struct KeyHash {
-        std::size_t operator()(const KeyOf& k) const noexcept {
-            return std::hash<const void*>()(k.type) ^ static_cast<std::size_t>(k.value * 0x9E3779B97F4A7C15ull);
+        StateIndex id;
+        bool Before(const void* t, std::uint64_t v) const noexcept {
+            const auto a = reinterpret_cast<std::uintptr_t>(type), b = reinterpret_cast<std::uintptr_t>(t);
+            return a < b || (a == b && value < v);
         }
     };
-    std::unordered_map<KeyOf, StateIndex, KeyHash> keyed; // keyed states, for FindKey
+    std::vector<Keyed> keyed; // keyed states, sorted by (type, value), for FindKey
     float dt = 1.0f / 60.0f;
     StateIndex initial = kNoState;
     StateIndex any = kNoState;            // the Any pseudo-state, once FromAny() was called
@@ -242,7 +241,7 @@ struct Table {
     // state), so it can start by writing its Runtime and take the fast path.
     bool quick_start = false;
     // Owners: every machine running on this table, plus the registry once it is shared.
-    std::atomic<std::size_t> refs{1};
+    std::size_t refs = 1; // changed through AddOwner and DropOwner alone
 
     // Read by Describe and Validate alone, never by a tick; kept last so that
     // the members a tick reads stay where they are.
@@ -291,9 +290,9 @@ struct Table {
     Table(const Table&) = delete;
     Table& operator=(const Table&) = delete;
 
-    void Acquire() noexcept { refs.fetch_add(1, std::memory_order_relaxed); }
+    void Acquire() noexcept { AddOwner(refs); }
     static void Release(Table* table) noexcept {
-        if (table && table->refs.fetch_sub(1, std::memory_order_acq_rel) == 1) delete table;
+        if (table && DropOwner(table->refs)) delete table;
     }
 
     static std::string CharacterName() {
@@ -398,12 +397,23 @@ struct Table {
 
     /// Id of the keyed state `value` of key type `key_type`, or kNoState.
     StateIndex FindKey(const void* key_type, std::uint64_t value) const noexcept {
-        const auto found = keyed.find(KeyOf{key_type, value});
-        return found == keyed.end() ? kNoState : found->second;
+        const std::size_t at = KeyedAt(key_type, value);
+        return at < keyed.size() && keyed[at].type == key_type && keyed[at].value == value ? keyed[at].id : kNoState;
+    }
+    /// Where (key_type, value) is or would go in `keyed`.
+    std::size_t KeyedAt(const void* key_type, std::uint64_t value) const noexcept {
+        std::size_t low = 0, high = keyed.size();
+        while (low < high) {
+            const std::size_t mid = low + (high - low) / 2;
+            if (keyed[mid].Before(key_type, value)) low = mid + 1;
+            else high = mid;
+        }
+        return low;
     }
     /// State `id` becomes the keyed state `value` of key type `key_type`.
     void SetKey(StateIndex id, const void* key_type, std::uint64_t value) {
-        keyed.emplace(KeyOf{key_type, value}, id); // first: if it throws, the state has no key yet
+        if (FindKey(key_type, value) == kNoState) // first: if it throws, the state has no key yet
+            keyed.insert(keyed.begin() + static_cast<std::ptrdiff_t>(KeyedAt(key_type, value)), Keyed{key_type, value, id});
         meta[id].key_type = key_type;
         meta[id].key_value = value;
     }
