@@ -6,12 +6,12 @@
 // their own. Every builder works on the StateManager that made it.
 
 #include <cstddef>
-#include <memory>
 #include <string>
 #include <string_view>
 #include <type_traits>
 #include <utility>
 
+#include "detail/owned.hpp"
 #include "detail/config.hpp"
 #include "detail/format.hpp"
 #include "detail/table.hpp"
@@ -274,7 +274,7 @@ public:
         }
         m.Detach_();
         m.ApplyPrivately_([&](Table_& table) {
-            detail::ApplyDo<Controller, Action, S, X>(table, std::make_shared<const X>(std::forward<Args>(args)...));
+            detail::ApplyDo<Controller, Action, S, X>(table, detail::MakeShared<const X>(std::forward<Args>(args)...));
         });
         return TransitionBuilder(m, chain_, nullptr);
     }
@@ -444,11 +444,11 @@ template <class C, class A>
 struct DelegateHooks {
     struct Hook {
         void (*call)(const void* f, C&, const A&, Machine<C, A>&) = nullptr;
-        std::shared_ptr<const void> f;
+        detail::Shared<const void> f;
     };
     struct Gate {
         bool (*call)(const void* f, const C&, const StateRef&) = nullptr;
-        std::shared_ptr<const void> f;
+        detail::Shared<const void> f;
     };
     Hook enter, perform, exit;
     Gate can_enter, can_exit;
@@ -458,7 +458,7 @@ struct DelegateHooks {
 /// pointer to the shared hooks.
 template <class C, class A>
 struct DelegateState {
-    std::shared_ptr<const DelegateHooks<C, A>> hooks;
+    detail::Shared<const DelegateHooks<C, A>> hooks;
     void OnStateEnter(C& c, const A& a, Machine<C, A>& m) {
         if (hooks->enter.call) hooks->enter.call(hooks->enter.f.get(), c, a, m);
     }
@@ -502,7 +502,7 @@ public:
 private:
     friend class StateManager<Controller, Action>;
     using Hooks = detail::DelegateHooks<Controller, Action>;
-    explicit DelegateBuilder(std::shared_ptr<Hooks> hooks) noexcept : hooks_(std::move(hooks)) {}
+    explicit DelegateBuilder(detail::Shared<Hooks> hooks) noexcept : hooks_(std::move(hooks)) {}
 
     template <class F>
     static void Set(typename Hooks::Hook& hook, F&& f) {
@@ -511,7 +511,7 @@ private:
                           std::is_invocable_v<const Fn&, Controller&, const Action&>,
                       "tickfsm: a delegate state's hook takes (Controller&, const Action&) or (Controller&, const "
                       "Action&, tickfsm::Machine<Controller, Action>&)");
-        hook.f = std::make_shared<const Fn>(std::forward<F>(f));
+        hook.f = detail::MakeShared<const Fn>(std::forward<F>(f));
         hook.call = [](const void* p, Controller& c, const Action& a, Machine<Controller, Action>& m) {
             const Fn& fn = *static_cast<const Fn*>(p);
             if constexpr (std::is_invocable_v<const Fn&, Controller&, const Action&, Machine<Controller, Action>&>)
@@ -525,13 +525,13 @@ private:
         using Fn = std::decay_t<F>;
         static_assert(std::is_invocable_r_v<bool, const Fn&, const Controller&, const StateRef&>,
                       "tickfsm: a delegate state's gate is bool(const Controller&, const tickfsm::StateRef&)");
-        gate.f = std::make_shared<const Fn>(std::forward<F>(f));
+        gate.f = detail::MakeShared<const Fn>(std::forward<F>(f));
         gate.call = [](const void* p, const Controller& c, const StateRef& r) {
             return static_cast<bool>((*static_cast<const Fn*>(p))(c, r));
         };
     }
 
-    std::shared_ptr<Hooks> hooks_;
+    detail::Shared<Hooks> hooks_;
 };
 
 } // namespace tickfsm

@@ -5,13 +5,13 @@
 // other events through bounded mailboxes.
 
 #include <cstddef>
-#include <memory>
 #include <new>
 #include <string_view>
 #include <type_traits>
 #include <utility>
 #include <vector>
 
+#include "detail/owned.hpp"
 #include "config_error.hpp"
 #include "detail/format.hpp"
 #include "detail/table.hpp"
@@ -52,7 +52,7 @@ public:
                 detail::ReportConfigError(detail::Format("tickfsm: Ensemble::Add({}): that machine is in the ensemble "
                                                          "already, as {}",
                                                          name, member->name));
-        auto member = std::make_unique<Member>();
+        auto member = detail::MakeOwned<Member>();
         member->machine = &machine;
         member->name = name;
         members.push_back(std::move(member)); // its own allocation: letters never move
@@ -168,7 +168,7 @@ private:
         return letter;
     }
 
-    std::vector<std::unique_ptr<Member>> members;
+    std::vector<detail::Owned<Member>> members;
 };
 
 } // namespace tickfsm

@@ -3,7 +3,6 @@
 // short time, so that an attack pressed during another attack still comes out.
 
 #include <array>
-#include <cmath>
 #include <cstddef>
 #include <cstdint>
 

@@ -3,7 +3,6 @@
 // tickfsm. Subclass it per character, configure transitions in the
 // constructor, call Perform once per fixed tick.
 
-#include <cmath>
 #include <cstddef>
 #include <cstring>
 #include <cstdint>
@@ -16,6 +15,7 @@
 #include <utility>
 #include <vector>
 
+#include "detail/owned.hpp"
 #include "detail/format.hpp"
 
 #include "builders.hpp"
@@ -57,7 +57,7 @@ public:
 
     /// Refers to `controller` (does not own it); ticks are `fixed_dt` seconds long.
     explicit StateManager(Controller& controller, float fixed_dt = 1.0f / 60.0f) : controller_(&controller) {
-        if (!(std::isfinite(fixed_dt) && fixed_dt > 0.0f))
+        if (!detail::PositiveFinite(fixed_dt))
             Table_::Fail(detail::Format("fixed_dt must be finite and positive, got {}", fixed_dt));
         SetHome_(NewBlock_(0, alignof(Block_)));
         Blk_()->node = detail::Registry<Controller, Action>::Get().Root(fixed_dt);
@@ -662,8 +662,8 @@ public:
             Table_::Fail(detail::Format("AddState<{}>({}): the key {} is already registered (state {})",
                                     detail::StateName<S>(), KeyText_(key), KeyText_(key),
                                     Tab_()->NameOf(Tab_()->FindKey(detail::TypeKey<K>(), static_cast<std::uint64_t>(key)))));
-        std::shared_ptr<const S> prototype;
-        if constexpr (sizeof...(Args) > 0) prototype = std::make_shared<const S>(std::forward<Args>(args)...);
+        detail::Shared<const S> prototype;
+        if constexpr (sizeof...(Args) > 0) prototype = detail::MakeShared<const S>(std::forward<Args>(args)...);
         AddKeyed_<S, (sizeof...(Args) > 0)>(key, std::move(prototype));
     }
 
@@ -676,8 +676,8 @@ public:
         if (Tab_()->FindKey(detail::TypeKey<K>(), static_cast<std::uint64_t>(key)) != detail::kNoState)
             Table_::Fail(detail::Format("AddDelegateState({}): the key {} is already registered", KeyText_(key),
                                     KeyText_(key)));
-        auto hooks = std::make_shared<detail::DelegateHooks<Controller, Action>>();
-        auto prototype = std::make_shared<const detail::DelegateState<Controller, Action>>(
+        auto hooks = detail::MakeShared<detail::DelegateHooks<Controller, Action>>();
+        auto prototype = detail::MakeShared<const detail::DelegateState<Controller, Action>>(
             detail::DelegateState<Controller, Action>{hooks});
         AddKeyed_<detail::DelegateState<Controller, Action>, true>(key, std::move(prototype));
         return DelegateBuilder<Controller, Action>(std::move(hooks));
@@ -692,8 +692,8 @@ public:
             Table_::Fail(detail::Format("AddDelegateState<{}>(): {} is already a state of this machine",
                                     detail::TypeName<Tag>(), detail::TypeName<Tag>()));
         Detach_();
-        auto hooks = std::make_shared<detail::DelegateHooks<Controller, Action>>();
-        auto prototype = std::make_shared<const detail::DelegateState<Controller, Action>>(
+        auto hooks = detail::MakeShared<detail::DelegateHooks<Controller, Action>>();
+        auto prototype = detail::MakeShared<const detail::DelegateState<Controller, Action>>(
             detail::DelegateState<Controller, Action>{hooks});
         ApplyPrivately_([&](Table_& table) {
             table.template Add<detail::DelegateState<Controller, Action>, true>(detail::TypeKey<Tag>(),
@@ -888,11 +888,10 @@ private:
         const detail::StateIndex id = known != detail::kNoState ? known : table.Find(key);
         if (id == detail::kNoState)
             Table_::Fail("InputBuffer::Buffer<T>(): T is not a state of this machine");
-        if (!(std::isfinite(timeout_seconds) && timeout_seconds > 0.0f))
+        if (!detail::PositiveFinite(timeout_seconds))
             Table_::Fail(detail::Format("InputBuffer::Buffer<{}>(): the time-out must be finite and positive, got {}",
                                     table.NameOf(id), timeout_seconds));
-        const float ticks = std::ceil(timeout_seconds / table.dt);
-        return {id, ticks < 1.0f ? 1u : static_cast<std::uint32_t>(ticks)};
+        return {id, detail::TicksFor(timeout_seconds, table.dt)};
     }
     template <class K>
     detail::BufferedRequest RequestKey_(K key, float timeout_seconds) const {
@@ -1101,12 +1100,12 @@ private:
     }
 
     template <class S, bool kFromPrototype, class K>
-    void AddKeyed_(K key, std::shared_ptr<const S> prototype) {
+    void AddKeyed_(K key, detail::Shared<const S> prototype) {
         std::string_view name;
-        std::unique_ptr<const std::string> owned;
+        detail::Owned<const std::string> owned;
         if constexpr (std::is_enum_v<K>) name = detail::EnumName(key);
         if (name.empty()) {
-            owned = std::make_unique<const std::string>(KeyText_(key));
+            owned = detail::MakeOwned<const std::string>(KeyText_(key));
             name = *owned;
         }
         ApplyPrivately_([&](Table_& table) {
@@ -1151,7 +1150,7 @@ private:
     template <class X, class... Args>
     void AddKeyedAction_(detail::StateIndex from, Args&&... args) {
         CheckConfigurable_([&] { return detail::Format("From({}).Do<{}>()", Tab_()->NameOf(from), detail::TypeName<X>()); });
-        auto prototype = std::make_shared<const X>(std::forward<Args>(args)...);
+        auto prototype = detail::MakeShared<const X>(std::forward<Args>(args)...);
         ApplyPrivately_([&](Table_& table) { detail::ApplyDoAt<Controller, Action, X>(table, from, std::move(prototype)); });
     }
 

@@ -61,8 +61,7 @@ string(APPEND src [=[
 #include <set>
 #include <string_view>
 
-#include <tickfsm/static_machine.hpp>
-#include <tickfsm/tickfsm.hpp>
+@static_include@#include <tickfsm/tickfsm.hpp>
 
 namespace gen {
 
@@ -79,6 +78,13 @@ struct In {
 };
 
 ]=])
+
+# The compile-time form's header is opt-in: only the STATIC program includes it.
+if(STATIC)
+  string(REPLACE "@static_include@" "#include <tickfsm/static_machine.hpp>\n" src "${src}")
+else()
+  string(REPLACE "@static_include@" "" src "${src}")
+endif()
 
 # --- States ---------------------------------------------------------------------
 math(EXPR last_state "${STATES} - 1")

@@ -7,13 +7,14 @@
 #include <array>
 #include <cstddef>
 #include <cstdint>
-#include <memory>
+#include <limits>
 #include <string>
 #include <tuple>
 #include <type_traits>
 #include <utility>
 #include <vector>
 
+#include "owned.hpp"
 #include "format.hpp"
 #include "runtime.hpp"
 #include "traits.hpp"
@@ -51,7 +52,7 @@ struct ChainDelete {
     }
 };
 template <class C, class A>
-using ChainPtr = std::unique_ptr<ChainBase<C, A>, ChainDelete>;
+using ChainPtr = detail::Owned<ChainBase<C, A>, ChainDelete>;
 
 /// A transition taken when an event is sent.
 /// The pseudo-state that holds the any-state transitions (FromAny()): never
@@ -104,6 +105,20 @@ void RebuildState(std::byte* at, Args&&... args) {
 [[gnu::always_inline]] inline float TimeOf(std::uint32_t ticks, float dt) noexcept {
     return static_cast<float>(ticks) * dt;
 }
+/// Whether `x` is finite and above zero (NaN is not).
+constexpr bool PositiveFinite(float x) noexcept {
+    return x > 0.0f && x <= std::numeric_limits<float>::max();
+}
+/// The ticks `seconds` lasts at `dt` seconds a tick (both positive and
+/// finite), rounded up: at least 1, at most 2^32-1.
+inline std::uint32_t TicksFor(float seconds, float dt) noexcept {
+    const float ticks = seconds / dt;
+    if (!(ticks < 4294967296.0f)) return UINT32_MAX;
+    auto whole = static_cast<std::uint32_t>(ticks);
+    if (static_cast<float>(whole) < ticks) ++whole; // below 2^24, where a float has a fraction
+    return whole < 1u ? 1u : whole;
+}
+
 /// One more tick in state, saturating at 2^32-1 (about 2.2 years at 60 Hz)
 /// instead of wrapping to 0; branch-free, as it is on every tick's path.
 [[gnu::always_inline]] inline std::uint32_t CountTick(std::uint32_t& ticks) noexcept {
@@ -408,7 +423,7 @@ template <class C, class A>
 struct ErasedChain final : ChainBase<C, A> {
     struct Condition {
         bool (*call)(const void* condition, const C&, const A&, float) = nullptr;
-        std::shared_ptr<const void> condition;
+        detail::Shared<const void> condition;
     };
     std::vector<Condition> conditions;
     std::vector<Target> target_list;
@@ -426,7 +441,7 @@ struct ErasedChain final : ChainBase<C, A> {
         conditions.push_back(Condition{[](const void* f, const C& c, const A& a, float t) {
                                            return CallCondition(*static_cast<const Cond*>(f), c, a, t);
                                        },
-                                       std::make_shared<const Cond>(std::forward<F>(condition))});
+                                       detail::MakeShared<const Cond>(std::forward<F>(condition))});
         target_list.push_back(to);
         forced_list.push_back(skip_gates ? 1 : 0);
         this->targets = target_list.data();

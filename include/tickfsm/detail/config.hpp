@@ -13,7 +13,6 @@
 // lambda) gives that machine a private table instead.
 
 #include <cstddef>
-#include <memory>
 #include <span>
 #include <string>
 #include <string_view>
@@ -22,6 +21,7 @@
 #include <utility>
 #include <vector>
 
+#include "owned.hpp"
 #include "format.hpp"
 
 #include "../event.hpp"
@@ -165,7 +165,7 @@ template <class C, class A, class S, class T>
 }
 
 template <class C, class A, class X>
-[[TICKFSM_DETAIL_COLD]] void ApplyDoAt(Table<C, A>& table, StateIndex id, std::shared_ptr<const X> prototype) {
+[[TICKFSM_DETAIL_COLD]] void ApplyDoAt(Table<C, A>& table, StateIndex id, detail::Shared<const X> prototype) {
     static_assert(CheckAction<X, C, A>());
     static_assert(alignof(X) <= 64, "tickfsm: a state action aligned to more than 64 bytes is not supported");
     ReserveOneMore(table.items);
@@ -289,7 +289,7 @@ template <class C, class A, class S, class E, class G, class T>
         edge.guard = [](const void* g, const C& c, const void* payload) {
             return static_cast<bool>((*static_cast<const G*>(g))(c, *static_cast<const E*>(payload)));
         };
-        edge.guard_object = std::make_shared<const G>(std::move(guard));
+        edge.guard_object = detail::MakeShared<const G>(std::move(guard));
     }
     if constexpr (HasOnEvent<Receiver, C, E>)
         edge.deliver = [](C& c, std::byte* data, std::uint32_t offset, const void* payload) {
@@ -386,7 +386,7 @@ template <class C, class A, std::size_t N>
 }
 
 template <class C, class A, class S, class X>
-[[TICKFSM_DETAIL_COLD]] void ApplyDo(Table<C, A>& table, std::shared_ptr<const X> prototype) {
+[[TICKFSM_DETAIL_COLD]] void ApplyDo(Table<C, A>& table, detail::Shared<const X> prototype) {
     ApplyDoAt<C, A, X>(table, table.template Register<S>(), std::move(prototype));
 }
 
@@ -397,7 +397,7 @@ template <class C, class A, class S, class T>
 }
 template <class C, class A, class S, class X>
 [[TICKFSM_DETAIL_COLD]] void ReplayDo(Table<C, A>& table, const StepRecord<C, A>&) {
-    ApplyDo<C, A, S, X>(table, std::make_shared<const X>());
+    ApplyDo<C, A, S, X>(table, detail::MakeShared<const X>());
 }
 
 struct KeepPreviousStep {};
@@ -435,7 +435,7 @@ template <class C, class A>
 struct StepNode {
     StepRecord<C, A> step;
     StepNode* parent = nullptr;
-    std::vector<std::unique_ptr<StepNode>> children;
+    std::vector<detail::Owned<StepNode>> children;
     Table<C, A>* table = nullptr; // published table for the configuration root..here
     // Facts about the path root..here, computed once when the node is made.
     std::string_view initial; // empty while no initial state
@@ -459,7 +459,7 @@ public:
         RegistryLock lock;
         for (auto& root : roots_)
             if (root->dt == dt) return root.get();
-        roots_.push_back(std::make_unique<Node>());
+        roots_.push_back(detail::MakeOwned<Node>());
         roots_.back()->dt = dt;
         return roots_.back().get();
     }
@@ -469,7 +469,7 @@ public:
         RegistryLock lock;
         for (auto& child : parent->children)
             if (child->step.Same(step)) return child.get();
-        auto node = std::make_unique<Node>();
+        auto node = detail::MakeOwned<Node>();
         node->step = step;
         node->parent = parent;
         node->dt = parent->dt;
@@ -506,7 +506,7 @@ public:
     static Table<C, A>* Build(Node* node) {
         std::vector<const StepRecord<C, A>*> path;
         for (const Node* n = node; n->parent; n = n->parent) path.push_back(&n->step);
-        std::unique_ptr<Table<C, A>> table(new Table<C, A>(node->dt));
+        detail::Owned<Table<C, A>> table(new Table<C, A>(node->dt));
         for (auto it = path.rbegin(); it != path.rend(); ++it) (*it)->replay(*table, **it);
         table->Finalize();
         return table.release();
@@ -514,7 +514,7 @@ public:
 
 private:
     Registry() = default;
-    std::vector<std::unique_ptr<Node>> roots_;
+    std::vector<detail::Owned<Node>> roots_;
 };
 
 } // namespace tickfsm::detail

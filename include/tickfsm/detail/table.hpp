@@ -19,7 +19,6 @@
 #include <bit>
 #include <cstddef>
 #include <cstdint>
-#include <memory>
 #include <new>
 #include <span>
 #include <string>
@@ -29,6 +28,7 @@
 #include <utility>
 #include <vector>
 
+#include "owned.hpp"
 #include "format.hpp"
 
 #include "../config_error.hpp"
@@ -60,7 +60,7 @@ struct TypedEdge {
     const void* type = nullptr; // TypeKey<E>
     Event event;                // how observers see it: E's name
     bool (*guard)(const void* guard, const C&, const void* payload) = nullptr; // null: always
-    std::shared_ptr<const void> guard_object;
+    detail::Shared<const void> guard_object;
     StateIndex to = kNoState;
     // Hands the payload to the receiving state (T, or S in place): its OnEvent(C&, const E&); null if it has none.
     void (*deliver)(C&, std::byte* data, std::uint32_t offset, const void* payload) = nullptr;
@@ -94,13 +94,13 @@ struct DataItem {
     void (*destroy)(void*) = nullptr;
     void (*save)(const void* object, SnapshotWriter& writer) = nullptr; // Kept::Hooks
     void (*load)(void* object, SnapshotReader& reader) = nullptr;       // Kept::Hooks
-    std::shared_ptr<const void> prototype; // actions: the object Do<X>(args...) built
+    detail::Shared<const void> prototype; // actions: the object Do<X>(args...) built
 };
 
 /// How each character's copy of a T is made, moved and destroyed: a copy of
 /// `prototype` if kFromPrototype, else default-constructed.
 template <class T, bool kFromPrototype>
-DataItem DataItemFor(std::uint32_t offset, std::shared_ptr<const void> prototype) {
+DataItem DataItemFor(std::uint32_t offset, detail::Shared<const void> prototype) {
     DataItem item;
     item.offset = offset;
     if constexpr (kFromPrototype)
@@ -175,7 +175,7 @@ struct StateMeta {
     const void* key = nullptr;       // TypeKey of the state's type (or tag); null for a keyed state
     const void* key_type = nullptr;  // keyed states: TypeKey of the key's type
     std::uint64_t key_value = 0;     // keyed states: the key
-    std::unique_ptr<const std::string> owned_name; // a keyed state's name when the key is a number
+    detail::Owned<const std::string> owned_name; // a keyed state's name when the key is a number
     bool has_data = false;
     bool takes_machine = false; // a hook takes the machine handle
     bool slow = false;          // set by Finalize: this state's tick runs on the general path
@@ -333,7 +333,7 @@ struct Table {
     /// for a keyed state) and `name`; each character's object is a copy of
     /// `prototype` if kFromPrototype, else default-constructed.
     template <class S, bool kFromPrototype>
-    [[TICKFSM_DETAIL_COLD]] StateIndex Add(const void* identity, std::string_view name, std::shared_ptr<const S> prototype) {
+    [[TICKFSM_DETAIL_COLD]] StateIndex Add(const void* identity, std::string_view name, detail::Shared<const S> prototype) {
         static_assert(CheckState<S, C, A>());
         static_assert(alignof(S) <= 64, "tickfsm: a state aligned to more than 64 bytes is not supported; lower its "
                                         "alignas or keep the over-aligned data behind a pointer");
