@@ -162,7 +162,7 @@ struct NestedStepper : Stepper<C, A> {
     std::span<const NestedChain<C, A>> chains;
     std::span<const NestedPerform<C, A>> performs;
 };
-/// A nested fast leaf's steps, defined with the general path (tick.hpp).
+/// A nested fast leaf's steps (nested_step.hpp).
 template <class C, class A>
 void NestedStep(const StepWord<C, A>* steps, C& c, const A& a, Runtime& rt, std::byte* data);
 template <class C, class A>
@@ -512,76 +512,9 @@ struct Table {
         finalized = true;
     }
 
-    /// The nested fast path: in a nested machine without regions, any-state
-    /// transitions, pass-through states, a push stack, KeepPreviousState or
-    /// hooks that take the machine handle, a leaf ticks on it (its `slow`
-    /// cleared, its step a NestedStep) when no transition of its active path
-    /// is gated, pushes, pops or waits. Such a tick only counts, tries conditions and performs,
-    /// exactly as GeneralTick would; a transition that fires goes to the
-    /// general path, which may enter a leaf of either kind.
-    [[TICKFSM_DETAIL_COLD]] void PlanNested() {
-        nested_steppers.assign(nested ? meta.size() : 0, NestedStepper<C, A>{});
-        nested_slots.clear();
-        nested_chains.clear();
-        nested_performs.clear();
-        if (!nested || parallel || any != kNoState || passing || stack_capacity != 0 || keep_previous ||
-            uses_machine)
-            return;
-        std::vector<bool> level_fast(meta.size());
-        for (std::size_t s = 0; s < meta.size(); ++s) {
-            const StateMeta<C, A>& m = meta[s];
-            bool fast = true;
-            for (const auto& chain : m.chains) {
-                fast = fast && !chain->kinds;
-                for (std::size_t i = 0; i < chain->count; ++i)
-                    fast = fast && (chain->forced[i] || (!m.can_exit && !meta[chain->targets[i].id].can_enter));
-            }
-            level_fast[s] = fast;
-        }
-        struct Planned {
-            StateIndex leaf;
-            std::size_t slots, chains, performs; // where its ranges start
-        };
-        std::vector<Planned> planned;
-        for (std::size_t s = 0; s < meta.size(); ++s) {
-            if (tree[s].initial != kNoNode || tree[s].first_region != kNoNode) continue; // leaves only
-            TreeIndex path[kMaxDepth];
-            const std::size_t n = ActivePathOf(tree, static_cast<TreeIndex>(s), path);
-            bool fast = true;
-            for (std::size_t i = 0; i < n; ++i) fast = fast && level_fast[path[i]];
-            if (!fast) continue;
-            planned.push_back({static_cast<StateIndex>(s), nested_slots.size(), nested_chains.size(),
-                               nested_performs.size()});
-            for (std::size_t i = 0; i < n; ++i) {
-                const StateMeta<C, A>& m = meta[path[i]];
-                const bool leaf = path[i] == s;
-                if (!leaf) nested_slots.push_back(tree[path[i]].slot);
-                std::uint32_t before = 0;
-                for (const auto& chain : m.chains) {
-                    if (chain->count != 0)
-                        nested_chains.push_back({chain.get(), leaf ? kLeafTicks : tree[path[i]].slot, before});
-                    before += static_cast<std::uint32_t>(chain->count);
-                }
-                if (m.fast_perform) nested_performs.push_back({m.fast_perform, m.offset});
-            }
-            meta[s].slow = false;
-        }
-        // The ranges are taken once the arrays stop growing.
-        planned.push_back({kNoState, nested_slots.size(), nested_chains.size(), nested_performs.size()});
-        for (std::size_t p = 0; p + 1 < planned.size(); ++p) {
-            const Planned& at = planned[p];
-            const Planned& next = planned[p + 1];
-            NestedStepper<C, A>& stepper = nested_steppers[at.leaf];
-            stepper.step = &NestedStep<C, A>;
-            stepper.machine = &NestedMachineStep<C, A>;
-            stepper.table = this;
-            stepper.slots = std::span<const std::uint32_t>(nested_slots).subspan(at.slots, next.slots - at.slots);
-            stepper.chains =
-                std::span<const NestedChain<C, A>>(nested_chains).subspan(at.chains, next.chains - at.chains);
-            stepper.performs = std::span<const NestedPerform<C, A>>(nested_performs)
-                                   .subspan(at.performs, next.performs - at.performs);
-        }
-    }
+    /// Gives the leaves that can take the nested fast path their
+    /// NestedStepper (defined in nested_step.hpp).
+    void PlanNested();
 
     /// What a snapshot of this configuration holds per character; the
     /// fingerprint is set once the table is finalized.
@@ -747,92 +680,12 @@ struct Table {
     }
 
     /// Every state but the Any pseudo-state, by id (StateManager::States()).
-    std::vector<StateInfo> DescribeStates() const {
-        std::vector<StateInfo> list;
-        for (std::size_t s = 0; s < meta.size(); ++s) {
-            if (s == any) continue;
-            StateInfo info;
-            info.id = StateId{static_cast<StateIndex>(s)};
-            info.name = meta[s].name;
-            info.parent = StateId{tree[s].parent != kNoNode ? tree[s].parent : tree[s].owner};
-            info.initial = StateId{tree[s].initial};
-            info.history = tree[s].history;
-            info.pass_through = meta[s].pass_through;
-            info.parallel = tree[s].first_region != kNoNode;
-            info.region = tree[s].owner != kNoNode;
-            info.is_initial = s == initial;
-            for (const StateIndex t : terminal) info.terminal = info.terminal || t == s;
-            info.on_enter = meta[s].has_enter;
-            info.can_enter = meta[s].can_enter != nullptr;
-            info.can_exit = meta[s].can_exit != nullptr;
-            info.actions = meta[s].actions.size();
-            list.push_back(info);
-        }
-        return list;
-    }
-
+    std::vector<StateInfo> DescribeStates() const;
     /// Every transition, the any-state ones first, then by state id, each
     /// state's in the order they are tried (StateManager::Transitions()).
-    std::vector<TransitionRule> DescribeTransitions() const {
-        std::vector<TransitionRule> list;
-        auto add_state = [&](std::size_t s) {
-            const bool is_any = s == any;
-            const StateId from = is_any ? StateId{} : StateId{static_cast<StateIndex>(s)};
-            std::size_t order = 0;
-            for (std::size_t c = 0; c < meta[s].chains.size(); ++c)
-                for (std::size_t i = 0; i < meta[s].chains[c]->count; ++i) {
-                    const auto& chain = meta[s].chains[c];
-                    TransitionRule rule;
-                    if (const EdgeNote* note = FindNote(static_cast<StateIndex>(s), c, i)) {
-                        rule.always = note->always;
-                        rule.condition = note->name;
-                    }
-                    rule.from = from;
-                    rule.to = StateId{chain->targets[i].id};
-                    rule.order = order++;
-                    rule.forced = chain->forced[i] != 0;
-                    rule.any = is_any;
-                    const std::uint8_t kind = chain->kinds ? chain->kinds[i] : kKindChange;
-                    if (kind == kKindWait) rule.kind = TransitionKind::WhenDone;
-                    if (kind == kKindPush) rule.kind = TransitionKind::Push;
-                    if (kind == kKindPop) {
-                        rule.kind = TransitionKind::Pop;
-                        rule.to = StateId{};
-                    }
-                    list.push_back(rule);
-                }
-            auto add_event = [&](StateIndex to, TransitionKind kind, const Event& event, std::size_t at,
-                                 bool always) {
-                TransitionRule rule;
-                rule.always = always;
-                rule.from = from;
-                rule.to = StateId{to};
-                rule.kind = kind;
-                rule.order = at;
-                rule.event = event;
-                list.push_back(rule);
-            };
-            for (std::size_t i = 0; i < meta[s].events.size(); ++i)
-                add_event(meta[s].events[i].to, TransitionKind::Event, meta[s].events[i].event, i, false);
-            for (std::size_t i = 0; i < meta[s].typed.size(); ++i) // no guard: taken whatever the payload
-                add_event(meta[s].typed[i].to, TransitionKind::Typed, meta[s].typed[i].event, i,
-                          meta[s].typed[i].guard == nullptr);
-        };
-        if (any != kNoState) add_state(any);
-        for (std::size_t s = 0; s < meta.size(); ++s)
-            if (s != any) add_state(s);
-        return list;
-    }
-
+    std::vector<TransitionRule> DescribeTransitions() const;
     /// The whole table as one value (StateManager::Describe()).
-    Description Describe() const {
-        Description d;
-        d.states = DescribeStates();
-        d.transitions = DescribeTransitions();
-        d.events = declared;
-        d.push_capacity = stack_capacity;
-        return d;
-    }
+    Description Describe() const;
 
     /// Whether the state of type S is active while `leaf` is the machine's
     /// current state: it is `leaf` or, nested, holds it, or it is active in a
@@ -899,3 +752,5 @@ private:
 };
 
 } // namespace tickfsm::detail
+
+#include "table_describe.hpp"

@@ -178,27 +178,15 @@ void ExitUpTo(TickContext<C, A>& ctx, StateIndex from, StateIndex base) {
     }
 }
 
-/// Refuses, before anything changes, a change that would enter a state a
-/// push keeps buried (its object is the buried one's): the states from below
-/// `base` down to `to` and on to a leaf.
+// The push stack (push_stack.hpp).
 template <class C, class A>
-void CheckNotBuried(TickContext<C, A>& ctx, StateIndex base, StateIndex to) {
-    const Table<C, A>& table = *ctx.table;
-    if (table.stack_capacity == 0) return;
-    const std::uint32_t count = BuriedCount(ctx.data, table.stack);
-    if (count == 0) return;
-    const Buried* entries = BuriedEntries(ctx.data, table.stack);
-    TreeIndex path[kMaxDepth];
-    std::size_t entering = 1;
-    path[0] = to;
-    if (table.nested) entering = EntryPath(table.tree, base, to, ctx.data, path);
-    for (std::size_t e = 0; e < entering; ++e)
-        for (std::uint32_t i = 0; i < count; ++i)
-            if (table.Within(entries[i].leaf, path[e]))
-                table.Fail(Format("entering {}: it is buried by a push (under {}); pop back to it instead of "
-                                  "entering it again",
-                                  table.NameOf(path[e]), table.NameOf(ctx.rt->state)));
-}
+void CheckNotBuried(TickContext<C, A>& ctx, StateIndex base, StateIndex to);
+template <class C, class A>
+void PushLayer(TickContext<C, A>& ctx, StateIndex to);
+template <class C, class A>
+bool PopLayer(TickContext<C, A>& ctx);
+template <class C, class A>
+bool ResumeLane(TickContext<C, A>& ctx, StateIndex leaf);
 
 template <class C, class A>
 void ChangeTo(TickContext<C, A>& ctx, StateIndex to, Cause cause, std::size_t condition, const Event* event,
@@ -267,106 +255,6 @@ bool EnterDownTo(TickContext<C, A>& ctx, StateIndex from, StateIndex base, State
     if (ctx.pending == kNoState && table.tree[leaf].first_region != kNoNode && rt.state == leaf)
         return EnterRegions(ctx, leaf);
     return ctx.pending == kNoState;
-}
-
-/// Pauses the active path of `leaf` in the lane that runs, innermost first:
-/// a parallel leaf's regions (each in its lane) before it. A paused state
-/// cannot ask for a change.
-template <class C, class A>
-void PauseLane(TickContext<C, A>& ctx, StateIndex leaf) {
-    const Table<C, A>& table = *ctx.table;
-    for (StateIndex r = table.tree[leaf].first_region; r != kNoNode; r = table.tree[r].next_region) {
-        const StateIndex lane_leaf = LaneOf(table.tree[r], ctx.data).state;
-        if (lane_leaf == kNoState) continue;
-        LaneScope<C, A> scope(ctx, r);
-        PauseLane(ctx, lane_leaf);
-    }
-    Leaving<C, A> leaving(ctx);
-    for (StateIndex s = leaf; s != kNoState; s = table.tree[s].parent)
-        if (const StateMeta<C, A>& m = table.meta[s]; m.pause) m.pause(ctx, m.offset);
-}
-
-/// Resumes the active path of `leaf` in the lane that runs, outermost first,
-/// and then a parallel leaf's regions, each in its lane; a change a resume
-/// hook asks for is made in its lane. Returns false when a change is asked
-/// for that this lane cannot make or that the caller must make (in ctx.pending).
-template <class C, class A>
-bool ResumeLane(TickContext<C, A>& ctx, StateIndex leaf) {
-    const Table<C, A>& table = *ctx.table;
-    TreeIndex path[kMaxDepth];
-    const std::size_t n = ActivePathOf(table.tree, leaf, path);
-    for (std::size_t i = 0; i < n && ctx.pending == kNoState; ++i)
-        if (const StateMeta<C, A>& m = table.meta[path[i]]; m.resume) m.resume(ctx, m.offset);
-    if (ctx.pending != kNoState) return false;
-    for (StateIndex r = table.tree[leaf].first_region; r != kNoNode; r = table.tree[r].next_region) {
-        const StateIndex lane_leaf = LaneOf(table.tree[r], ctx.data).state;
-        if (lane_leaf == kNoState) continue;
-        {
-            LaneScope<C, A> scope(ctx, r);
-            if (!ResumeLane(ctx, lane_leaf))
-                ChangeTo(ctx, ctx.pending, ctx.pending_cause, 0, ctx.pending_event, StagedPrepare(ctx));
-        }
-        if (ctx.pending != kNoState) return false;
-    }
-    return true;
-}
-
-/// A push: the active path is paused (innermost first) and buried with the
-/// leaf's ticks; `to` is then entered from the top (by EnterDownTo).
-template <class C, class A>
-void PushLayer(TickContext<C, A>& ctx, StateIndex to) {
-    const Table<C, A>& table = *ctx.table;
-    Runtime& rt = *ctx.rt;
-    const StateIndex from = rt.state;
-    if (table.stack_capacity == 0)
-        table.Fail(Format("Push<{}>(): this machine has no push stack; add SetPushCapacity<N>() to its configuration",
-                          table.NameOf(to)));
-    if (from == kNoState)
-        table.Fail(Format("Push<{}>() before the machine started: there is no state to bury", table.NameOf(to)));
-    std::uint32_t& count = BuriedCount(ctx.data, table.stack);
-    if (count == table.stack_capacity)
-        table.Fail(Format("Push<{}>() in state {}: the push stack is full ({} buried, SetPushCapacity<{}>())",
-                          table.NameOf(to), table.NameOf(from), count, table.stack_capacity));
-    if (table.Within(from, to) || table.Within(to, from))
-        table.Fail(Format("Push<{}>() in state {}: {} is active; push a state outside the active path",
-                          table.NameOf(to), table.NameOf(from), table.NameOf(to)));
-    CheckNotBuried(ctx, kNoState, to);
-    PauseLane(ctx, from);
-    BuriedEntries(ctx.data, table.stack)[count] = Buried{rt.ticks, from};
-    ++count;
-}
-
-/// A pop: the top layer's active path is exited (innermost first) and the
-/// state buried last is current again with its ticks, its path resumed
-/// (outermost first). Returns true when no resume hook asked for a change.
-template <class C, class A>
-bool PopLayer(TickContext<C, A>& ctx) {
-    const Table<C, A>& table = *ctx.table;
-    Runtime& rt = *ctx.rt;
-    const StateIndex from = rt.state;
-    if (table.stack_capacity == 0 || BuriedCount(ctx.data, table.stack) == 0)
-        table.Fail(Format("Pop() in state {}: no state is buried; Pop() returns to the state a Push<T>() buried",
-                          table.NameOf(from)));
-    ExitUpTo(ctx, from, kNoState);
-    if (ctx.previous) *ctx.previous = from;
-    std::uint32_t& count = BuriedCount(ctx.data, table.stack);
-    const Buried top = BuriedEntries(ctx.data, table.stack)[count - 1];
-    --count;
-    rt.state = top.leaf;
-    rt.ticks = top.ticks;
-    rt.flags = static_cast<std::uint16_t>((rt.flags & ~(kSlow | kFresh | kDone)) |
-                                          (table.meta[top.leaf].slow ? kSlow : 0));
-    if (ctx.observer) {
-        TransitionInfo info;
-        info.machine = ctx.name;
-        info.from = table.NameOf(from);
-        info.to = table.NameOf(top.leaf);
-        info.cause = Cause::Pop;
-        ctx.observer->OnTransition(info);
-        ctx.observer->OnStateEntered(ctx.name, info.to);
-    }
-    ctx.pending = kNoState;
-    return ResumeLane(ctx, top.leaf);
 }
 
 /// Whether the lane that runs can change to `to`: it holds `to`; false when
@@ -729,72 +617,6 @@ void FinishTick(TickContext<C, A>& ctx) {
     if (table.parallel) TickRegions(ctx); // then each region of a parallel leaf, in order
 }
 
-/// A transition found by a NestedStep fires: made, and the tick finished, on
-/// the general path. No hook of the machine takes the machine handle (see
-/// Table::PlanNested), so none can reach what the context leaves out: a
-/// NextState request, the previous state, an observer, a global state.
-template <class C, class A>
-[[TICKFSM_DETAIL_COLD]] void NestedFire(const Table<C, A>& table, C& c, const A& a, Runtime& rt, std::byte* data,
-                                         const NestedChain<C, A>& level, int index) {
-    const ChainBase<C, A>& chain = *level.chain;
-    StateIndex next = kNoState;
-    TickContext<C, A> ctx;
-    ctx.table = &table;
-    ctx.rt = &rt;
-    ctx.main = &rt;
-    ctx.controller = &c;
-    ctx.action = &a;
-    ctx.data = data;
-    ctx.next = &next;
-    Probed<C, A> fired;
-    fired.to = chain.targets[index].id;
-    fired.condition = level.before + static_cast<std::size_t>(index);
-    fired.chain = &chain;
-    fired.index = index;
-    Fire(ctx, fired);
-    FinishTick(ctx);
-}
-
-/// The tick of a leaf on the nested fast path (see NestedStepper): GeneralTick's
-/// rules for a started machine with no request waiting. Returns whether a
-/// transition fired.
-template <class C, class A>
-[[gnu::always_inline]] inline bool NestedTick(const StepWord<C, A>* steps, C& c, const A& a, Runtime& rt,
-                                              std::byte* data) {
-    const NestedStepper<C, A>& self = SelfOf<NestedStepper<C, A>>(steps, rt.state);
-    const float dt = steps[kDtWord].dt;
-    const std::uint32_t leaf_ticks = CountTick(rt.ticks);
-    for (const std::uint32_t slot : self.slots) CountTick(reinterpret_cast<CompositeSlot*>(data + slot)->ticks);
-    for (const NestedChain<C, A>& level : self.chains) { // outermost first
-        const std::uint32_t ticks =
-            level.slot == kLeafTicks ? leaf_ticks : reinterpret_cast<CompositeSlot*>(data + level.slot)->ticks;
-        const int fired = level.chain->probe(*level.chain, c, a, TimeOf(ticks, dt), 0);
-        if (fired >= 0) {
-            NestedFire(*self.table, c, a, rt, data, level, fired);
-            return true;
-        }
-    }
-    for (const NestedPerform<C, A>& state : self.performs) state.perform(c, a, data, state.offset);
-    return false;
-}
-
-/// A crowd character's step on the nested fast path.
-template <class C, class A>
-void NestedStep(const StepWord<C, A>* steps, C& c, const A& a, Runtime& rt, std::byte* data) {
-    NestedTick(steps, c, a, rt, data);
-}
-
-/// A StateManager's step on the nested fast path: after a transition, which
-/// the general path made, the Seat's step follows the leaf entered.
-template <class C, class A>
-void NestedMachineStep(C& c, const A& a, Runtime& rt) {
-    const StepWord<C, A>* steps = SeatedSteps<C, A>(rt);
-    if (!NestedTick(steps, c, a, rt, SeatedData(rt))) return;
-    const MachineStepFn<C, A> step =
-        rt.flags & kGeneralReasons ? &MachineGeneralStep<C, A> : steps[rt.state].machine;
-    SeatOf(rt).step = reinterpret_cast<void (*)()>(step);
-}
-
 /// A direct change asked for from outside a tick; a machine not started yet
 /// initializes and starts in `to`. Returns whether the state changed.
 template <class C, class A>
@@ -930,3 +752,6 @@ bool DeliverEvent(TickContext<C, A>& ctx, const Event& event) {
 }
 
 } // namespace tickfsm::detail
+
+#include "push_stack.hpp"
+#include "nested_step.hpp"

@@ -1,0 +1,154 @@
+#pragma once
+// The nested fast path (see NestedStepper in table.hpp): which leaves take it,
+// planned when the table is finalized, and their steps. A step counts, tries
+// the active path's conditions and performs; a transition it finds is made
+// by the general path (tick.hpp), the one place where changes are made.
+
+#include <cstddef>
+#include <cstdint>
+#include <span>
+#include <vector>
+
+#include "tick.hpp"
+
+namespace tickfsm::detail {
+
+/// The nested fast path: in a nested machine without regions, any-state
+/// transitions, pass-through states, a push stack, KeepPreviousState or
+/// hooks that take the machine handle, a leaf ticks on it (its `slow`
+/// cleared, its step a NestedStep) when no transition of its active path
+/// is gated, pushes, pops or waits. Such a tick only counts, tries conditions and performs,
+/// exactly as GeneralTick would; a transition that fires goes to the
+/// general path, which may enter a leaf of either kind.
+template <class C, class A>
+[[TICKFSM_DETAIL_COLD]] void Table<C, A>::PlanNested() {
+    nested_steppers.assign(nested ? meta.size() : 0, NestedStepper<C, A>{});
+    nested_slots.clear();
+    nested_chains.clear();
+    nested_performs.clear();
+    if (!nested || parallel || any != kNoState || passing || stack_capacity != 0 || keep_previous ||
+        uses_machine)
+        return;
+    std::vector<bool> level_fast(meta.size());
+    for (std::size_t s = 0; s < meta.size(); ++s) {
+        const StateMeta<C, A>& m = meta[s];
+        bool fast = true;
+        for (const auto& chain : m.chains) {
+            fast = fast && !chain->kinds;
+            for (std::size_t i = 0; i < chain->count; ++i)
+                fast = fast && (chain->forced[i] || (!m.can_exit && !meta[chain->targets[i].id].can_enter));
+        }
+        level_fast[s] = fast;
+    }
+    struct Planned {
+        StateIndex leaf;
+        std::size_t slots, chains, performs; // where its ranges start
+    };
+    std::vector<Planned> planned;
+    for (std::size_t s = 0; s < meta.size(); ++s) {
+        if (tree[s].initial != kNoNode || tree[s].first_region != kNoNode) continue; // leaves only
+        TreeIndex path[kMaxDepth];
+        const std::size_t n = ActivePathOf(tree, static_cast<TreeIndex>(s), path);
+        bool fast = true;
+        for (std::size_t i = 0; i < n; ++i) fast = fast && level_fast[path[i]];
+        if (!fast) continue;
+        planned.push_back({static_cast<StateIndex>(s), nested_slots.size(), nested_chains.size(),
+                           nested_performs.size()});
+        for (std::size_t i = 0; i < n; ++i) {
+            const StateMeta<C, A>& m = meta[path[i]];
+            const bool leaf = path[i] == s;
+            if (!leaf) nested_slots.push_back(tree[path[i]].slot);
+            std::uint32_t before = 0;
+            for (const auto& chain : m.chains) {
+                if (chain->count != 0)
+                    nested_chains.push_back({chain.get(), leaf ? kLeafTicks : tree[path[i]].slot, before});
+                before += static_cast<std::uint32_t>(chain->count);
+            }
+            if (m.fast_perform) nested_performs.push_back({m.fast_perform, m.offset});
+        }
+        meta[s].slow = false;
+    }
+    // The ranges are taken once the arrays stop growing.
+    planned.push_back({kNoState, nested_slots.size(), nested_chains.size(), nested_performs.size()});
+    for (std::size_t p = 0; p + 1 < planned.size(); ++p) {
+        const Planned& at = planned[p];
+        const Planned& next = planned[p + 1];
+        NestedStepper<C, A>& stepper = nested_steppers[at.leaf];
+        stepper.step = &NestedStep<C, A>;
+        stepper.machine = &NestedMachineStep<C, A>;
+        stepper.table = this;
+        stepper.slots = std::span<const std::uint32_t>(nested_slots).subspan(at.slots, next.slots - at.slots);
+        stepper.chains =
+            std::span<const NestedChain<C, A>>(nested_chains).subspan(at.chains, next.chains - at.chains);
+        stepper.performs = std::span<const NestedPerform<C, A>>(nested_performs)
+                               .subspan(at.performs, next.performs - at.performs);
+    }
+}
+
+/// A transition found by a NestedStep fires: made, and the tick finished, on
+/// the general path. No hook of the machine takes the machine handle (see
+/// Table::PlanNested), so none can reach what the context leaves out: a
+/// NextState request, the previous state, an observer, a global state.
+template <class C, class A>
+[[TICKFSM_DETAIL_COLD]] void NestedFire(const Table<C, A>& table, C& c, const A& a, Runtime& rt, std::byte* data,
+                                         const NestedChain<C, A>& level, int index) {
+    const ChainBase<C, A>& chain = *level.chain;
+    StateIndex next = kNoState;
+    TickContext<C, A> ctx;
+    ctx.table = &table;
+    ctx.rt = &rt;
+    ctx.main = &rt;
+    ctx.controller = &c;
+    ctx.action = &a;
+    ctx.data = data;
+    ctx.next = &next;
+    Probed<C, A> fired;
+    fired.to = chain.targets[index].id;
+    fired.condition = level.before + static_cast<std::size_t>(index);
+    fired.chain = &chain;
+    fired.index = index;
+    Fire(ctx, fired);
+    FinishTick(ctx);
+}
+
+/// The tick of a leaf on the nested fast path (see NestedStepper): GeneralTick's
+/// rules for a started machine with no request waiting. Returns whether a
+/// transition fired.
+template <class C, class A>
+[[gnu::always_inline]] inline bool NestedTick(const StepWord<C, A>* steps, C& c, const A& a, Runtime& rt,
+                                              std::byte* data) {
+    const NestedStepper<C, A>& self = SelfOf<NestedStepper<C, A>>(steps, rt.state);
+    const float dt = steps[kDtWord].dt;
+    const std::uint32_t leaf_ticks = CountTick(rt.ticks);
+    for (const std::uint32_t slot : self.slots) CountTick(reinterpret_cast<CompositeSlot*>(data + slot)->ticks);
+    for (const NestedChain<C, A>& level : self.chains) { // outermost first
+        const std::uint32_t ticks =
+            level.slot == kLeafTicks ? leaf_ticks : reinterpret_cast<CompositeSlot*>(data + level.slot)->ticks;
+        const int fired = level.chain->probe(*level.chain, c, a, TimeOf(ticks, dt), 0);
+        if (fired >= 0) {
+            NestedFire(*self.table, c, a, rt, data, level, fired);
+            return true;
+        }
+    }
+    for (const NestedPerform<C, A>& state : self.performs) state.perform(c, a, data, state.offset);
+    return false;
+}
+
+/// A crowd character's step on the nested fast path.
+template <class C, class A>
+void NestedStep(const StepWord<C, A>* steps, C& c, const A& a, Runtime& rt, std::byte* data) {
+    NestedTick(steps, c, a, rt, data);
+}
+
+/// A StateManager's step on the nested fast path: after a transition, which
+/// the general path made, the Seat's step follows the leaf entered.
+template <class C, class A>
+void NestedMachineStep(C& c, const A& a, Runtime& rt) {
+    const StepWord<C, A>* steps = SeatedSteps<C, A>(rt);
+    if (!NestedTick(steps, c, a, rt, SeatedData(rt))) return;
+    const MachineStepFn<C, A> step =
+        rt.flags & kGeneralReasons ? &MachineGeneralStep<C, A> : steps[rt.state].machine;
+    SeatOf(rt).step = reinterpret_cast<void (*)()>(step);
+}
+
+} // namespace tickfsm::detail
