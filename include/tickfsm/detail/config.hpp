@@ -28,6 +28,7 @@
 
 #include "sharing.hpp"
 #include "table.hpp"
+#include "nested_step.hpp"
 #include "tick.hpp"
 #include "traits.hpp"
 
@@ -212,6 +213,7 @@ template <class C, class A>
     room.Keep();
     table.items.push_back(DataItemFor<CompositeSlot, false>(slot, nullptr));
     table.nested = true;
+    table.plan_nested = [](Table<C, A>& t) { t.PlanNested(); };
     table.finalized = false;
 }
 

@@ -22,7 +22,6 @@ namespace tickfsm::detail {
 /// general path, which may enter a leaf of either kind.
 template <class C, class A>
 [[TICKFSM_DETAIL_COLD]] void Table<C, A>::PlanNested() {
-    nested_steppers.assign(nested ? meta.size() : 0, NestedStepper<C, A>{});
     nested_slots.clear();
     nested_chains.clear();
     nested_performs.clear();

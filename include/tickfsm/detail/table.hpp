@@ -255,6 +255,8 @@ struct Table {
     std::vector<EdgeNote> notes;
     // The nested fast path's contexts and what they point into (see NestedStepper).
     std::vector<NestedStepper<C, A>> nested_steppers;
+    // Set by the first SetSubstates: a flat machine never compiles the nested fast path.
+    void (*plan_nested)(Table&) = nullptr;
     std::vector<std::uint32_t> nested_slots;
     std::vector<NestedChain<C, A>> nested_chains;
     std::vector<NestedPerform<C, A>> nested_performs;
@@ -468,7 +470,8 @@ struct Table {
             uses_machine = uses_machine || general[s];
             all_fast = all_fast && !m.slow;
         }
-        PlanNested();
+        nested_steppers.assign(nested ? meta.size() : 0, NestedStepper<C, A>{});
+        if (plan_nested) plan_nested(*this);
         bare = data_size == 0; // then no state has data and no target a maker: every fast step has a bare form
         machine_words.assign(words.size(), StepWord<C, A>{});
         for (std::size_t s = 0; s < meta.size(); ++s) {
