@@ -57,7 +57,8 @@ public:
             return TransitionBuilder<Controller, Action, S, Edges...>(m, from.chain, Configuration::Step(m.seat, step));
         }
         detail::ManagerStorage<Controller, Action>::Detach(m.seat);
-        detail::ManagerStorage<Controller, Action>::ApplyPrivately(m.seat, [this](auto& table) { detail::ApplyOn<Controller, Action, S, T>(table, event); });
+        detail::ManagerStorage<Controller, Action>::ApplyPrivately(
+            m.seat, [this](auto& table) { detail::ApplyOn<Controller, Action, S, T>(table, event); });
         return TransitionBuilder<Controller, Action, S, Edges...>(m, from.chain, nullptr);
     }
 
@@ -111,7 +112,8 @@ private:
                 detail::StepRecord<Controller, Action> step;
                 step.key = detail::TypeKey<detail::TypedOnStep<S, E, G, T>>();
                 step.replay = &detail::ReplayTypedOn<Controller, Action, S, E, G, T>;
-                return TransitionBuilder<Controller, Action, S, Edges...>(m, from.chain, Configuration::Step(m.seat, step));
+                return TransitionBuilder<Controller, Action, S, Edges...>(m, from.chain,
+                                                                          Configuration::Step(m.seat, step));
             }
         }
         detail::ManagerStorage<Controller, Action>::Detach(m.seat);
@@ -324,8 +326,8 @@ private:
             return TransitionBuilder(m, chain, Configuration::Step(m.seat, step));
         }
         detail::ManagerStorage<Controller, Action>::Detach(m.seat);
-        detail::ApplyConditionName(*m.CurrentTable(), m.CurrentTable()->Find(detail::TypeKey<S>()), chain, sizeof...(Edges) - 1,
-                                   name);
+        detail::ApplyConditionName(*m.CurrentTable(), m.CurrentTable()->Find(detail::TypeKey<S>()), chain,
+                                   sizeof...(Edges) - 1, name);
         return TransitionBuilder(m, chain, nullptr);
     }
 
@@ -338,19 +340,23 @@ private:
         using Next = TransitionBuilder<Controller, Action, S, Edges..., detail::Edge<T, Cond, kFlags, Maker>>;
         Manager& m = *manager;
         Configuration::CheckConfigurableEdge(m.seat, &detail::StateName<S>, EdgeApi(kFlags), &detail::StateName<T>);
-        if constexpr ((kFlags & (detail::kEdgePush | detail::kEdgePop)) != 0) Configuration::CheckPushStack(m.seat, &detail::StateName<S>, EdgeApi(kFlags));
+        if constexpr ((kFlags & (detail::kEdgePush | detail::kEdgePop)) != 0)
+            Configuration::CheckPushStack(m.seat, &detail::StateName<S>, EdgeApi(kFlags));
         if constexpr (detail::kShareableCondition<Cond> &&
                       (std::is_empty_v<Maker> && std::is_default_constructible_v<Maker>)) {
             void (*function)() = nullptr;
             if constexpr (detail::kIsFunctionPointer<Cond>) function = reinterpret_cast<void (*)()>(condition);
             if (const void* next = Configuration::StepTo(
-                    m.seat, token, detail::TypeKey<detail::Chain<Controller, Action, S, Edges..., detail::Edge<T, Cond, kFlags, Maker>>>(),
+                    m.seat, token,
+                    detail::TypeKey<
+                        detail::Chain<Controller, Action, S, Edges..., detail::Edge<T, Cond, kFlags, Maker>>>(),
                     function, chain, &detail::ReplayTo<Controller, Action, S, T, Cond, kFlags, Maker, Edges...>))
                 return Next(m, chain, next);
         }
         // A builder used already is refused before anything changes (no new state, no private table).
-        Configuration::CheckChain(m.seat, detail::TypeKey<S>(), chain, detail::TypeKey<detail::Chain<Controller, Action, S, Edges...>>(),
-                      &detail::StateName<S>, &detail::StateName<T>);
+        Configuration::CheckChain(m.seat, detail::TypeKey<S>(), chain,
+                                  detail::TypeKey<detail::Chain<Controller, Action, S, Edges...>>(),
+                                  &detail::StateName<S>, &detail::StateName<T>);
         detail::ManagerStorage<Controller, Action>::Detach(m.seat);
         m.template AddStatePrivately<T>();
         detail::ApplyTo<Controller, Action, S, T, Cond, kFlags, Maker, Edges...>(

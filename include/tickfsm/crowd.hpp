@@ -150,7 +150,7 @@ public:
         // The common case, kept small so that a call for few characters costs
         // little: every character has started on a table whose states all
         // tick on the fast path and hold no data, so no character can leave
-        // it and the loop checks none (see fast_count).
+        // it and the loop checks none (see `fast_count`).
         if (controllers.size() == fast_count && active == kNothing) [[likely]] {
             Running running(active, kTickingAll);
             if (controllers.size() <= kInlineTickMax) return TickLoop<false, false, true>(controllers, make_action);
@@ -339,7 +339,7 @@ private:
             return TickGroupedEvery(controllers, make_action);
         TickAll(controllers, make_action);
     }
-    /// Sets active for a scope and puts back what it was, even if a hook throws.
+    /// Sets `active` for a scope and puts back what it was, even if a hook throws.
     using Running = detail::ScopedValue<std::size_t>;
     /// Checked builds: character i exists, or a ConfigError naming the call.
     void CheckIndex([[maybe_unused]] std::size_t i, [[maybe_unused]] const char* api) const {
@@ -368,7 +368,7 @@ private:
         Table::Fail(detail::Format("Crowd<{}>::{}({}): no character {}: the crowd has {} characters",
                                 detail::TypeName<Manager>(), api, i, i, runtimes.size()));
     }
-    /// What active becomes while character i ticks: i + 1, unless something runs already.
+    /// What `active` becomes while character i ticks: i + 1, unless something runs already.
     std::size_t Outermost(std::size_t i) const noexcept { return active == kNothing ? i + 1 : active; }
     /// Inside a hook or condition of character i: its fast tick, or its general path (kBusy).
     bool Busy(std::size_t i) const noexcept { return active == i + 1 || (runtimes[i].flags & detail::kBusy); }
@@ -663,7 +663,7 @@ private:
         if (was_started != started) Recount(started ? checks - 1 : checks + 1);
     }
 
-    /// checks becomes `n`, and TickAll's gate follows.
+    /// `checks` becomes `n`, and TickAll's gate follows.
     void Recount(std::size_t n) noexcept {
         checks = n;
         fast_count = checks == 0 && data_stride == 0 && population != 0 ? population : detail::kNoFastCount;

@@ -2,6 +2,15 @@
 // StateManager<Controller, Action>: the fluent, fixed-tick state machine of
 // tickfsm. Subclass it per character, configure transitions in the
 // constructor, call Perform once per fixed tick.
+//
+// The class below is the whole interface, read top to bottom. The longer
+// members are defined by job in detail/: manager_states.hpp (states and
+// transitions by type), manager_keyed.hpp (keyed and delegate states),
+// manager_control.hpp (acting from outside a tick) and manager_queries.hpp
+// (questions, the dry run). What they work on lives beside them:
+// detail::ManagerStorage (the per-character block and its state data),
+// detail::ManagerConfig (configuration checks, the shared configuration path)
+// and detail::ManagerEngine (the tick's context, the Seat's step, snapshots).
 
 #include <cmath>
 #include <cstddef>
@@ -518,8 +527,9 @@ private:
         if (id == detail::kNoState)
             MachineTable::Fail("InputBuffer::Buffer<T>(): T is not a state of this machine");
         if (!(std::isfinite(timeout_seconds) && timeout_seconds > 0.0f))
-            MachineTable::Fail(detail::Format("InputBuffer::Buffer<{}>(): the time-out must be finite and positive, got {}",
-                                              table.NameOf(id), timeout_seconds));
+            MachineTable::Fail(
+                detail::Format("InputBuffer::Buffer<{}>(): the time-out must be finite and positive, got {}",
+                               table.NameOf(id), timeout_seconds));
         const float ticks = std::ceil(timeout_seconds / table.dt);
         return {id, ticks < 1.0f ? 1u : static_cast<std::uint32_t>(ticks)};
     }

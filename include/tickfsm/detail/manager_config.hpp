@@ -155,7 +155,8 @@ struct ManagerConfig {
     template <class K, class F>
     static void AddKeyedEdge(Seat& seat, StateIndex from, std::size_t chain, K key, F&& condition, bool forced,
                              std::string_view name = {}) {
-        CheckConfigurable(seat, [&] { return Format("From({}).To({})", Storage::TableOf(seat)->NameOf(from), KeyText(key)); });
+        CheckConfigurable(
+            seat, [&] { return Format("From({}).To({})", Storage::TableOf(seat)->NameOf(from), KeyText(key)); });
         const StateIndex to = KeyedId(seat, key, "To");
         MachineTable& table = *Storage::TableOf(seat);
         auto& erased = static_cast<ErasedChain<C, A>&>(*table.meta[from].chains[chain]);
@@ -169,7 +170,8 @@ struct ManagerConfig {
     template <class K>
     static void AddKeyedEvent(Seat& seat, StateIndex from, const Event& event, K key) {
         CheckConfigurable(seat, [&] {
-            return Format("From({}).On({}).To({})", Storage::TableOf(seat)->NameOf(from), EventText(event), KeyText(key));
+            return Format("From({}).On({}).To({})", Storage::TableOf(seat)->NameOf(from), EventText(event),
+                          KeyText(key));
         });
         const StateIndex to = KeyedId(seat, key, "On");
         MachineTable& table = *Storage::TableOf(seat);
@@ -187,7 +189,8 @@ struct ManagerConfig {
             return Format("From({}).Do<{}>()", Storage::TableOf(seat)->NameOf(from), TypeName<X>());
         });
         auto prototype = std::make_shared<const X>(std::forward<Args>(args)...);
-        Storage::ApplyPrivately(seat, [&](MachineTable& table) { ApplyDoAt<C, A, X>(table, from, std::move(prototype)); });
+        Storage::ApplyPrivately(seat,
+                                [&](MachineTable& table) { ApplyDoAt<C, A, X>(table, from, std::move(prototype)); });
     }
 };
 

@@ -27,10 +27,11 @@ inline void StateManager<Controller, Action>::Initialize() {
 template <class Controller, class Action>
 inline bool StateManager<Controller, Action>::SendEvent(const Event& event, const Action& action) {
     if (IsBusy())
-        MachineTable::Fail(detail::Format("SendEvent({}) called on the machine from inside one of its hooks or conditions "
-                                "(state {}); take a tickfsm::Machine<Controller, Action>& as the hook's last "
-                                "parameter and call SendEvent on it",
-                                detail::EventText(event), CurrentStateName()));
+        MachineTable::Fail(
+            detail::Format("SendEvent({}) called on the machine from inside one of its hooks or conditions "
+                           "(state {}); take a tickfsm::Machine<Controller, Action>& as the hook's last "
+                           "parameter and call SendEvent on it",
+                           detail::EventText(event), CurrentStateName()));
     if (!CurrentTable()) ResolvedTable(); // not started: only the observer hears of it
     BusyScope busy(seat.rt);
     auto ctx = TickContextFor(&action);
@@ -43,8 +44,8 @@ template <class E>
 inline bool StateManager<Controller, Action>::SendEvent(const E& event, const Action& action) {
     if (IsBusy())
         MachineTable::Fail(detail::Format("SendEvent({}) called on the machine from inside one of its hooks or "
-                                "conditions (state {}); send typed events from outside the tick",
-                                detail::TypeName<E>(), CurrentStateName()));
+                                          "conditions (state {}); send typed events from outside the tick",
+                                          detail::TypeName<E>(), CurrentStateName()));
     if (!CurrentTable()) ResolvedTable();
     BusyScope busy(seat.rt);
     auto ctx = TickContextFor(&action);
@@ -55,8 +56,8 @@ template <class Controller, class Action>
 inline void StateManager<Controller, Action>::SetObserver(Observer* observer, std::string_view name) {
     if (IsBusy())
         MachineTable::Fail(detail::Format("SetObserver() called from inside a hook or condition of this machine (state "
-                                "{}); attach or detach the observer between ticks",
-                                CurrentStateName()));
+                                          "{}); attach or detach the observer between ticks",
+                                          CurrentStateName()));
     OwnBlock()->observer = observer;
     OwnBlock()->name = name.empty() ? std::string_view("StateManager") : name;
     seat.rt.flags = static_cast<std::uint16_t>(observer ? seat.rt.flags | detail::kObserved
@@ -68,8 +69,8 @@ template <class Controller, class Action>
 inline void StateManager<Controller, Action>::Reset() {
     if (IsBusy())
         MachineTable::Fail(detail::Format("Reset() called from inside a hook or condition of this machine (state {}); "
-                                "reset from outside the tick",
-                                CurrentStateName()));
+                                          "reset from outside the tick",
+                                          CurrentStateName()));
     seat.rt.state = detail::kNoState;
     if (seat.rt.flags & detail::kInitialized) seat.rt.ticks = 0; // else it counts the states initialized
     seat.rt.flags =
@@ -87,7 +88,7 @@ inline void StateManager<Controller, Action>::Push() {
     const detail::StateIndex id = ResolvedTable().Find(detail::TypeKey<T>());
     if (id == detail::kNoState)
         MachineTable::Fail(detail::Format("Push<{}>(): {} is not a state of this machine", detail::StateName<T>(),
-                                detail::StateName<T>()));
+                                          detail::StateName<T>()));
     ChangeStack<A>(id, Cause::Push, "Push");
 }
 

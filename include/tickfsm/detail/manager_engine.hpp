@@ -162,7 +162,8 @@ struct ManagerEngine {
                       "tickfsm: SetGlobalState/ClearGlobalState hand Action{} to the global state's hooks; give the "
                       "Action a default constructor");
         if (Busy(seat))
-            MachineTable::Fail("SetGlobalState/ClearGlobalState called from inside a hook or condition of this machine");
+            MachineTable::Fail(
+                "SetGlobalState/ClearGlobalState called from inside a hook or condition of this machine");
         ManagerConfig<C, A>::Freeze(seat);
         const Act action{};
         BusyScope busy(seat.rt);

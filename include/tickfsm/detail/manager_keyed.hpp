@@ -17,12 +17,14 @@ template <class S, class K, class... Args>
     requires StateKey<K>
 inline void StateManager<Controller, Action>::AddState(K key, Args&&... args) {
     static_assert(detail::CheckState<S, Controller, Action>());
-    ManagerConfig::CheckConfigurable(seat, [&] { return detail::Format("AddState<{}>({})", detail::StateName<S>(), detail::KeyText(key)); });
+    ManagerConfig::CheckConfigurable(
+        seat, [&] { return detail::Format("AddState<{}>({})", detail::StateName<S>(), detail::KeyText(key)); });
     ManagerStorage::Detach(seat);
     if (CurrentTable()->FindKey(detail::TypeKey<K>(), static_cast<std::uint64_t>(key)) != detail::kNoState)
-        MachineTable::Fail(detail::Format("AddState<{}>({}): the key {} is already registered (state {})",
-                                detail::StateName<S>(), detail::KeyText(key), detail::KeyText(key),
-                                CurrentTable()->NameOf(CurrentTable()->FindKey(detail::TypeKey<K>(), static_cast<std::uint64_t>(key)))));
+        MachineTable::Fail(detail::Format(
+            "AddState<{}>({}): the key {} is already registered (state {})", detail::StateName<S>(),
+            detail::KeyText(key), detail::KeyText(key),
+            CurrentTable()->NameOf(CurrentTable()->FindKey(detail::TypeKey<K>(), static_cast<std::uint64_t>(key)))));
     std::shared_ptr<const S> prototype;
     if constexpr (sizeof...(Args) > 0) prototype = std::make_shared<const S>(std::forward<Args>(args)...);
     ManagerConfig::template AddKeyed<S, (sizeof...(Args) > 0)>(seat, key, std::move(prototype));
@@ -32,11 +34,12 @@ template <class Controller, class Action>
 template <class K>
     requires StateKey<K>
 inline DelegateBuilder<Controller, Action> StateManager<Controller, Action>::AddDelegateState(K key) {
-    ManagerConfig::CheckConfigurable(seat, [&] { return detail::Format("AddDelegateState({})", detail::KeyText(key)); });
+    ManagerConfig::CheckConfigurable(seat,
+                                     [&] { return detail::Format("AddDelegateState({})", detail::KeyText(key)); });
     ManagerStorage::Detach(seat);
     if (CurrentTable()->FindKey(detail::TypeKey<K>(), static_cast<std::uint64_t>(key)) != detail::kNoState)
-        MachineTable::Fail(detail::Format("AddDelegateState({}): the key {} is already registered", detail::KeyText(key),
-                                detail::KeyText(key)));
+        MachineTable::Fail(detail::Format("AddDelegateState({}): the key {} is already registered",
+                                          detail::KeyText(key), detail::KeyText(key)));
     auto hooks = std::make_shared<detail::DelegateHooks<Controller, Action>>();
     auto prototype = std::make_shared<const detail::DelegateState<Controller, Action>>(
         detail::DelegateState<Controller, Action>{hooks});
@@ -48,10 +51,11 @@ inline DelegateBuilder<Controller, Action> StateManager<Controller, Action>::Add
 template <class Controller, class Action>
 template <class Tag>
 inline DelegateBuilder<Controller, Action> StateManager<Controller, Action>::AddDelegateState() {
-    ManagerConfig::CheckConfigurable(seat, [] { return detail::Format("AddDelegateState<{}>()", detail::TypeName<Tag>()); });
+    ManagerConfig::CheckConfigurable(seat,
+                                     [] { return detail::Format("AddDelegateState<{}>()", detail::TypeName<Tag>()); });
     if (ResolvedTable().Find(detail::TypeKey<Tag>()) != detail::kNoState)
         MachineTable::Fail(detail::Format("AddDelegateState<{}>(): {} is already a state of this machine",
-                                detail::TypeName<Tag>(), detail::TypeName<Tag>()));
+                                          detail::TypeName<Tag>(), detail::TypeName<Tag>()));
     ManagerStorage::Detach(seat);
     auto hooks = std::make_shared<detail::DelegateHooks<Controller, Action>>();
     auto prototype = std::make_shared<const detail::DelegateState<Controller, Action>>(
@@ -71,8 +75,8 @@ inline KeyedTransitionBuilder<Controller, Action> StateManager<Controller, Actio
     const detail::StateIndex id = KeyedIndex(key, "SetInitialState"); // a keyed state: the table is private
     if (ResolvedTable().initial != detail::kNoState)
         MachineTable::Fail(detail::Format("SetInitialState({}): the initial state is already {}; a machine has one "
-                                "initial state",
-                                detail::KeyText(key), CurrentTable()->NameOf(CurrentTable()->initial)));
+                                          "initial state",
+                                          detail::KeyText(key), CurrentTable()->NameOf(CurrentTable()->initial)));
     ManagerStorage::Detach(seat);
     CurrentTable()->initial = id;
     return KeyedBuilder(id);
@@ -105,7 +109,8 @@ template <class K>
 inline K StateManager<Controller, Action>::CurrentKey() const {
     if (seat.rt.state == detail::kNoState || CurrentTable()->meta[seat.rt.state].key_type != detail::TypeKey<K>())
         MachineTable::Fail(detail::Format("CurrentKey<{}>(): the current state ({}) has no key of that type",
-                                detail::TypeName<K>(), CurrentStateName().empty() ? "none" : CurrentStateName()));
+                                          detail::TypeName<K>(),
+                                          CurrentStateName().empty() ? "none" : CurrentStateName()));
     return static_cast<K>(CurrentTable()->meta[seat.rt.state].key_value);
 }
 

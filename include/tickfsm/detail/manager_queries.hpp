@@ -109,8 +109,8 @@ template <class Controller, class Action>
 inline std::optional<StateId> StateManager<Controller, Action>::WouldTransition(const Action& action) const {
     if (IsBusy())
         MachineTable::Fail(detail::Format("WouldTransition() called from inside a hook or condition of this machine "
-                                "(state {}); ask between ticks",
-                                CurrentStateName()));
+                                          "(state {}); ask between ticks",
+                                          CurrentStateName()));
     const MachineTable& table = ResolvedTable();
     if (seat.rt.flags & detail::kNextPending) return StateId{BlockIfAny()->next}; // applied before any condition
     detail::StateIndex from = seat.rt.state;

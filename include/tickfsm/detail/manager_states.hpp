@@ -17,13 +17,14 @@ template <class Controller, class Action>
 template <class S>
 inline TransitionBuilder<Controller, Action, S> StateManager<Controller, Action>::SetInitialState() {
     static_assert(detail::CheckState<S, Controller, Action>());
-    ManagerConfig::CheckConfigurable(seat, [] { return detail::Format("SetInitialState<{}>()", detail::StateName<S>()); });
+    ManagerConfig::CheckConfigurable(seat,
+                                     [] { return detail::Format("SetInitialState<{}>()", detail::StateName<S>()); });
     if (ManagerConfig::Sharing(seat)) {
         if (!OwnBlock()->node->initial.empty())
-            MachineTable::Fail(detail::Format("SetInitialState<{}>(): the initial state is already {}; a machine has one "
-                                    "initial state (use From<{}>() to add transitions from {})",
-                                    detail::StateName<S>(), OwnBlock()->node->initial, detail::StateName<S>(),
-                                    detail::StateName<S>()));
+            MachineTable::Fail(detail::Format(
+                "SetInitialState<{}>(): the initial state is already {}; a machine has one "
+                "initial state (use From<{}>() to add transitions from {})",
+                detail::StateName<S>(), OwnBlock()->node->initial, detail::StateName<S>(), detail::StateName<S>()));
         StepRecord step;
         step.key = detail::TypeKey<detail::InitStep<S>>();
         step.replay = &detail::ReplayInit<Controller, Action, S>;
@@ -32,7 +33,8 @@ inline TransitionBuilder<Controller, Action, S> StateManager<Controller, Action>
         StepNode* node = ManagerConfig::Step(seat, step);
         return TransitionBuilder<Controller, Action, S>(*this, node->chain_index, node);
     }
-    if (CurrentTable()->initial != detail::kNoState) detail::ApplyInit<Controller, Action, S>(*CurrentTable()); // reports
+    if (CurrentTable()->initial != detail::kNoState)
+        detail::ApplyInit<Controller, Action, S>(*CurrentTable()); // reports
     AddStatePrivately<S>();
     return TransitionBuilder<Controller, Action, S>(*this, detail::ApplyInit<Controller, Action, S>(*CurrentTable()),
                                                     nullptr);
@@ -52,8 +54,8 @@ inline TransitionBuilder<Controller, Action, S> StateManager<Controller, Action>
         return TransitionBuilder<Controller, Action, S>(*this, node->chain_index, node);
     }
     AddStatePrivately<S>();
-    return TransitionBuilder<Controller, Action, S>(*this, detail::ApplyNewChain<Controller, Action, S>(*CurrentTable()),
-                                                    nullptr);
+    return TransitionBuilder<Controller, Action, S>(
+        *this, detail::ApplyNewChain<Controller, Action, S>(*CurrentTable()), nullptr);
 }
 
 template <class Controller, class Action>
@@ -76,15 +78,16 @@ inline void StateManager<Controller, Action>::SetGlobalState() {
     const detail::StateIndex id = ResolvedTable().Find(detail::TypeKey<G>());
     if (id == detail::kNoState)
         MachineTable::Fail(detail::Format("SetGlobalState<{}>(): {} is not a state of this machine; configure it (e.g. "
-                                "From<{}>()) first",
-                                detail::StateName<G>(), detail::StateName<G>(), detail::StateName<G>()));
+                                          "From<{}>()) first",
+                                          detail::StateName<G>(), detail::StateName<G>(), detail::StateName<G>()));
     if (const detail::TreeNode& node = CurrentTable()->tree[id]; node.parent != detail::kNoNode ||
                                                          node.initial != detail::kNoNode ||
                                                          node.owner != detail::kNoNode ||
                                                          node.first_region != detail::kNoNode)
-        MachineTable::Fail(detail::Format("SetGlobalState<{}>(): {} is a nested state (it has a parent, substates or regions); a "
-                                "global state performs beside the active path and cannot be part of it",
-                                detail::StateName<G>(), detail::StateName<G>()));
+        MachineTable::Fail(
+            detail::Format("SetGlobalState<{}>(): {} is a nested state (it has a parent, substates or regions); a "
+                           "global state performs beside the active path and cannot be part of it",
+                           detail::StateName<G>(), detail::StateName<G>()));
     ChangeGlobal(id);
 }
 
@@ -112,7 +115,8 @@ inline S& StateManager<Controller, Action>::State() {
 template <class Controller, class Action>
 template <class Parent, class Initial, class... Others>
 inline void StateManager<Controller, Action>::SetSubstates() {
-    static_assert(detail::CheckState<Parent, Controller, Action>() && detail::CheckState<Initial, Controller, Action>() &&
+    static_assert(detail::CheckState<Parent, Controller, Action>() &&
+                  detail::CheckState<Initial, Controller, Action>() &&
                   (... && detail::CheckState<Others, Controller, Action>()));
     static_assert(!std::is_same_v<Parent, Initial> && (... && !std::is_same_v<Parent, Others>),
                   "tickfsm: SetSubstates<Parent, Substates...>(): a state cannot be its own substate; list "
@@ -130,7 +134,9 @@ inline void StateManager<Controller, Action>::SetSubstates() {
     AddStatePrivately<Parent>();
     AddStatePrivately<Initial>();
     (AddStatePrivately<Others>(), ...);
-    ManagerStorage::ApplyPrivately(seat, [](MachineTable& table) { detail::ApplySubstates<Controller, Action, Parent, Initial, Others...>(table); });
+    ManagerStorage::ApplyPrivately(seat, [](MachineTable& table) {
+        detail::ApplySubstates<Controller, Action, Parent, Initial, Others...>(table);
+    });
 }
 
 template <class Controller, class Action>
@@ -143,7 +149,8 @@ inline void StateManager<Controller, Action>::SetRegions() {
     static_assert((... && !std::is_same_v<Parallel, Regions>),
                   "tickfsm: SetRegions<Parallel, Regions...>(): a state cannot be its own region; list Parallel's "
                   "regions after it");
-    ManagerConfig::CheckConfigurable(seat, [] { return detail::Format("SetRegions<{}, ...>()", detail::StateName<Parallel>()); });
+    ManagerConfig::CheckConfigurable(
+        seat, [] { return detail::Format("SetRegions<{}, ...>()", detail::StateName<Parallel>()); });
     if (ManagerConfig::Sharing(seat)) {
         StepRecord step;
         step.key = detail::TypeKey<detail::RegionsStep<Parallel, Regions...>>();
@@ -153,7 +160,8 @@ inline void StateManager<Controller, Action>::SetRegions() {
     }
     AddStatePrivately<Parallel>();
     (AddStatePrivately<Regions>(), ...);
-    ManagerStorage::ApplyPrivately(seat, [](MachineTable& table) { detail::ApplyRegions<Controller, Action, Parallel, Regions...>(table); });
+    ManagerStorage::ApplyPrivately(
+        seat, [](MachineTable& table) { detail::ApplyRegions<Controller, Action, Parallel, Regions...>(table); });
 }
 
 template <class Controller, class Action>
@@ -176,7 +184,8 @@ template <class Controller, class Action>
 template <class S>
 inline void StateManager<Controller, Action>::SetPassThrough() {
     static_assert(detail::CheckState<S, Controller, Action>());
-    ManagerConfig::CheckConfigurable(seat, [] { return detail::Format("SetPassThrough<{}>()", detail::StateName<S>()); });
+    ManagerConfig::CheckConfigurable(seat,
+                                     [] { return detail::Format("SetPassThrough<{}>()", detail::StateName<S>()); });
     if (ManagerConfig::Sharing(seat)) {
         StepRecord step;
         step.key = detail::TypeKey<detail::PassThroughStep<S>>();
@@ -201,7 +210,8 @@ inline void StateManager<Controller, Action>::SetPushCapacity() {
         ManagerConfig::CheckedStep(seat, step);
         return;
     }
-    ManagerStorage::ApplyPrivately(seat, [](MachineTable& table) { detail::ApplyPushCapacity<Controller, Action, N>(table); });
+    ManagerStorage::ApplyPrivately(
+        seat, [](MachineTable& table) { detail::ApplyPushCapacity<Controller, Action, N>(table); });
 }
 
 template <class Controller, class Action>
@@ -222,7 +232,8 @@ inline void StateManager<Controller, Action>::SetTerminal() {
 
 template <class Controller, class Action>
 inline void StateManager<Controller, Action>::DeclareEvent(const Event& event) {
-    ManagerConfig::CheckConfigurable(seat, [&] { return detail::Format("DeclareEvent({})", detail::EventText(event)); });
+    ManagerConfig::CheckConfigurable(seat,
+                                     [&] { return detail::Format("DeclareEvent({})", detail::EventText(event)); });
     if (ManagerConfig::Sharing(seat)) {
         StepRecord step;
         step.key = detail::TypeKey<detail::DeclareEventStep>();
