@@ -14,6 +14,7 @@
 #include "detail/owned.hpp"
 #include "detail/config.hpp"
 #include "detail/format.hpp"
+#include "detail/manager_config.hpp"
 #include "detail/table.hpp"
 #include "detail/traits.hpp"
 #include "event.hpp"
@@ -40,33 +41,35 @@ public:
     template <class T>
     TransitionBuilder<Controller, Action, S, Edges...> To() && {
         static_assert(detail::CheckState<T, Controller, Action>());
-        auto& m = *from_.manager_;
-        m.CheckConfigurable_([this] {
-            return detail::Format("From<{}>().On({}).To<{}>()", detail::StateName<S>(), event_.name,
+        auto& m = *from.manager;
+        Configuration::CheckConfigurable(m.machine_seat, [this] {
+            return detail::Format("From<{}>().On({}).To<{}>()", detail::StateName<S>(), event.name,
                                detail::StateName<T>());
         });
         // Refused before anything changes, also for a builder off the machine's place on the shared path.
-        if (m.Blk_()->node) m.template CheckNoEventOnPath_<S, T>(event_);
-        if (m.Blk_()->node && from_.token_ == m.Blk_()->node) {
+        if (Configuration::Sharing(m.machine_seat)) Configuration::template CheckNoEventOnPath<S, T>(m.machine_seat, event);
+        if (Configuration::Sharing(m.machine_seat) && from.token == m.OwnBlock()->node) {
             detail::StepRecord<Controller, Action> step;
             step.key = detail::TypeKey<detail::OnStep<S, T>>();
-            step.event = event_;
+            step.event = event;
             step.event_state = detail::TypeKey<S>();
             step.replay = &detail::ReplayOn<Controller, Action, S, T>;
-            return TransitionBuilder<Controller, Action, S, Edges...>(m, from_.chain_, m.Step_(step));
+            return TransitionBuilder<Controller, Action, S, Edges...>(m, from.chain, Configuration::Step(m.machine_seat, step));
         }
-        m.Detach_();
-        m.ApplyPrivately_([this](auto& table) { detail::ApplyOn<Controller, Action, S, T>(table, event_); });
-        return TransitionBuilder<Controller, Action, S, Edges...>(m, from_.chain_, nullptr);
+        detail::ManagerStorage<Controller, Action>::Detach(m.machine_seat);
+        detail::ManagerStorage<Controller, Action>::ApplyPrivately(
+            m.machine_seat, [this](auto& table) { detail::ApplyOn<Controller, Action, S, T>(table, event); });
+        return TransitionBuilder<Controller, Action, S, Edges...>(m, from.chain, nullptr);
     }
 
 private:
+    using Configuration = detail::ManagerConfig<Controller, Action>;
     template <class, class, class, class...>
     friend class TransitionBuilder;
-    EventTransitionBuilder(TransitionBuilder<Controller, Action, S, Edges...>&& from, const Event& event) noexcept
-        : from_(from), event_(event) {}
-    TransitionBuilder<Controller, Action, S, Edges...> from_;
-    Event event_;
+    EventTransitionBuilder(TransitionBuilder<Controller, Action, S, Edges...>&& builder, const Event& on) noexcept
+        : from(builder), event(on) {}
+    TransitionBuilder<Controller, Action, S, Edges...> from;
+    Event event;
 };
 
 /// Returned by `On<E>(guard)`: `To<T>()` completes the transition on typed
@@ -80,7 +83,7 @@ public:
     template <class T>
     TransitionBuilder<Controller, Action, S, Edges...> To() && {
         static_assert(detail::CheckState<T, Controller, Action>());
-        return std::move(*this).template Add_<T>();
+        return std::move(*this).template Add<T>();
     }
     /// S handles E where it is: no change of state; S's `OnEvent(Controller&,
     /// const E&)` receives the payload.
@@ -88,38 +91,40 @@ public:
         static_assert(detail::HasOnEvent<S, Controller, E>,
                       "tickfsm: From<S>().On<E>().Handle(): S handles E in place, so S needs a member `void "
                       "OnEvent(Controller&, const E&)`");
-        return std::move(*this).template Add_<void>();
+        return std::move(*this).template Add<void>();
     }
 
 private:
+    using Configuration = detail::ManagerConfig<Controller, Action>;
     template <class, class, class, class...>
     friend class TransitionBuilder;
-    TypedEventBuilder(TransitionBuilder<Controller, Action, S, Edges...>&& from, G&& guard)
-        : from_(from), guard_(std::move(guard)) {}
+    TypedEventBuilder(TransitionBuilder<Controller, Action, S, Edges...>&& builder, G&& g)
+        : from(builder), guard(std::move(g)) {}
 
     template <class T>
-    TransitionBuilder<Controller, Action, S, Edges...> Add_() {
-        auto& m = *from_.manager_;
-        m.CheckConfigurable_([] {
+    TransitionBuilder<Controller, Action, S, Edges...> Add() {
+        auto& m = *from.manager;
+        Configuration::CheckConfigurable(m.machine_seat, [] {
             return detail::Format("From<{}>().On<{}>()", detail::StateName<S>(), detail::TypeName<E>());
         });
         if constexpr (std::is_empty_v<G> && std::is_default_constructible_v<G>) {
-            if (m.Blk_()->node && from_.token_ == m.Blk_()->node) {
+            if (Configuration::Sharing(m.machine_seat) && from.token == m.OwnBlock()->node) {
                 detail::StepRecord<Controller, Action> step;
                 step.key = detail::TypeKey<detail::TypedOnStep<S, E, G, T>>();
                 step.replay = &detail::ReplayTypedOn<Controller, Action, S, E, G, T>;
-                return TransitionBuilder<Controller, Action, S, Edges...>(m, from_.chain_, m.Step_(step));
+                return TransitionBuilder<Controller, Action, S, Edges...>(m, from.chain,
+                                                                          Configuration::Step(m.machine_seat, step));
             }
         }
-        m.Detach_();
-        m.ApplyPrivately_([this](auto& table) {
-            detail::ApplyTypedOn<Controller, Action, S, E, G, T>(table, std::move(guard_));
+        detail::ManagerStorage<Controller, Action>::Detach(m.machine_seat);
+        detail::ManagerStorage<Controller, Action>::ApplyPrivately(m.machine_seat, [this](auto& table) {
+            detail::ApplyTypedOn<Controller, Action, S, E, G, T>(table, std::move(guard));
         });
-        return TransitionBuilder<Controller, Action, S, Edges...>(m, from_.chain_, nullptr);
+        return TransitionBuilder<Controller, Action, S, Edges...>(m, from.chain, nullptr);
     }
 
-    TransitionBuilder<Controller, Action, S, Edges...> from_;
-    G guard_;
+    TransitionBuilder<Controller, Action, S, Edges...> from;
+    G guard;
 };
 
 /// Returned by `SetInitialState<S>()` and `From<S>()`: each `To<T>(condition)`
@@ -134,7 +139,7 @@ public:
     /// bool(const Controller&, const Action&), bool(const Controller&), bool().
     template <class T, class F>
     auto To(F&& condition) && {
-        return std::move(*this).template AddEdge_<T, 0>(std::forward<F>(condition), detail::NoMaker{});
+        return std::move(*this).template AddEdge<T, 0>(std::forward<F>(condition), detail::NoMaker{});
     }
 
     /// Adds the transition S -> T taken when `condition` holds, entering a fresh
@@ -147,14 +152,14 @@ public:
         static_assert(std::is_invocable_r_v<T, const Maker&, const Controller&, const Action&>,
                       "tickfsm: To<T>(condition, make): `make` must be callable as T(const Controller&, const "
                       "Action&) and return the T to enter");
-        return std::move(*this).template AddEdge_<T, 0>(std::forward<F>(condition), std::forward<M>(make));
+        return std::move(*this).template AddEdge<T, 0>(std::forward<F>(condition), std::forward<M>(make));
     }
 
     /// Like To, but the transition skips the gates (CanExitState, CanEnterState),
     /// as ForceSetState does.
     template <class T, class F>
     auto ForceTo(F&& condition) && {
-        return std::move(*this).template AddEdge_<T, detail::kEdgeForced>(std::forward<F>(condition), detail::NoMaker{});
+        return std::move(*this).template AddEdge<T, detail::kEdgeForced>(std::forward<F>(condition), detail::NoMaker{});
     }
 
     /// ForceTo without a condition: S -> T, past the gates, on the first tick it is tried.
@@ -172,7 +177,7 @@ public:
     /// does not fire). T's CanEnterState is asked as for To.
     template <class T, class F>
     auto ToWhenDone(F&& condition) && {
-        return std::move(*this).template AddEdge_<T, detail::kEdgeWait>(std::forward<F>(condition), detail::NoMaker{});
+        return std::move(*this).template AddEdge<T, detail::kEdgeWait>(std::forward<F>(condition), detail::NoMaker{});
     }
     /// ToWhenDone without a condition: S -> T as soon as the current state is done.
     template <class T>
@@ -185,7 +190,7 @@ public:
     /// StateManager::Push). Needs SetPushCapacity(n) in the configuration.
     template <class T, class F>
     auto Push(F&& condition) && {
-        return std::move(*this).template AddEdge_<T, detail::kEdgePush>(std::forward<F>(condition), detail::NoMaker{});
+        return std::move(*this).template AddEdge<T, detail::kEdgePush>(std::forward<F>(condition), detail::NoMaker{});
     }
 
     /// Adds a pop taken when `condition` holds: S's layer is left and the state
@@ -193,7 +198,7 @@ public:
     /// nothing buried is a ConfigError.
     template <class F>
     auto Pop(F&& condition) && {
-        return std::move(*this).template AddEdge_<S, detail::kEdgePop>(std::forward<F>(condition), detail::NoMaker{});
+        return std::move(*this).template AddEdge<S, detail::kEdgePop>(std::forward<F>(condition), detail::NoMaker{});
     }
 
     /// To, ForceTo, ToWhenDone, Push and Pop with a name for the condition,
@@ -202,27 +207,27 @@ public:
     /// what a tick reads; two machines share a table only if their names agree.
     template <class T, class F>
     auto To(F&& condition, std::string_view name) && {
-        return std::move(*this).template To<T>(std::forward<F>(condition)).Named_(name);
+        return std::move(*this).template To<T>(std::forward<F>(condition)).Named(name);
     }
     /// ForceTo with a name for the condition (see To(condition, name)).
     template <class T, class F>
     auto ForceTo(F&& condition, std::string_view name) && {
-        return std::move(*this).template ForceTo<T>(std::forward<F>(condition)).Named_(name);
+        return std::move(*this).template ForceTo<T>(std::forward<F>(condition)).Named(name);
     }
     /// ToWhenDone with a name for the condition (see To(condition, name)).
     template <class T, class F>
     auto ToWhenDone(F&& condition, std::string_view name) && {
-        return std::move(*this).template ToWhenDone<T>(std::forward<F>(condition)).Named_(name);
+        return std::move(*this).template ToWhenDone<T>(std::forward<F>(condition)).Named(name);
     }
     /// Push with a name for the condition (see To(condition, name)).
     template <class T, class F>
     auto Push(F&& condition, std::string_view name) && {
-        return std::move(*this).template Push<T>(std::forward<F>(condition)).Named_(name);
+        return std::move(*this).template Push<T>(std::forward<F>(condition)).Named(name);
     }
     /// Pop with a name for the condition (see To(condition, name)).
     template <class F>
     auto Pop(F&& condition, std::string_view name) && {
-        return std::move(*this).Pop(std::forward<F>(condition)).Named_(name);
+        return std::move(*this).Pop(std::forward<F>(condition)).Named(name);
     }
 
     /// Adds the transition S -> T taken on the first tick it is tried.
@@ -261,22 +266,22 @@ public:
     template <class X, class... Args>
     TransitionBuilder Do(Args&&... args) && {
         static_assert(detail::CheckAction<X, Controller, Action>());
-        Manager& m = *manager_;
-        m.CheckConfigurable_(
+        Manager& m = *manager;
+        Configuration::CheckConfigurable(m.machine_seat, 
             [] { return detail::Format("From<{}>().Do<{}>()", detail::StateName<S>(), detail::TypeName<X>()); });
         if constexpr (sizeof...(Args) == 0 && std::is_default_constructible_v<X>) {
-            if (m.Blk_()->node && token_ == m.Blk_()->node) {
-                Record_ step;
+            if (Configuration::Sharing(m.machine_seat) && token == m.OwnBlock()->node) {
+                StepRecord step;
                 step.key = detail::TypeKey<detail::DoStep<S, X>>();
                 step.replay = &detail::ReplayDo<Controller, Action, S, X>;
-                return TransitionBuilder(m, chain_, m.Step_(step));
+                return TransitionBuilder(m, chain, Configuration::Step(m.machine_seat, step));
             }
         }
-        m.Detach_();
-        m.ApplyPrivately_([&](Table_& table) {
+        detail::ManagerStorage<Controller, Action>::Detach(m.machine_seat);
+        detail::ManagerStorage<Controller, Action>::ApplyPrivately(m.machine_seat, [&](MachineTable& table) {
             detail::ApplyDo<Controller, Action, S, X>(table, detail::MakeShared<const X>(std::forward<Args>(args)...));
         });
-        return TransitionBuilder(m, chain_, nullptr);
+        return TransitionBuilder(m, chain, nullptr);
     }
 
     template <class T, class F>
@@ -296,9 +301,10 @@ public:
 
 private:
     using Manager = StateManager<Controller, Action>;
-    using Record_ = detail::StepRecord<Controller, Action>;
+    using Configuration = detail::ManagerConfig<Controller, Action>;
+    using StepRecord = detail::StepRecord<Controller, Action>;
 
-    static constexpr const char* EdgeApi_(unsigned flags) noexcept {
+    static constexpr const char* EdgeApi(unsigned flags) noexcept {
         if (flags & detail::kEdgePush) return "Push";
         if (flags & detail::kEdgePop) return "Pop";
         if (flags & detail::kEdgeWait) return "ToWhenDone";
@@ -307,56 +313,60 @@ private:
 
     /// Names the condition of the last edge added (To(condition, name)): a
     /// step of its own, so the edge's own step stays what it was unnamed.
-    TransitionBuilder Named_(std::string_view name) && {
+    TransitionBuilder Named(std::string_view name) && {
         static_assert(sizeof...(Edges) > 0);
-        Manager& m = *manager_;
-        if (m.Blk_()->node && token_ == m.Blk_()->node) {
-            Record_ step;
+        Manager& m = *manager;
+        if (Configuration::Sharing(m.machine_seat) && token == m.OwnBlock()->node) {
+            StepRecord step;
             step.key = detail::TypeKey<detail::ConditionNameStep<S>>();
             step.replay = &detail::ReplayConditionName<Controller, Action, S>;
-            step.chain = chain_;
+            step.chain = chain;
             step.edge = sizeof...(Edges) - 1;
             step.name = std::string(name);
-            return TransitionBuilder(m, chain_, m.Step_(step));
+            return TransitionBuilder(m, chain, Configuration::Step(m.machine_seat, step));
         }
-        m.Detach_();
-        detail::ApplyConditionName(*m.Tab_(), m.Tab_()->Find(detail::TypeKey<S>()), chain_, sizeof...(Edges) - 1,
-                                   name);
-        return TransitionBuilder(m, chain_, nullptr);
+        detail::ManagerStorage<Controller, Action>::Detach(m.machine_seat);
+        detail::ApplyConditionName(*m.CurrentTable(), m.CurrentTable()->Find(detail::TypeKey<S>()), chain,
+                                   sizeof...(Edges) - 1, name);
+        return TransitionBuilder(m, chain, nullptr);
     }
 
     template <class T, unsigned kFlags, class F, class M>
-    auto AddEdge_(F&& condition, M&& make) && {
+    auto AddEdge(F&& condition, M&& make) && {
         using Maker = std::decay_t<M>;
         using Cond = std::decay_t<F>;
         static_assert(detail::CheckCondition<Cond, Controller, Action>());
         static_assert(detail::CheckState<T, Controller, Action>());
         using Next = TransitionBuilder<Controller, Action, S, Edges..., detail::Edge<T, Cond, kFlags, Maker>>;
-        Manager& m = *manager_;
-        m.CheckConfigurableEdge_(&detail::StateName<S>, EdgeApi_(kFlags), &detail::StateName<T>);
-        if constexpr ((kFlags & (detail::kEdgePush | detail::kEdgePop)) != 0) m.CheckPushStack_(&detail::StateName<S>, EdgeApi_(kFlags));
+        Manager& m = *manager;
+        Configuration::CheckConfigurableEdge(m.machine_seat, &detail::StateName<S>, EdgeApi(kFlags), &detail::StateName<T>);
+        if constexpr ((kFlags & (detail::kEdgePush | detail::kEdgePop)) != 0)
+            Configuration::CheckPushStack(m.machine_seat, &detail::StateName<S>, EdgeApi(kFlags));
         if constexpr (detail::kShareableCondition<Cond> &&
                       (std::is_empty_v<Maker> && std::is_default_constructible_v<Maker>)) {
             void (*function)() = nullptr;
             if constexpr (detail::kIsFunctionPointer<Cond>) function = reinterpret_cast<void (*)()>(condition);
-            if (const void* token = m.StepTo_(
-                    token_, detail::TypeKey<detail::Chain<Controller, Action, S, Edges..., detail::Edge<T, Cond, kFlags, Maker>>>(),
-                    function, chain_, &detail::ReplayTo<Controller, Action, S, T, Cond, kFlags, Maker, Edges...>))
-                return Next(m, chain_, token);
+            if (const void* next = Configuration::StepTo(
+                    m.machine_seat, token,
+                    detail::TypeKey<
+                        detail::Chain<Controller, Action, S, Edges..., detail::Edge<T, Cond, kFlags, Maker>>>(),
+                    function, chain, &detail::ReplayTo<Controller, Action, S, T, Cond, kFlags, Maker, Edges...>))
+                return Next(m, chain, next);
         }
         // A builder used already is refused before anything changes (no new state, no private table).
-        m.CheckChain_(detail::TypeKey<S>(), chain_, detail::TypeKey<detail::Chain<Controller, Action, S, Edges...>>(),
-                      &detail::StateName<S>, &detail::StateName<T>);
-        m.Detach_();
-        m.template AddStatePrivately_<T>();
+        Configuration::CheckChain(m.machine_seat, detail::TypeKey<S>(), chain,
+                                  detail::TypeKey<detail::Chain<Controller, Action, S, Edges...>>(),
+                                  &detail::StateName<S>, &detail::StateName<T>);
+        detail::ManagerStorage<Controller, Action>::Detach(m.machine_seat);
+        m.template AddStatePrivately<T>();
         detail::ApplyTo<Controller, Action, S, T, Cond, kFlags, Maker, Edges...>(
-            *m.Tab_(), chain_, Cond(std::forward<F>(condition)), Maker(std::forward<M>(make)));
-        return Next(m, chain_, nullptr);
+            *m.CurrentTable(), chain, Cond(std::forward<F>(condition)), Maker(std::forward<M>(make)));
+        return Next(m, chain, nullptr);
     }
 
 
     friend Manager;
-    using Table_ = detail::Table<Controller, Action>;
+    using MachineTable = detail::Table<Controller, Action>;
     template <class, class, class, class...>
     friend class TransitionBuilder;
     template <class, class, class, class...>
@@ -364,12 +374,12 @@ private:
     template <class, class, class, class, class, class...>
     friend class TypedEventBuilder;
 
-    TransitionBuilder(Manager& m, std::size_t chain, const void* token) noexcept
-        : manager_(&m), chain_(chain), token_(token) {}
+    TransitionBuilder(Manager& m, std::size_t which, const void* position) noexcept
+        : manager(&m), chain(which), token(position) {}
 
-    Manager* manager_;
-    std::size_t chain_;  // which of S's chains this builder extends
-    const void* token_;  // the machine's step position after this builder's last step (shared tables only)
+    Manager* manager;
+    std::size_t chain;  // which of S's chains this builder extends
+    const void* token;  // the machine's step position after this builder's last step (shared tables only)
 };
 
 /// Returned by `SetInitialState(key)` and `From(key)` of keyed states: the same
@@ -384,7 +394,7 @@ public:
         requires StateKey<K>
     KeyedTransitionBuilder To(K key, F&& condition) && {
         static_assert(detail::CheckCondition<std::decay_t<F>, Controller, Action>());
-        manager_->AddKeyedEdge_(from_, chain_, key, std::forward<F>(condition), false);
+        Configuration::AddKeyedEdge(manager->machine_seat, from, chain, key, std::forward<F>(condition), false);
         return std::move(*this);
     }
     /// To(key, condition) with a name for the condition (see TransitionBuilder::To(condition, name)).
@@ -392,7 +402,7 @@ public:
         requires StateKey<K>
     KeyedTransitionBuilder To(K key, F&& condition, std::string_view name) && {
         static_assert(detail::CheckCondition<std::decay_t<F>, Controller, Action>());
-        manager_->AddKeyedEdge_(from_, chain_, key, std::forward<F>(condition), false, name);
+        Configuration::AddKeyedEdge(manager->machine_seat, from, chain, key, std::forward<F>(condition), false, name);
         return std::move(*this);
     }
     /// Adds the transition to the state of `key`, taken on the first tick it is tried.
@@ -406,7 +416,7 @@ public:
         requires StateKey<K>
     KeyedTransitionBuilder ForceTo(K key, F&& condition) && {
         static_assert(detail::CheckCondition<std::decay_t<F>, Controller, Action>());
-        manager_->AddKeyedEdge_(from_, chain_, key, std::forward<F>(condition), true);
+        Configuration::AddKeyedEdge(manager->machine_seat, from, chain, key, std::forward<F>(condition), true);
         return std::move(*this);
     }
     /// `On(event).To(key)`: the transition taken when `event` is sent.
@@ -416,7 +426,7 @@ public:
         template <class K>
             requires StateKey<K>
         KeyedTransitionBuilder To(K key) && {
-            builder.manager_->AddKeyedEvent_(builder.from_, event, key);
+            Configuration::AddKeyedEvent(builder.manager->machine_seat, builder.from, event, key);
             return std::move(builder);
         }
     };
@@ -425,17 +435,18 @@ public:
     template <class X, class... Args>
     KeyedTransitionBuilder Do(Args&&... args) && {
         static_assert(detail::CheckAction<X, Controller, Action>());
-        manager_->template AddKeyedAction_<X>(from_, std::forward<Args>(args)...);
+        Configuration::template AddKeyedAction<X>(manager->machine_seat, from, std::forward<Args>(args)...);
         return std::move(*this);
     }
 
 private:
     friend class StateManager<Controller, Action>;
-    KeyedTransitionBuilder(StateManager<Controller, Action>& m, detail::StateIndex from, std::size_t chain) noexcept
-        : manager_(&m), from_(from), chain_(chain) {}
-    StateManager<Controller, Action>* manager_;
-    detail::StateIndex from_;
-    std::size_t chain_;
+    using Configuration = detail::ManagerConfig<Controller, Action>;
+    KeyedTransitionBuilder(StateManager<Controller, Action>& m, detail::StateIndex state, std::size_t which) noexcept
+        : manager(&m), from(state), chain(which) {}
+    StateManager<Controller, Action>* manager;
+    detail::StateIndex from;
+    std::size_t chain;
 };
 
 namespace detail {
@@ -489,20 +500,20 @@ template <class Controller, class Action>
 class DelegateBuilder {
 public:
     template <class F>
-    DelegateBuilder& OnEnter(F&& f) { Set(hooks_->enter, std::forward<F>(f)); return *this; }
+    DelegateBuilder& OnEnter(F&& f) { Set(hooks->enter, std::forward<F>(f)); return *this; }
     template <class F>
-    DelegateBuilder& Perform(F&& f) { Set(hooks_->perform, std::forward<F>(f)); return *this; }
+    DelegateBuilder& Perform(F&& f) { Set(hooks->perform, std::forward<F>(f)); return *this; }
     template <class F>
-    DelegateBuilder& OnExit(F&& f) { Set(hooks_->exit, std::forward<F>(f)); return *this; }
+    DelegateBuilder& OnExit(F&& f) { Set(hooks->exit, std::forward<F>(f)); return *this; }
     template <class F>
-    DelegateBuilder& CanEnter(F&& f) { SetGate(hooks_->can_enter, std::forward<F>(f)); return *this; }
+    DelegateBuilder& CanEnter(F&& f) { SetGate(hooks->can_enter, std::forward<F>(f)); return *this; }
     template <class F>
-    DelegateBuilder& CanExit(F&& f) { SetGate(hooks_->can_exit, std::forward<F>(f)); return *this; }
+    DelegateBuilder& CanExit(F&& f) { SetGate(hooks->can_exit, std::forward<F>(f)); return *this; }
 
 private:
     friend class StateManager<Controller, Action>;
     using Hooks = detail::DelegateHooks<Controller, Action>;
-    explicit DelegateBuilder(detail::Shared<Hooks> hooks) noexcept : hooks_(std::move(hooks)) {}
+    explicit DelegateBuilder(detail::Shared<Hooks> shared) noexcept : hooks(std::move(shared)) {}
 
     template <class F>
     static void Set(typename Hooks::Hook& hook, F&& f) {
@@ -531,7 +542,7 @@ private:
         };
     }
 
-    detail::Shared<Hooks> hooks_;
+    detail::Shared<Hooks> hooks;
 };
 
 } // namespace tickfsm

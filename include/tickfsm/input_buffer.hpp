@@ -20,14 +20,14 @@ namespace tickfsm {
 template <class Controller, class Action>
 class InputBuffer {
 public:
-    explicit InputBuffer(StateManager<Controller, Action>& machine) noexcept : machine_(&machine) {}
+    explicit InputBuffer(StateManager<Controller, Action>& target) noexcept : machine(&target) {}
 
     /// Asks for T now; if the machine refuses, keeps asking on each Update for
     /// `timeout_seconds`. Returns whether T was entered now.
     template <class T>
     bool Buffer(float timeout_seconds) {
-        if (wanted_.state != detail::kNoState) Report(wanted_.state, BufferOutcome::Replaced);
-        wanted_ = machine_->Request_(detail::TypeKey<T>(), timeout_seconds);
+        if (wanted.state != detail::kNoState) Report(wanted.state, BufferOutcome::Replaced);
+        wanted = machine->Request(detail::TypeKey<T>(), timeout_seconds);
         return TryNow();
     }
 
@@ -35,48 +35,48 @@ public:
     template <class K>
         requires StateKey<K>
     bool Buffer(K key, float timeout_seconds) {
-        if (wanted_.state != detail::kNoState) Report(wanted_.state, BufferOutcome::Replaced);
-        wanted_ = machine_->RequestKey_(key, timeout_seconds);
+        if (wanted.state != detail::kNoState) Report(wanted.state, BufferOutcome::Replaced);
+        wanted = machine->RequestByKey(key, timeout_seconds);
         return TryNow();
     }
 
     /// One retry; call it once per tick, after the machine's Perform.
     void Update() {
-        if (wanted_.state == detail::kNoState) return;
+        if (wanted.state == detail::kNoState) return;
         if (TryNow()) return;
-        if (--wanted_.ticks_left == 0) {
-            Report(wanted_.state, BufferOutcome::TimedOut);
-            wanted_ = {};
+        if (--wanted.ticks_left == 0) {
+            Report(wanted.state, BufferOutcome::TimedOut);
+            wanted = {};
         }
     }
 
     /// Forgets the buffered request, reporting nothing.
-    void Clear() noexcept { wanted_ = {}; }
+    void Clear() noexcept { wanted = {}; }
     /// True while a request waits.
-    bool IsBuffering() const noexcept { return wanted_.state != detail::kNoState; }
+    bool IsBuffering() const noexcept { return wanted.state != detail::kNoState; }
     /// The state waited for (not Valid() when none).
-    StateRef Wanted() const { return machine_->Ref_(wanted_.state); }
+    StateRef Wanted() const { return machine->RefOf(wanted.state); }
 
     /// What the buffer holds, as a trivially copyable value to keep beside
     /// its machine's Snapshot (the machine's Save() does not see the buffer).
     struct Saved {
         detail::BufferedRequest wanted; // opaque: the request waiting and its time left
     };
-    Saved Save() const noexcept { return {wanted_}; }
+    Saved Save() const noexcept { return {wanted}; }
     /// Puts back what Save() returned; no observer hears of it.
-    void Restore(const Saved& saved) noexcept { wanted_ = saved.wanted; }
+    void Restore(const Saved& saved) noexcept { wanted = saved.wanted; }
 
 private:
     bool TryNow() {
-        if (!machine_->TryRequest_(wanted_.state)) return false;
-        Report(wanted_.state, BufferOutcome::Entered);
-        wanted_ = {};
+        if (!machine->TryRequest(wanted.state)) return false;
+        Report(wanted.state, BufferOutcome::Entered);
+        wanted = {};
         return true;
     }
-    void Report(detail::StateIndex state, BufferOutcome outcome) { machine_->ReportBuffered_(state, outcome); }
+    void Report(detail::StateIndex state, BufferOutcome outcome) { machine->ReportBuffered(state, outcome); }
 
-    StateManager<Controller, Action>* machine_;
-    detail::BufferedRequest wanted_;
+    StateManager<Controller, Action>* machine;
+    detail::BufferedRequest wanted;
 };
 
 template <class C, class A>
@@ -90,43 +90,43 @@ class InputSequenceBuffer {
     static_assert(Capacity > 0, "tickfsm: InputSequenceBuffer needs a capacity of at least 1");
 
 public:
-    explicit InputSequenceBuffer(StateManager<Controller, Action>& machine) noexcept : machine_(&machine) {}
+    explicit InputSequenceBuffer(StateManager<Controller, Action>& target) noexcept : machine(&target) {}
 
     /// Queues T, waiting at most `timeout_seconds` from now. The first request
     /// of an empty buffer is tried at once; returns whether it was entered now.
     template <class T>
     bool Buffer(float timeout_seconds) {
-        return Push(machine_->Request_(detail::TypeKey<T>(), timeout_seconds));
+        return Push(machine->Request(detail::TypeKey<T>(), timeout_seconds));
     }
 
     /// Buffer for a keyed state.
     template <class K>
         requires StateKey<K>
     bool Buffer(K key, float timeout_seconds) {
-        return Push(machine_->RequestKey_(key, timeout_seconds));
+        return Push(machine->RequestByKey(key, timeout_seconds));
     }
 
     /// One step; call it once per tick, after the machine's Perform.
     void Update() {
-        if (count_ == 0) return;
+        if (count == 0) return;
         if (TryFront()) return;
         // Count down every request; drop those whose time ran out, keeping order.
         std::size_t kept = 0;
-        for (std::size_t i = 0; i < count_; ++i) {
-            detail::BufferedRequest request = queue_[(first_ + i) % Capacity];
+        for (std::size_t i = 0; i < count; ++i) {
+            detail::BufferedRequest request = queue[(first + i) % Capacity];
             if (--request.ticks_left == 0) {
-                machine_->ReportBuffered_(request.state, BufferOutcome::TimedOut);
+                machine->ReportBuffered(request.state, BufferOutcome::TimedOut);
                 continue;
             }
-            queue_[(first_ + kept++) % Capacity] = request;
+            queue[(first + kept++) % Capacity] = request;
         }
-        count_ = kept;
+        count = kept;
     }
 
-    void Clear() noexcept { count_ = 0; }
-    std::size_t Size() const noexcept { return count_; }
+    void Clear() noexcept { count = 0; }
+    std::size_t Size() const noexcept { return count; }
     /// The state tried next (not Valid() when empty).
-    StateRef Next() const { return machine_->Ref_(count_ ? queue_[first_].state : detail::kNoState); }
+    StateRef Next() const { return machine->RefOf(count ? queue[first].state : detail::kNoState); }
 
     /// What the buffer holds, as a trivially copyable value to keep beside
     /// its machine's Snapshot (the machine's Save() does not see the buffer).
@@ -135,41 +135,41 @@ public:
         std::size_t first;
         std::size_t count;
     };
-    Saved Save() const noexcept { return {queue_, first_, count_}; }
+    Saved Save() const noexcept { return {queue, first, count}; }
     /// Puts back what Save() returned; no observer hears of it.
     void Restore(const Saved& saved) noexcept {
-        queue_ = saved.queue;
-        first_ = saved.first % Capacity;
-        count_ = saved.count <= Capacity ? saved.count : Capacity;
+        queue = saved.queue;
+        first = saved.first % Capacity;
+        count = saved.count <= Capacity ? saved.count : Capacity;
     }
 
 private:
     bool Push(detail::BufferedRequest request) {
-        if (count_ == Capacity) {
-            machine_->ReportBuffered_(queue_[first_].state, BufferOutcome::Replaced);
+        if (count == Capacity) {
+            machine->ReportBuffered(queue[first].state, BufferOutcome::Replaced);
             Pop();
         }
-        queue_[(first_ + count_) % Capacity] = request;
-        ++count_;
-        return count_ == 1 && TryFront();
+        queue[(first + count) % Capacity] = request;
+        ++count;
+        return count == 1 && TryFront();
     }
 
     bool TryFront() {
-        const detail::StateIndex state = queue_[first_].state;
-        if (!machine_->TryRequest_(state)) return false;
-        machine_->ReportBuffered_(state, BufferOutcome::Entered);
+        const detail::StateIndex state = queue[first].state;
+        if (!machine->TryRequest(state)) return false;
+        machine->ReportBuffered(state, BufferOutcome::Entered);
         Pop();
         return true;
     }
     void Pop() noexcept {
-        first_ = (first_ + 1) % Capacity;
-        --count_;
+        first = (first + 1) % Capacity;
+        --count;
     }
 
-    StateManager<Controller, Action>* machine_;
-    std::array<detail::BufferedRequest, Capacity> queue_{};
-    std::size_t first_ = 0;
-    std::size_t count_ = 0;
+    StateManager<Controller, Action>* machine;
+    std::array<detail::BufferedRequest, Capacity> queue{};
+    std::size_t first = 0;
+    std::size_t count = 0;
 };
 
 template <class C, class A>

@@ -27,6 +27,9 @@
 // Every template whose code depends only on the Controller/Action pair.
 #define TICKFSM_DETAIL_MACHINE_TEMPLATES(Kind, Controller, Action)                                              \
     Kind class ::tickfsm::StateManager<Controller, Action>;                                                    \
+    Kind struct ::tickfsm::detail::ManagerStorage<Controller, Action>;                                         \
+    Kind struct ::tickfsm::detail::ManagerConfig<Controller, Action>;                                          \
+    Kind struct ::tickfsm::detail::ManagerEngine<Controller, Action>;                                          \
     Kind class ::tickfsm::Machine<Controller, Action>;                                                         \
     Kind struct ::tickfsm::detail::Table<Controller, Action>;                                                  \
     Kind class ::tickfsm::detail::Registry<Controller, Action>;                                                \

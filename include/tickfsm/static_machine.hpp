@@ -20,6 +20,7 @@
 
 #include "config_error.hpp"
 #include "detail/grouped.hpp"
+#include "detail/static_chains.hpp"
 #include "tick_order.hpp"
 #include "detail/table.hpp"
 #include "detail/traits.hpp"
@@ -29,155 +30,6 @@
 namespace tickfsm {
 
 namespace detail {
-
-template <class... Ts>
-struct TypeList {};
-
-/// Transition to T when a default-constructed F holds.
-template <class T, class F>
-struct StaticEdge {
-    using Target = T;
-    using Condition = F;
-};
-
-/// The transitions of state S, in the order they are tried.
-template <class S, class... Edges>
-struct StaticChain {
-    using From = S;
-};
-
-template <class Chain, class Edge>
-struct AppendEdge;
-template <class S, class... Edges, class Edge>
-struct AppendEdge<StaticChain<S, Edges...>, Edge> {
-    using type = StaticChain<S, Edges..., Edge>;
-};
-
-template <class List, class T>
-struct AppendUnique;
-template <class... Ts, class T>
-struct AppendUnique<TypeList<Ts...>, T> {
-    using type = std::conditional_t<(std::is_same_v<T, Ts> || ...), TypeList<Ts...>, TypeList<Ts..., T>>;
-};
-
-template <class List, class... Ts>
-struct AppendAllUnique {
-    using type = List;
-};
-template <class List, class T, class... Rest>
-struct AppendAllUnique<List, T, Rest...> {
-    using type = typename AppendAllUnique<typename AppendUnique<List, T>::type, Rest...>::type;
-};
-
-/// The states a list of chains names, in order of first appearance.
-template <class List, class... Chains>
-struct CollectStates {
-    using type = List;
-};
-template <class List, class S, class... Edges, class... Rest>
-struct CollectStates<List, StaticChain<S, Edges...>, Rest...> {
-    using type = typename CollectStates<typename AppendAllUnique<List, S, typename Edges::Target...>::type,
-                                        Rest...>::type;
-};
-
-template <class T, class... Ts>
-consteval std::size_t IndexIn(TypeList<Ts...>) {
-    constexpr std::array<bool, sizeof...(Ts)> same{std::is_same_v<T, Ts>...};
-    for (std::size_t i = 0; i < same.size(); ++i)
-        if (same[i]) return i;
-    return sizeof...(Ts);
-}
-
-template <std::size_t I, class List>
-struct TypeAt;
-template <std::size_t I, class T, class... Ts>
-struct TypeAt<I, TypeList<T, Ts...>> : TypeAt<I - 1, TypeList<Ts...>> {};
-template <class T, class... Ts>
-struct TypeAt<0, TypeList<T, Ts...>> {
-    using type = T;
-};
-
-/// The chain whose source is S, or an empty one.
-template <class S, class... Chains>
-struct ChainFrom {
-    using type = StaticChain<S>;
-};
-template <class S, class Chain, class... Rest>
-struct ChainFrom<S, Chain, Rest...> {
-    using type = std::conditional_t<std::is_same_v<typename Chain::From, S>, Chain,
-                                    typename ChainFrom<S, Rest...>::type>;
-};
-
-template <class S>
-struct StaticStateMayNotTakeTheMachine {
-    static_assert(kAlwaysFalse<S>,
-                  "tickfsm: a state of a compile-time machine (the type in StaticStateMayNotTakeTheMachine<...> "
-                  "above) has a hook taking tickfsm::Machine<Controller, Action>&; a compile-time machine has no "
-                  "events or NextState to reach: drop that parameter, or run the state in a StateManager");
-};
-template <class S>
-struct StaticStateMayNotHaveGates {
-    static_assert(kAlwaysFalse<S>,
-                  "tickfsm: a state of a compile-time machine (the type in StaticStateMayNotHaveGates<...> above) "
-                  "declares CanEnterState or CanExitState; compile-time machines do not ask gates, so they would be "
-                  "ignored: fold the gate into the transitions' conditions, or run the state in a StateManager");
-};
-
-/// Every check of a state of a compile-time machine.
-template <class S, class C, class A>
-consteval bool CheckStaticState() {
-    if constexpr (!CheckState<S, C, A>()) {
-        return false;
-    } else if constexpr (kTakesMachine<S, C, A>) {
-        (void)sizeof(StaticStateMayNotTakeTheMachine<S>);
-        return false;
-    } else if constexpr (DeclaresCanEnterState<S>() || DeclaresCanExitState<S>()) {
-        (void)sizeof(StaticStateMayNotHaveGates<S>);
-        return false;
-    }
-    return true;
-}
-
-template <class F>
-struct StaticConditionMustBeEmpty {
-    static_assert(kAlwaysFalse<F>,
-                  "tickfsm: a condition of a compile-time machine (the type in StaticConditionMustBeEmpty<...> "
-                  "above) must be a captureless lambda or an empty, default-constructible function object: the "
-                  "machine rebuilds it from its type. Wrap a function in a lambda "
-                  "([](const Controller& c, const Action& a, float t) { return Fn(c, a, t); }) and reach "
-                  "per-character data through the controller");
-};
-
-template <class F, class C, class A>
-consteval bool CheckStaticCondition() {
-    if constexpr (!CheckCondition<F, C, A>()) {
-        return false;
-    } else if constexpr (!std::is_empty_v<F> || !std::is_default_constructible_v<F>) {
-        (void)sizeof(StaticConditionMustBeEmpty<F>);
-        return false;
-    }
-    return true;
-}
-
-template <class S>
-struct FromAppearsTwice {
-    static_assert(kAlwaysFalse<S>,
-                  "tickfsm: Transitions: From<S>() appears twice for the state in FromAppearsTwice<...> above; a "
-                  "compile-time machine takes each state's transitions in one chain (tried in the order written): "
-                  "merge the two chains");
-};
-
-/// One state's object per state, per character; states without data take no room.
-template <std::size_t I, class S>
-struct StaticStateSlot {
-    [[no_unique_address]] S state{};
-};
-template <class Indices, class States>
-struct StaticStorageOf;
-template <std::size_t... I, class... S>
-struct StaticStorageOf<std::index_sequence<I...>, TypeList<S...>> {
-    struct type : StaticStateSlot<I, S>... {};
-};
 
 template <class Table>
 struct StaticCore;
@@ -242,10 +94,10 @@ public:
 private:
     template <class Table>
     friend struct detail::StaticCore;
-    using Controller_ = Controller;
-    using Action_ = Action;
-    using Initial_ = Initial;
-    using Chains_ = detail::TypeList<Done..., Current>;
+    using ControllerType = Controller;
+    using ActionType = Action;
+    using InitialType = Initial;
+    using ChainTypes = detail::TypeList<Done..., Current>;
 };
 
 /// The start of a compile-time machine's transitions (see StaticTransitions).
@@ -319,12 +171,12 @@ struct StaticNames<TypeList<S...>> {
 /// the tick, all known at compile time.
 template <class Table>
 struct StaticCore {
-    using C = typename Table::Controller_;
-    using A = typename Table::Action_;
-    static_assert(!std::is_void_v<typename Table::Initial_>,
+    using C = typename Table::ControllerType;
+    using A = typename Table::ActionType;
+    static_assert(!std::is_void_v<typename Table::InitialType>,
                   "tickfsm: a compile-time machine needs an initial state: start its transitions with "
                   "tickfsm::Transitions<Controller, Action>().SetInitialState<S>()");
-    using Facts = StaticTableFacts<typename Table::Chains_>;
+    using Facts = StaticTableFacts<typename Table::ChainTypes>;
     using States = typename Facts::States;
     template <class S>
     using ChainOf = typename Facts::template ChainOf<S>;
@@ -416,7 +268,7 @@ struct StaticCore {
             InitAll(c, rt, d, Indices{});
             rt.flags = static_cast<std::uint16_t>(rt.flags | kInitialized);
         }
-        using Initial = typename Table::Initial_;
+        using Initial = typename Table::InitialType;
         rt.state = static_cast<StateIndex>(kIndexOf<Initial>);
         rt.ticks = 0;
         rt.flags = static_cast<std::uint16_t>(rt.flags | kStarted);
@@ -428,7 +280,7 @@ struct StaticCore {
     [[gnu::always_inline]] static void Tick(C& c, const A& a, Runtime& rt, Storage& d, float dt) {
         if (!Dispatch(c, a, rt, d, dt, Indices{})) [[unlikely]] {
             Start(c, a, rt, d);
-            StepAt<kIndexOf<typename Table::Initial_>>(c, a, rt, d, dt);
+            StepAt<kIndexOf<typename Table::InitialType>>(c, a, rt, d, dt);
         }
     }
 
@@ -474,58 +326,58 @@ public:
     using Controller = typename Core::C;
     using Action = typename Core::A;
 
-    /// A machine driving `controller`, one tick lasting `fixed_dt` seconds.
-    explicit StaticStateManager(Controller& controller, float fixed_dt = 1.0f / 60.0f) noexcept
-        : controller_(&controller), dt_(fixed_dt) {}
+    /// A machine driving `character`, one tick lasting `fixed_dt` seconds.
+    explicit StaticStateManager(Controller& character, float fixed_dt = 1.0f / 60.0f) noexcept
+        : controller(&character), dt(fixed_dt) {}
 
     StaticStateManager(const StaticStateManager& other)
-        : controller_(other.controller_), rt_(other.rt_), dt_(other.dt_), states_(other.states_) {}
+        : controller(other.controller), runtime(other.runtime), dt(other.dt), states(other.states) {}
     StaticStateManager& operator=(const StaticStateManager& other) {
-        controller_ = other.controller_;
-        rt_ = other.rt_;
-        dt_ = other.dt_;
-        states_ = other.states_;
-        return *this; // busy_ stays this machine's own
+        controller = other.controller;
+        runtime = other.runtime;
+        dt = other.dt;
+        states = other.states;
+        return *this; // busy stays this machine's own
     }
 
     /// One fixed tick (see the class comment).
     [[gnu::always_inline]] void Perform(const Action& action) {
-        if (busy_) [[unlikely]]
+        if (busy) [[unlikely]]
             Refuse("Perform()");
-        detail::ScopedValue<bool> busy(busy_, true);
-        Core::Tick(*controller_, action, rt_, states_, dt_);
+        detail::ScopedValue<bool> mark(busy, true);
+        Core::Tick(*controller, action, runtime, states, dt);
     }
 
     /// Back to the initial state, entered on the next Perform. No hook runs now;
     /// state objects keep their data and OnStateInit does not run again.
     void Reset() {
-        if (busy_) [[unlikely]]
+        if (busy) [[unlikely]]
             Refuse("Reset()");
-        Core::Unstart(rt_);
+        Core::Unstart(runtime);
     }
 
     template <class S>
     bool IsIn() const noexcept {
         Core::template CheckQueried<S>();
-        return rt_.state == Core::template kIndexOf<S>;
+        return runtime.state == Core::template kIndexOf<S>;
     }
     /// The current state's id (not valid before the first Perform).
-    StateId CurrentState() const noexcept { return StateId{rt_.state}; }
-    std::string_view CurrentStateName() const noexcept { return Core::NameOf(rt_.state); }
+    StateId CurrentState() const noexcept { return StateId{runtime.state}; }
+    std::string_view CurrentStateName() const noexcept { return Core::NameOf(runtime.state); }
     /// This machine's object of state S.
     template <class S>
     S& State() noexcept {
         Core::template CheckQueried<S>();
-        return Core::template Get<S>(states_);
+        return Core::template Get<S>(states);
     }
-    std::uint32_t TicksInState() const noexcept { return rt_.ticks; }
-    double TimeInState() const noexcept { return detail::SecondsOf(rt_.ticks, dt_); }
-    bool IsStarted() const noexcept { return (rt_.flags & detail::kStarted) != 0; }
-    float FixedDeltaTime() const noexcept { return dt_; }
+    std::uint32_t TicksInState() const noexcept { return runtime.ticks; }
+    double TimeInState() const noexcept { return detail::SecondsOf(runtime.ticks, dt); }
+    bool IsStarted() const noexcept { return (runtime.flags & detail::kStarted) != 0; }
+    float FixedDeltaTime() const noexcept { return dt; }
 
 private:
     friend struct detail::TicksAccess;
-    std::uint32_t& Ticks_() noexcept { return rt_.ticks; }
+    std::uint32_t& Ticks() noexcept { return runtime.ticks; }
 
     [[noreturn, gnu::cold, gnu::noinline]] void Refuse(std::string_view what) const {
         detail::ReportConfigError(detail::Format("tickfsm: StaticStateManager{}: {} called from inside a hook or "
@@ -533,11 +385,11 @@ private:
                                               Core::Machine(), what, CurrentStateName()));
     }
 
-    Controller* controller_;
-    detail::Runtime rt_{};
-    float dt_;
-    bool busy_ = false; // a byte of its own: see detail::ScopedValue
-    [[no_unique_address]] typename Core::Storage states_{};
+    Controller* controller;
+    detail::Runtime runtime{};
+    float dt;
+    bool busy = false; // a byte of its own: see detail::ScopedValue
+    [[no_unique_address]] typename Core::Storage states{};
 };
 
 /// Many characters on one compile-time machine: per character the current
@@ -553,23 +405,23 @@ public:
     using Action = typename Core::A;
 
     /// `count` characters, none started; one tick lasts `fixed_dt` seconds.
-    explicit StaticCrowd(std::size_t count, float fixed_dt = 1.0f / 60.0f) : runtime_(count), dt_(fixed_dt) {
-        if constexpr (Core::kHasData) states_.resize(count);
+    explicit StaticCrowd(std::size_t count, float fixed_dt = 1.0f / 60.0f) : runtimes(count), dt(fixed_dt) {
+        if constexpr (Core::kHasData) states.resize(count);
         Recount();
     }
 
     /// One fixed tick of character i (StaticStateManager::Perform's rules).
     void Perform(std::size_t i, Controller& controller, const Action& action) {
         CheckIndex(i, "Perform");
-        if (running_ != kNothing) [[unlikely]]
+        if (active != kNothing) [[unlikely]]
             Refuse(detail::Format("Perform({})", i));
-        detail::ScopedValue<std::size_t> running(running_, i + 1);
-        Core::Tick(controller, action, runtime_[i], StatesOf(i), dt_);
+        detail::ScopedValue<std::size_t> running(active, i + 1);
+        Core::Tick(controller, action, runtimes[i], StatesOf(i), dt);
     }
 
     /// One tick of every character: controllers[i] with actions[i].
     void TickAll(std::span<Controller> controllers, std::span<const Action> actions) {
-        if (actions.size() != runtime_.size()) [[unlikely]]
+        if (actions.size() != runtimes.size()) [[unlikely]]
             Refuse(detail::Format("TickAll with {} actions", actions.size()));
         TickAll(controllers, [actions](std::size_t i, Controller&) -> const Action& { return actions[i]; });
     }
@@ -581,36 +433,36 @@ public:
         requires std::is_invocable_r_v<Action, MakeAction&, std::size_t, Controller&>
     void TickAll(std::span<Controller> controllers, MakeAction&& make_action, TickOrder order = TickOrder::ByIndex) {
         if (order == TickOrder::ByState) return TickByState(controllers, make_action);
-        if (controllers.size() != fast_count_ || running_ != kNothing) [[unlikely]]
+        if (controllers.size() != fast_count || active != kNothing) [[unlikely]]
             return TickNobody(controllers.size());
-        detail::ScopedValue<std::size_t> running(running_, kTickingAll);
-        detail::Runtime* const runtime = runtime_.data();
+        detail::ScopedValue<std::size_t> running(active, kTickingAll);
+        detail::Runtime* const runtime = runtimes.data();
         Controller* const controller = controllers.data();
         const std::size_t count = controllers.size();
         detail::Assume(count != 0); // the loop's first test goes
-        const float dt = dt_;
+        const float seconds = dt;
         for (std::size_t i = 0; i < count; ++i) {
             const Action& action = make_action(i, controller[i]);
-            Core::Tick(controller[i], action, runtime[i], StatesOf(i), dt);
+            Core::Tick(controller[i], action, runtime[i], StatesOf(i), seconds);
         }
     }
 
     /// Character i back to the initial state, entered on its next Perform.
     void Reset(std::size_t i) {
         CheckIndex(i, "Reset");
-        if (running_ != kNothing) [[unlikely]]
+        if (active != kNothing) [[unlikely]]
             Refuse(detail::Format("Reset({})", i));
-        Core::Unstart(runtime_[i]);
+        Core::Unstart(runtimes[i]);
     }
 
     /// Adds one character (not started) and returns its index. Allocates: not for the tick.
     std::size_t Add() {
-        if (running_ != kNothing) [[unlikely]]
+        if (active != kNothing) [[unlikely]]
             Refuse("Add()");
-        runtime_.emplace_back();
-        if constexpr (Core::kHasData) states_.emplace_back();
+        runtimes.emplace_back();
+        if constexpr (Core::kHasData) states.emplace_back();
         Recount();
-        return runtime_.size() - 1;
+        return runtimes.size() - 1;
     }
 
     // In checked builds (TICKFSM_CHECKED), every call taking a character's
@@ -619,15 +471,15 @@ public:
     bool IsIn(std::size_t i) const noexcept(!TICKFSM_CHECKED) {
         Core::template CheckQueried<S>();
         CheckIndex(i, "IsIn");
-        return runtime_[i].state == Core::template kIndexOf<S>;
+        return runtimes[i].state == Core::template kIndexOf<S>;
     }
     StateId CurrentState(std::size_t i) const noexcept(!TICKFSM_CHECKED) {
         CheckIndex(i, "CurrentState");
-        return StateId{runtime_[i].state};
+        return StateId{runtimes[i].state};
     }
     std::string_view CurrentStateName(std::size_t i) const noexcept(!TICKFSM_CHECKED) {
         CheckIndex(i, "CurrentStateName");
-        return Core::NameOf(runtime_[i].state);
+        return Core::NameOf(runtimes[i].state);
     }
     /// Character i's object of state S.
     template <class S>
@@ -638,18 +490,18 @@ public:
     }
     std::uint32_t TicksInState(std::size_t i) const noexcept(!TICKFSM_CHECKED) {
         CheckIndex(i, "TicksInState");
-        return runtime_[i].ticks;
+        return runtimes[i].ticks;
     }
     double TimeInState(std::size_t i) const noexcept(!TICKFSM_CHECKED) {
         CheckIndex(i, "TimeInState");
-        return detail::SecondsOf(runtime_[i].ticks, dt_);
+        return detail::SecondsOf(runtimes[i].ticks, dt);
     }
     bool IsStarted(std::size_t i) const noexcept(!TICKFSM_CHECKED) {
         CheckIndex(i, "IsStarted");
-        return (runtime_[i].flags & detail::kStarted) != 0;
+        return (runtimes[i].flags & detail::kStarted) != 0;
     }
-    std::size_t Size() const noexcept { return runtime_.size(); }
-    float FixedDeltaTime() const noexcept { return dt_; }
+    std::size_t Size() const noexcept { return runtimes.size(); }
+    float FixedDeltaTime() const noexcept { return dt; }
     /// Bytes the crowd holds per character: state id, flags and ticks, plus state data.
     static constexpr std::size_t BytesPerCharacter() noexcept {
         return sizeof(detail::Runtime) + (Core::kHasData ? sizeof(Storage) : 0);
@@ -657,7 +509,7 @@ public:
 
 private:
     friend struct detail::TicksAccess;
-    std::uint32_t& Ticks_(std::size_t i) noexcept { return runtime_[i].ticks; }
+    std::uint32_t& Ticks(std::size_t i) noexcept { return runtimes[i].ticks; }
 
     static constexpr std::size_t kNothing = 0;
     static constexpr std::size_t kTickingAll = static_cast<std::size_t>(-1);
@@ -676,12 +528,12 @@ private:
             TickAll(controllers, make_action);
         } else {
             if (controllers.size() < detail::kGroupMin) return TickAll(controllers, make_action);
-            if (running_ != kNothing || controllers.size() != runtime_.size()) [[unlikely]]
+            if (active != kNothing || controllers.size() != runtimes.size()) [[unlikely]]
                 Refuse(detail::Format("TickAll(..., TickOrder::ByState) with {} controllers", controllers.size()));
-            detail::ScopedValue<std::size_t> running(running_, kTickingAll);
-            detail::Runtime* const runtime = runtime_.data();
+            detail::ScopedValue<std::size_t> running(active, kTickingAll);
+            detail::Runtime* const runtime = runtimes.data();
             Controller* const controller = controllers.data();
-            const float dt = dt_;
+            const float seconds = dt;
             detail::TickGrouped<Action, kGroupBlock, false>(
                 controllers.size(), kGroups, [&](std::size_t i) { return make_action(i, controller[i]); },
                 [runtime](std::size_t i) {
@@ -689,7 +541,7 @@ private:
                     return s < Core::kStateCount ? s : Core::kStateCount;
                 },
                 [&](std::size_t i, std::uint16_t, const Action& action) {
-                    Core::Tick(controller[i], action, runtime[i], StatesOf(i), dt);
+                    Core::Tick(controller[i], action, runtime[i], StatesOf(i), seconds);
                 });
         }
     }
@@ -697,54 +549,54 @@ private:
     /// Checked builds: character i exists, or a ConfigError naming the call.
     void CheckIndex([[maybe_unused]] std::size_t i, [[maybe_unused]] const char* api) const {
 #if TICKFSM_CHECKED
-        if (i >= runtime_.size()) [[unlikely]]
+        if (i >= runtimes.size()) [[unlikely]]
             FailIndex(i, api);
 #endif
     }
     [[noreturn, gnu::cold, gnu::noinline]] void FailIndex(std::size_t i, const char* api) const {
         detail::ReportConfigError(detail::Format("tickfsm: StaticCrowd{}: {}({}): no character {}: the crowd has {} "
                                                  "characters",
-                                                 Core::Machine(), api, i, i, runtime_.size()));
+                                                 Core::Machine(), api, i, i, runtimes.size()));
     }
 
     [[gnu::always_inline]] Storage& StatesOf(std::size_t i) noexcept {
-        if constexpr (Core::kHasData) return states_[i];
-        else return empty_;
+        if constexpr (Core::kHasData) return states[i];
+        else return stateless;
     }
 
-    /// TickAll's gate follows the character count (see fast_count_).
-    void Recount() noexcept { fast_count_ = runtime_.empty() ? detail::kNoFastCount : runtime_.size(); }
+    /// TickAll's gate follows the character count (see fast_count).
+    void Recount() noexcept { fast_count = runtimes.empty() ? detail::kNoFastCount : runtimes.size(); }
 
     /// TickAll when the gate is shut: an empty crowd ticks nobody; anything
     /// else is a wrong number of controllers or a call from inside a tick.
     [[gnu::cold, gnu::noinline]] void TickNobody(std::size_t controllers) const {
-        if (controllers != runtime_.size() || running_ != kNothing)
+        if (controllers != runtimes.size() || active != kNothing)
             Refuse(detail::Format("TickAll with {} controllers", controllers));
     }
 
     /// `what` was called while the crowd runs, or (TickAll) for the wrong number of characters.
     [[noreturn, gnu::cold, gnu::noinline]] void Refuse(const std::string& what) const {
         std::string why;
-        if (running_ == kTickingAll)
+        if (active == kTickingAll)
             why = "called from inside a hook, condition or make_action of this crowd's TickAll; call it between ticks";
-        else if (running_ != kNothing)
+        else if (active != kNothing)
             why = detail::Format("called from inside a hook or condition of character {}; call it between ticks",
-                              running_ - 1);
+                              active - 1);
         else
-            why = detail::Format("for a crowd of {} characters", runtime_.size());
+            why = detail::Format("for a crowd of {} characters", runtimes.size());
         detail::ReportConfigError(detail::Format("tickfsm: StaticCrowd{}: {} {}", Core::Machine(), what, why));
     }
 
-    std::vector<detail::Runtime> runtime_;
-    std::vector<Storage> states_; // empty unless some state has data
-    float dt_;
+    std::vector<detail::Runtime> runtimes;
+    std::vector<Storage> states; // empty unless some state has data
+    float dt;
     // Nothing, TickAll, or i + 1 while character i ticks: a hook may not tick,
     // reset or grow the crowd that runs it.
-    std::size_t running_ = kNothing;
+    std::size_t active = kNothing;
     // TickAll's gate: the character count, or kNoFastCount for an empty crowd,
     // so that one compare with the span's size decides its common case.
-    std::size_t fast_count_ = detail::kNoFastCount;
-    [[no_unique_address]] Storage empty_{}; // what stateless states are handed
+    std::size_t fast_count = detail::kNoFastCount;
+    [[no_unique_address]] Storage stateless{}; // what stateless states are handed
 };
 
 } // namespace tickfsm

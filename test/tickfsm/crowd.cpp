@@ -349,7 +349,7 @@ TEST_CASE("TickAll calls the caller's own make_action when it keeps state in its
 
 TEST_CASE("TickAll on an empty crowd ticks nobody, then ticks the characters added to it", "[crowd]") {
     // TickAll's common case is decided by one compare of the span's size with
-    // a count kept for it (fast_count_); an empty crowd must not take it.
+    // a count kept for it (fast_count); an empty crowd must not take it.
     Ant prototype;
     tickfsm::Crowd<AntStateManager> crowd(0, prototype);
     std::vector<Ant> ants;

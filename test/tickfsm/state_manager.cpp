@@ -438,3 +438,29 @@ TEST_CASE("TimeInState is ticks times fixed_dt in double, and keeps advancing pa
     CHECK(m.TimeInState() > at);
     CHECK(m.TimeInState() == static_cast<double>((1u << 24) + 1) * dt);
 }
+
+namespace {
+struct ShadowHero {
+    int hp = 0;
+};
+struct ShadowIdle {};
+// Names a subclass is likely to use: the base class's own members must not
+// take them, or the subclass fails to compile with -Wshadow -Werror (as this
+// file is built).
+class ShadowManager : public tickfsm::StateManager<ShadowHero, int> {
+public:
+    explicit ShadowManager(ShadowHero& controller) : StateManager(controller) { SetInitialState<ShadowIdle>(); }
+    static int Read(const ShadowHero& controller, int seat, int runtime, int dt, int table) {
+        return controller.hp + seat + runtime + dt + table;
+    }
+};
+} // namespace
+
+TEST_CASE("A subclass may call its constructor's parameter controller without shadowing a member",
+          "[state_manager][warnings]") {
+    ShadowHero hero;
+    ShadowManager machine(hero);
+    machine.Perform(0);
+    CHECK(machine.IsIn<ShadowIdle>());
+    CHECK(ShadowManager::Read(hero, 1, 2, 3, 4) == 10);
+}

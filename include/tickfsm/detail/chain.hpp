@@ -149,11 +149,11 @@ std::string KeyText(K key) {
 struct TicksAccess {
     template <class M>
     static std::uint32_t& Of(M& machine) noexcept {
-        return machine.Ticks_();
+        return machine.Ticks();
     }
     template <class C>
     static std::uint32_t& Of(C& crowd, std::size_t i) noexcept {
-        return crowd.Ticks_(i);
+        return crowd.Ticks(i);
     }
 };
 

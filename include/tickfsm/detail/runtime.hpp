@@ -39,7 +39,7 @@ namespace tickfsm::detail {
 using StateIndex = std::uint16_t;
 inline constexpr StateIndex kNoState = 0xFFFF;
 
-/// A crowd's TickAll gate (fast_count_) while its common case does not hold:
+/// A crowd's TickAll gate (fast_count) while its common case does not hold:
 /// no span has this many controllers.
 inline constexpr std::size_t kNoFastCount = static_cast<std::size_t>(-1);
 
@@ -53,8 +53,8 @@ using HeldCallable = std::conditional_t<std::is_trivially_copyable_v<F> && sizeo
                                             std::is_invocable_v<const F&, Args...>,
                                         const F, F&>;
 
-/// Room for one more element, growing geometrically: reserving size() + 1
-/// each time made adding n states take n^2 / 2 copies.
+/// Room for one more element, growing geometrically, so that adding elements
+/// one at a time moves each one a bounded number of times on average.
 template <class V>
 void ReserveOneMore(V& v) {
     if (v.size() == v.capacity()) v.reserve(v.size() < 8 ? 8 : 2 * v.size());
@@ -89,7 +89,7 @@ inline constexpr std::uint16_t kGeneralReasons = kSlow | kNextPending | kObserve
 inline constexpr std::uint16_t kMachineFast = kStarted | kFrozen | kInitialized | kFresh;
 
 /// Gives `place` a value for a scope and puts back the one it had, even if a
-/// hook throws: how a crowd's fast tick marks what runs (its running_) with a
+/// hook throws: how a crowd's fast tick marks what runs (its `active` member) with a
 /// plain store on each side, rather than a read-modify-write of the flags the
 /// step also writes (which would wait for the step's own store).
 template <class T>
@@ -175,7 +175,7 @@ struct Seat {
     const void* steps = nullptr; // the table's MachineSteps
 };
 /// A StateManager's tick on the general path, called as its Seat's step:
-/// defined with StateManager (state_manager.hpp).
+/// defined with StateManager's engine (detail/manager_engine.hpp).
 template <class C, class A>
 void MachineGeneralStep(C& c, const A& a, Runtime& rt);
 

@@ -1,0 +1,197 @@
+#pragma once
+// A StateManager's configuration: the checks every configuring call makes,
+// its steps along the shared configuration path, and the keyed states and
+// transitions that only a private table holds.
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <type_traits>
+#include <utility>
+
+#include "owned.hpp"
+#include "../event.hpp"
+#include "config.hpp"
+#include "format.hpp"
+#include "manager_storage.hpp"
+#include "runtime.hpp"
+#include "table.hpp"
+
+namespace tickfsm::detail {
+
+template <class C, class A>
+struct ManagerConfig {
+    using Storage = ManagerStorage<C, A>;
+    using MachineTable = Table<C, A>;
+    using Record = StepRecord<C, A>;
+    using Node = StepNode<C, A>;
+    using NameFn = std::string_view (*)() noexcept;
+
+    /// Refuses configuration once the machine is frozen (its first tick, a
+    /// snapshot): `what` names the call, and is only formatted on that path.
+    template <class What>
+    static void CheckConfigurable(const Seat& seat, What&& what) {
+        if (seat.rt.flags & kFrozen) [[unlikely]]
+            FailFrozen(what());
+    }
+    /// CheckConfigurable for `From<S>().To<T>()`: no formatting code per transition.
+    static void CheckConfigurableEdge(const Seat& seat, NameFn from, const char* api, NameFn to) {
+        if (seat.rt.flags & kFrozen) [[unlikely]]
+            FailFrozenEdge(from, api, to);
+    }
+    [[noreturn, gnu::cold, gnu::noinline]] static void FailFrozenEdge(NameFn from, const char* api, NameFn to) {
+        FailFrozen(Format("From<{}>().{}<{}>()", from(), api, to()));
+    }
+    [[noreturn, gnu::cold, gnu::noinline]] static void FailFrozen(std::string_view what) {
+        MachineTable::Fail(Format("{}: the transition table is frozen after the first Perform; configure every state "
+                                  "and transition before the machine ticks (usually in the constructor)",
+                                  what));
+    }
+
+    /// A push or pop transition needs the push stack, set before it: refused at the call.
+    static void CheckPushStack(Seat& seat, NameFn from, const char* api) {
+        if (Storage::Resolved(seat).stack_capacity == 0)
+            MachineTable::Fail(Format("From<{}>().{}(): this machine has no push stack; call SetPushCapacity<N>() "
+                                      "before configuring pushes and pops",
+                                      from(), api));
+    }
+
+    /// Refuses a builder whose chain was extended already (a builder used
+    /// twice), before its To changes anything.
+    static void CheckChain(Seat& seat, const void* from_key, std::size_t chain, const void* expected, NameFn from,
+                           NameFn to) {
+        CheckChainToExtend(Storage::Resolved(seat), from_key, chain, expected, from, to);
+    }
+
+    /// True while the machine configures along the shared path (its table may be shared).
+    static bool Sharing(Seat& seat) { return Storage::BlockOf(seat)->node != nullptr; }
+
+    /// A shareable step: move along the registry's path.
+    static Node* Step(Seat& seat, const Record& step) {
+        Node* next = Registry<C, A>::Get().Child(Storage::BlockOf(seat)->node, step);
+        Storage::BlockOf(seat)->node = next;
+        Storage::BlockOf(seat)->stale = Storage::TableOf(seat) != nullptr;
+        return next;
+    }
+
+    /// A shareable step whose mistakes must show at the call: the table after
+    /// it is built (and published for every later machine) before this
+    /// machine moves on, so that a ConfigError leaves it where it was.
+    static void CheckedStep(Seat& seat, const Record& step) {
+        auto& registry = Registry<C, A>::Get();
+        Node* next = registry.Child(Storage::BlockOf(seat)->node, step);
+        MachineTable* table = registry.Published(next);
+        if (!table) table = registry.Publish(next, registry.Build(next));
+        MachineTable::Release(table);
+        Storage::BlockOf(seat)->node = next;
+        Storage::BlockOf(seat)->stale = Storage::TableOf(seat) != nullptr;
+    }
+
+    /// A To step on the shared path, if the machine is on it at `token` (the
+    /// builder's position): the new position, else null. Not a template, so
+    /// each transition costs little code.
+    static const void* StepTo(Seat& seat, const void* token, const void* key, void (*function)(), std::size_t chain,
+                              typename Record::Replay replay) {
+        if (!Sharing(seat) || token != Storage::BlockOf(seat)->node) return nullptr;
+        Record step;
+        step.key = key;
+        step.function = function;
+        step.chain = chain;
+        step.replay = replay;
+        return Step(seat, step);
+    }
+
+    /// In a shared configuration, refuse a second transition from S on `event` now.
+    template <class S, class T>
+    static void CheckNoEventOnPath(Seat& seat, const Event& event) {
+        for (const Node* n = Storage::BlockOf(seat)->node; n && n->parent; n = n->parent)
+            if (n->step.event_state == TypeKey<S>() && n->step.event == event)
+                MachineTable::Fail(Format("From<{}>().On({}).To<{}>(): state {} already has a transition on event "
+                                          "{}; a state has one transition per event",
+                                          StateName<S>(), EventText(event), StateName<T>(), StateName<S>(),
+                                          EventText(event)));
+    }
+
+    /// Closes the configuration: the table is resolved, complete and final.
+    static void Freeze(Seat& seat) {
+        const MachineTable& table = Storage::Resolved(seat);
+        if (table.initial == kNoState)
+            MachineTable::Fail("Perform() called before SetInitialState<S>(): give the machine an initial state while "
+                               "configuring");
+        if (!table.finalized) Storage::TableOf(seat)->Finalize(); // a private table: it changes no more
+        seat.steps = table.MachineSteps();
+        seat.rt.flags = static_cast<std::uint16_t>(seat.rt.flags | kFrozen);
+        if (Storage::BlockIf(seat)) Storage::ReleaseBlockIfUnused(seat);
+    }
+
+    // --- keyed states: always on a private table -----------------------------
+
+    template <class K>
+    static StateIndex KeyedId(Seat& seat, K key, std::string_view api) {
+        const StateIndex id = Storage::Resolved(seat).FindKey(TypeKey<K>(), static_cast<std::uint64_t>(key));
+        if (id == kNoState)
+            MachineTable::Fail(Format("{}({}): no state is registered under that key (AddState<S>(key) first)", api,
+                                      KeyText(key)));
+        return id;
+    }
+
+    template <class S, bool kFromPrototype, class K>
+    static void AddKeyed(Seat& seat, K key, detail::Shared<const S> prototype) {
+        std::string_view name;
+        detail::Owned<const std::string> owned;
+        if constexpr (std::is_enum_v<K>) name = EnumName(key);
+        if (name.empty()) {
+            owned = detail::MakeOwned<const std::string>(KeyText(key));
+            name = *owned;
+        }
+        Storage::ApplyPrivately(seat, [&](MachineTable& table) {
+            const StateIndex id = table.template Add<S, kFromPrototype>(nullptr, name, std::move(prototype));
+            table.SetKey(id, TypeKey<K>(), static_cast<std::uint64_t>(key));
+            table.meta[id].owned_name = std::move(owned);
+        });
+    }
+
+    template <class K, class F>
+    static void AddKeyedEdge(Seat& seat, StateIndex from, std::size_t chain, K key, F&& condition, bool forced,
+                             std::string_view name = {}) {
+        CheckConfigurable(
+            seat, [&] { return Format("From({}).To({})", Storage::TableOf(seat)->NameOf(from), KeyText(key)); });
+        const StateIndex to = KeyedId(seat, key, "To");
+        MachineTable& table = *Storage::TableOf(seat);
+        auto& erased = static_cast<ErasedChain<C, A>&>(*table.meta[from].chains[chain]);
+        erased.Add(std::forward<F>(condition), Target{to, 0, table.meta[to].offset}, forced);
+        const std::size_t edge = erased.count - 1;
+        if constexpr (std::is_same_v<std::decay_t<F>, Always>) table.Note(from, chain, edge).always = true;
+        if (!name.empty()) ApplyConditionName(table, from, chain, edge, name);
+        table.finalized = false;
+    }
+
+    template <class K>
+    static void AddKeyedEvent(Seat& seat, StateIndex from, const Event& event, K key) {
+        CheckConfigurable(seat, [&] {
+            return Format("From({}).On({}).To({})", Storage::TableOf(seat)->NameOf(from), EventText(event),
+                          KeyText(key));
+        });
+        const StateIndex to = KeyedId(seat, key, "On");
+        MachineTable& table = *Storage::TableOf(seat);
+        if (const EventEdge* existing = table.FindEvent(from, event))
+            MachineTable::Fail(Format("From({}).On({}).To({}): state {} already has a transition on event {} (to {})",
+                                      table.NameOf(from), EventText(event), KeyText(key), table.NameOf(from),
+                                      EventText(event), table.NameOf(existing->to)));
+        table.meta[from].events.push_back(EventEdge{event, to});
+        table.finalized = false;
+    }
+
+    template <class X, class... Args>
+    static void AddKeyedAction(Seat& seat, StateIndex from, Args&&... args) {
+        CheckConfigurable(seat, [&] {
+            return Format("From({}).Do<{}>()", Storage::TableOf(seat)->NameOf(from), TypeName<X>());
+        });
+        auto prototype = detail::MakeShared<const X>(std::forward<Args>(args)...);
+        Storage::ApplyPrivately(seat,
+                                [&](MachineTable& table) { ApplyDoAt<C, A, X>(table, from, std::move(prototype)); });
+    }
+};
+
+} // namespace tickfsm::detail

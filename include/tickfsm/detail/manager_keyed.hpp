@@ -1,0 +1,125 @@
+#pragma once
+// Keyed and delegate states (seed 003's StateMachine<TKey, TState>): the
+// definitions of the StateManager members that register states under keys or
+// as lambdas, and configure and query them. Keyed machines always run on a
+// private table. Included by state_manager.hpp.
+
+#include <string_view>
+#include <utility>
+
+#include "owned.hpp"
+#include "../state_manager.hpp"
+
+namespace tickfsm {
+
+template <class Controller, class Action>
+template <class S, class K, class... Args>
+    requires StateKey<K>
+inline void StateManager<Controller, Action>::AddState(K key, Args&&... args) {
+    static_assert(detail::CheckState<S, Controller, Action>());
+    ManagerConfig::CheckConfigurable(
+        machine_seat, [&] { return detail::Format("AddState<{}>({})", detail::StateName<S>(), detail::KeyText(key)); });
+    ManagerStorage::Detach(machine_seat);
+    if (CurrentTable()->FindKey(detail::TypeKey<K>(), static_cast<std::uint64_t>(key)) != detail::kNoState)
+        MachineTable::Fail(detail::Format(
+            "AddState<{}>({}): the key {} is already registered (state {})", detail::StateName<S>(),
+            detail::KeyText(key), detail::KeyText(key),
+            CurrentTable()->NameOf(CurrentTable()->FindKey(detail::TypeKey<K>(), static_cast<std::uint64_t>(key)))));
+    detail::Shared<const S> prototype;
+    if constexpr (sizeof...(Args) > 0) prototype = detail::MakeShared<const S>(std::forward<Args>(args)...);
+    ManagerConfig::template AddKeyed<S, (sizeof...(Args) > 0)>(machine_seat, key, std::move(prototype));
+}
+
+template <class Controller, class Action>
+template <class K>
+    requires StateKey<K>
+inline DelegateBuilder<Controller, Action> StateManager<Controller, Action>::AddDelegateState(K key) {
+    ManagerConfig::CheckConfigurable(machine_seat,
+                                     [&] { return detail::Format("AddDelegateState({})", detail::KeyText(key)); });
+    ManagerStorage::Detach(machine_seat);
+    if (CurrentTable()->FindKey(detail::TypeKey<K>(), static_cast<std::uint64_t>(key)) != detail::kNoState)
+        MachineTable::Fail(detail::Format("AddDelegateState({}): the key {} is already registered",
+                                          detail::KeyText(key), detail::KeyText(key)));
+    auto hooks = detail::MakeShared<detail::DelegateHooks<Controller, Action>>();
+    auto prototype = detail::MakeShared<const detail::DelegateState<Controller, Action>>(
+        detail::DelegateState<Controller, Action>{hooks});
+    ManagerConfig::template AddKeyed<detail::DelegateState<Controller, Action>, true>(machine_seat, key,
+                                                                                     std::move(prototype));
+    return DelegateBuilder<Controller, Action>(std::move(hooks));
+}
+
+template <class Controller, class Action>
+template <class Tag>
+inline DelegateBuilder<Controller, Action> StateManager<Controller, Action>::AddDelegateState() {
+    ManagerConfig::CheckConfigurable(machine_seat,
+                                     [] { return detail::Format("AddDelegateState<{}>()", detail::TypeName<Tag>()); });
+    if (ResolvedTable().Find(detail::TypeKey<Tag>()) != detail::kNoState)
+        MachineTable::Fail(detail::Format("AddDelegateState<{}>(): {} is already a state of this machine",
+                                          detail::TypeName<Tag>(), detail::TypeName<Tag>()));
+    ManagerStorage::Detach(machine_seat);
+    auto hooks = detail::MakeShared<detail::DelegateHooks<Controller, Action>>();
+    auto prototype = detail::MakeShared<const detail::DelegateState<Controller, Action>>(
+        detail::DelegateState<Controller, Action>{hooks});
+    ManagerStorage::ApplyPrivately(machine_seat, [&](MachineTable& table) {
+        table.template Add<detail::DelegateState<Controller, Action>, true>(detail::TypeKey<Tag>(),
+                                                                            detail::TypeName<Tag>(), prototype);
+    });
+    return DelegateBuilder<Controller, Action>(std::move(hooks));
+}
+
+template <class Controller, class Action>
+template <class K>
+    requires StateKey<K>
+inline KeyedTransitionBuilder<Controller, Action> StateManager<Controller, Action>::SetInitialState(K key) {
+    ManagerConfig::CheckConfigurable(machine_seat, [&] { return detail::Format("SetInitialState({})", detail::KeyText(key)); });
+    const detail::StateIndex id = KeyedIndex(key, "SetInitialState"); // a keyed state: the table is private
+    if (ResolvedTable().initial != detail::kNoState)
+        MachineTable::Fail(detail::Format("SetInitialState({}): the initial state is already {}; a machine has one "
+                                          "initial state",
+                                          detail::KeyText(key), CurrentTable()->NameOf(CurrentTable()->initial)));
+    ManagerStorage::Detach(machine_seat);
+    CurrentTable()->initial = id;
+    return KeyedBuilder(id);
+}
+
+template <class Controller, class Action>
+template <class K>
+    requires StateKey<K>
+inline KeyedTransitionBuilder<Controller, Action> StateManager<Controller, Action>::From(K key) {
+    ManagerConfig::CheckConfigurable(machine_seat, [&] { return detail::Format("From({})", detail::KeyText(key)); });
+    const detail::StateIndex id = KeyedIndex(key, "From"); // refused before the machine leaves the shared path
+    ManagerStorage::Detach(machine_seat);
+    return KeyedBuilder(id);
+}
+
+template <class Controller, class Action>
+template <class K>
+    requires StateKey<K>
+inline void StateManager<Controller, Action>::SetTerminal(K key) {
+    ManagerConfig::CheckConfigurable(machine_seat, [&] { return detail::Format("SetTerminal({})", detail::KeyText(key)); });
+    const detail::StateIndex id = KeyedIndex(key, "SetTerminal");
+    for (const detail::StateIndex t : CurrentTable()->terminal)
+        if (t == id) return;
+    CurrentTable()->terminal.push_back(id);
+}
+
+template <class Controller, class Action>
+template <class K>
+    requires StateKey<K>
+inline K StateManager<Controller, Action>::CurrentKey() const {
+    if (machine_seat.rt.state == detail::kNoState || CurrentTable()->meta[machine_seat.rt.state].key_type != detail::TypeKey<K>())
+        MachineTable::Fail(detail::Format("CurrentKey<{}>(): the current state ({}) has no key of that type",
+                                          detail::TypeName<K>(),
+                                          CurrentStateName().empty() ? "none" : CurrentStateName()));
+    return static_cast<K>(CurrentTable()->meta[machine_seat.rt.state].key_value);
+}
+
+template <class Controller, class Action>
+template <class S, class K>
+    requires StateKey<K>
+inline S& StateManager<Controller, Action>::State(K key) {
+    const detail::StateIndex id = KeyedIndex(key, "State");
+    ResolvedTable();
+    return detail::StateObject<S>(StateData(), CurrentTable()->meta[id].offset);
+}
+} // namespace tickfsm

@@ -1,0 +1,138 @@
+#pragma once
+// The definitions of the StateManager members that answer questions about a
+// machine without changing it: its previous and global states, the buried
+// states, the time in a state, the active path, the table described, and a
+// dry run of the next tick. Each resolves the table first, so it answers for
+// the configuration so far. Included by state_manager.hpp.
+
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+
+#include "../state_manager.hpp"
+
+namespace tickfsm {
+
+template <class Controller, class Action>
+inline StateRef StateManager<Controller, Action>::PreviousState() const {
+    const MachineTable& table = ResolvedTable();
+    if (!table.keep_previous)
+        MachineTable::Fail("PreviousState() needs KeepPreviousState() in the machine's configuration");
+    const ManagerBlock* block = BlockIfAny();
+    return table.Ref(block ? block->previous : detail::kNoState);
+}
+
+template <class Controller, class Action>
+inline std::string_view StateManager<Controller, Action>::GlobalStateName() const {
+    const MachineTable& table = ResolvedTable();
+    const ManagerBlock* block = BlockIfAny();
+    return table.NameOf(block ? block->global : detail::kNoState);
+}
+
+template <class Controller, class Action>
+inline std::size_t StateManager<Controller, Action>::BuriedCount() const {
+    const MachineTable& table = ResolvedTable();
+    if (table.stack_capacity == 0 || !IsStarted()) return 0;
+    return detail::BuriedCount(StateData(), table.stack);
+}
+
+template <class Controller, class Action>
+template <class S>
+inline std::uint32_t StateManager<Controller, Action>::TicksInState() const {
+    const MachineTable& table = ResolvedTable();
+    const detail::StateIndex id = table.Find(detail::TypeKey<S>());
+    if (id == detail::kNoState || machine_seat.rt.state == detail::kNoState) return 0;
+    return table.TicksOf(machine_seat.rt.state, machine_seat.rt.ticks, id, StateData());
+}
+
+template <class Controller, class Action>
+inline std::size_t StateManager<Controller, Action>::ActiveStates(std::span<StateId> out) const {
+    const MachineTable& table = ResolvedTable();
+    if (machine_seat.rt.state == detail::kNoState) return 0;
+    detail::TreeIndex path[detail::kMaxDepth];
+    if (!table.parallel) {
+        const std::size_t n = detail::ActivePathOf(table.tree, machine_seat.rt.state, path);
+        for (std::size_t i = 0; i < n && i < out.size(); ++i) out[i] = StateId{path[i]};
+        return n;
+    }
+    std::size_t total = 0; // the path, then each region's, a stack buffer at a time
+    for (std::size_t at = 0; at == 0 || (at < total && at < out.size()); at += detail::kMaxDepth) {
+        total = detail::ActiveStatesOf(table.tree, StateData(), machine_seat.rt.state, path, at);
+        for (std::size_t i = at; i < total && i < out.size() && i < at + detail::kMaxDepth; ++i)
+            out[i] = StateId{path[i - at]};
+    }
+    return total;
+}
+
+template <class Controller, class Action>
+inline Description StateManager<Controller, Action>::Describe() const {
+    Description d = ResolvedTable().Describe();
+    if (const ManagerBlock* block = BlockIfAny()) {
+        d.global = StateId{block->global};
+        if (block->observer) d.name = std::string(block->name);
+    }
+    return d;
+}
+
+template <class Controller, class Action>
+inline StateId StateManager<Controller, Action>::ParentOf(StateId id) const {
+    const MachineTable& table = ResolvedTable();
+    if (id.value >= table.tree.size()) return StateId{};
+    const detail::TreeNode& node = table.tree[id.value];
+    return StateId{node.parent != detail::kNoNode ? node.parent : node.owner};
+}
+
+template <class Controller, class Action>
+inline std::uint32_t StateManager<Controller, Action>::TicksInState(StateId id) const {
+    const MachineTable& table = ResolvedTable();
+    if (id.value >= table.tree.size() || machine_seat.rt.state == detail::kNoState) return 0;
+    return table.TicksOf(machine_seat.rt.state, machine_seat.rt.ticks, id.value, StateData());
+}
+
+template <class Controller, class Action>
+inline std::size_t StateManager<Controller, Action>::StateCount() const {
+    const MachineTable& table = ResolvedTable();
+    return table.meta.size() - (table.any != detail::kNoState ? 1 : 0); // Any is not a state
+}
+
+template <class Controller, class Action>
+inline bool StateManager<Controller, Action>::SharesTable() const {
+    ResolvedTable();
+    const ManagerBlock* block = BlockIfAny();
+    return !block || block->node || block->shared;
+}
+
+template <class Controller, class Action>
+inline std::optional<StateId> StateManager<Controller, Action>::WouldTransition(const Action& action) const {
+    if (IsBusy())
+        MachineTable::Fail(detail::Format("WouldTransition() called from inside a hook or condition of this machine "
+                                          "(state {}); ask between ticks",
+                                          CurrentStateName()));
+    const MachineTable& table = ResolvedTable();
+    if (machine_seat.rt.flags & detail::kNextPending) return StateId{BlockIfAny()->next}; // applied before any condition
+    detail::StateIndex from = machine_seat.rt.state;
+    std::uint32_t ticks = machine_seat.rt.ticks;
+    if (!IsStarted()) {
+        if (table.initial == detail::kNoState) return std::nullopt;
+        from = table.InitialLeaf(table.initial);
+        ticks = 0;
+    }
+    detail::CountTick(ticks); // the time the next tick's conditions will see
+    // The conditions run marked busy: one that calls back into the machine
+    // (an event, a change, a tick) is refused, so a dry run changes nothing.
+    BusyScope busy(machine_seat.rt);
+    const auto fired =
+        table.ProbePath(from, ticks, *bound_controller, action, StateData(), true, (machine_seat.rt.flags & detail::kDone) != 0);
+    detail::StateIndex to = fired.to;
+    if (to == detail::kNoState) return std::nullopt;
+    if (fired.chain->kinds && fired.chain->kinds[fired.index] == detail::kKindPop) { // back to the buried state
+        const std::size_t buried = BuriedCount();
+        if (buried == 0) return std::nullopt;
+        to = detail::BuriedEntries(StateData(), table.stack)[buried - 1].leaf;
+    }
+    return StateId{to};
+}
+} // namespace tickfsm

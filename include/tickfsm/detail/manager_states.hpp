@@ -1,0 +1,247 @@
+#pragma once
+// The definitions of the StateManager members that configure states by type:
+// the initial state, transitions, nesting, regions, history, pass-through,
+// the push stack, terminal states and declared events. Each either takes a
+// step along the shared configuration path (detail::ManagerConfig), so that
+// machines configured alike share one table, or changes the machine's private
+// table. Included by state_manager.hpp.
+
+#include <cstddef>
+#include <string>
+
+#include "../state_manager.hpp"
+
+namespace tickfsm {
+
+template <class Controller, class Action>
+template <class S>
+inline TransitionBuilder<Controller, Action, S> StateManager<Controller, Action>::SetInitialState() {
+    static_assert(detail::CheckState<S, Controller, Action>());
+    ManagerConfig::CheckConfigurable(machine_seat,
+                                     [] { return detail::Format("SetInitialState<{}>()", detail::StateName<S>()); });
+    if (ManagerConfig::Sharing(machine_seat)) {
+        if (!OwnBlock()->node->initial.empty())
+            MachineTable::Fail(detail::Format(
+                "SetInitialState<{}>(): the initial state is already {}; a machine has one "
+                "initial state (use From<{}>() to add transitions from {})",
+                detail::StateName<S>(), OwnBlock()->node->initial, detail::StateName<S>(), detail::StateName<S>()));
+        StepRecord step;
+        step.key = detail::TypeKey<detail::InitStep<S>>();
+        step.replay = &detail::ReplayInit<Controller, Action, S>;
+        step.starts_chain_of = detail::TypeKey<S>();
+        step.initial = detail::StateName<S>();
+        StepNode* node = ManagerConfig::Step(machine_seat, step);
+        return TransitionBuilder<Controller, Action, S>(*this, node->chain_index, node);
+    }
+    if (CurrentTable()->initial != detail::kNoState)
+        detail::ApplyInit<Controller, Action, S>(*CurrentTable()); // reports
+    AddStatePrivately<S>();
+    return TransitionBuilder<Controller, Action, S>(*this, detail::ApplyInit<Controller, Action, S>(*CurrentTable()),
+                                                    nullptr);
+}
+
+template <class Controller, class Action>
+template <class S>
+inline TransitionBuilder<Controller, Action, S> StateManager<Controller, Action>::From() {
+    static_assert(detail::CheckState<S, Controller, Action>());
+    ManagerConfig::CheckConfigurable(machine_seat, [] { return detail::Format("From<{}>()", detail::StateName<S>()); });
+    if (ManagerConfig::Sharing(machine_seat)) {
+        StepRecord step;
+        step.key = detail::TypeKey<detail::FromStep<S>>();
+        step.replay = &detail::ReplayFrom<Controller, Action, S>;
+        step.starts_chain_of = detail::TypeKey<S>();
+        StepNode* node = ManagerConfig::Step(machine_seat, step);
+        return TransitionBuilder<Controller, Action, S>(*this, node->chain_index, node);
+    }
+    AddStatePrivately<S>();
+    return TransitionBuilder<Controller, Action, S>(
+        *this, detail::ApplyNewChain<Controller, Action, S>(*CurrentTable()), nullptr);
+}
+
+template <class Controller, class Action>
+inline void StateManager<Controller, Action>::KeepPreviousState() {
+    ManagerConfig::CheckConfigurable(machine_seat, [] { return std::string("KeepPreviousState()"); });
+    if (ManagerConfig::Sharing(machine_seat)) {
+        StepRecord step;
+        step.key = detail::TypeKey<detail::KeepPreviousStep>();
+        step.replay = &detail::ReplayKeepPrevious<Controller, Action>;
+        ManagerConfig::Step(machine_seat, step);
+        return;
+    }
+    CurrentTable()->keep_previous = true;
+    CurrentTable()->finalized = false;
+}
+
+template <class Controller, class Action>
+template <class G>
+inline void StateManager<Controller, Action>::SetGlobalState() {
+    const detail::StateIndex id = ResolvedTable().Find(detail::TypeKey<G>());
+    if (id == detail::kNoState)
+        MachineTable::Fail(detail::Format("SetGlobalState<{}>(): {} is not a state of this machine; configure it (e.g. "
+                                          "From<{}>()) first",
+                                          detail::StateName<G>(), detail::StateName<G>(), detail::StateName<G>()));
+    if (const detail::TreeNode& node = CurrentTable()->tree[id]; node.parent != detail::kNoNode ||
+                                                         node.initial != detail::kNoNode ||
+                                                         node.owner != detail::kNoNode ||
+                                                         node.first_region != detail::kNoNode)
+        MachineTable::Fail(
+            detail::Format("SetGlobalState<{}>(): {} is a nested state (it has a parent, substates or regions); a "
+                           "global state performs beside the active path and cannot be part of it",
+                           detail::StateName<G>(), detail::StateName<G>()));
+    ChangeGlobal(id);
+}
+
+template <class Controller, class Action>
+template <class S>
+inline S& StateManager<Controller, Action>::State() {
+    static_assert(detail::CheckState<S, Controller, Action>());
+    detail::StateIndex id = ResolvedTable().Find(detail::TypeKey<S>());
+    if (id == detail::kNoState) {
+        ManagerConfig::CheckConfigurable(machine_seat, 
+            [] { return detail::Format("State<{}>() of a state never configured", detail::StateName<S>()); });
+        if (ManagerConfig::Sharing(machine_seat)) {
+            StepRecord step;
+            step.key = detail::TypeKey<detail::AddStep<S>>();
+            step.replay = &detail::ReplayAdd<Controller, Action, S>;
+            ManagerConfig::Step(machine_seat, step);
+        } else {
+            AddStatePrivately<S>();
+        }
+        id = ResolvedTable().Find(detail::TypeKey<S>());
+    }
+    return detail::StateObject<S>(StateData(), CurrentTable()->meta[id].offset);
+}
+
+template <class Controller, class Action>
+template <class Parent, class Initial, class... Others>
+inline void StateManager<Controller, Action>::SetSubstates() {
+    static_assert(detail::CheckState<Parent, Controller, Action>() &&
+                  detail::CheckState<Initial, Controller, Action>() &&
+                  (... && detail::CheckState<Others, Controller, Action>()));
+    static_assert(!std::is_same_v<Parent, Initial> && (... && !std::is_same_v<Parent, Others>),
+                  "tickfsm: SetSubstates<Parent, Substates...>(): a state cannot be its own substate; list "
+                  "Parent's children after it");
+    ManagerConfig::CheckConfigurable(machine_seat, [] {
+        return detail::Format("SetSubstates<{}, {}, ...>()", detail::StateName<Parent>(), detail::StateName<Initial>());
+    });
+    if (ManagerConfig::Sharing(machine_seat)) {
+        StepRecord step;
+        step.key = detail::TypeKey<detail::SubstatesStep<Parent, Initial, Others...>>();
+        step.replay = &detail::ReplaySubstates<Controller, Action, Parent, Initial, Others...>;
+        ManagerConfig::CheckedStep(machine_seat, step);
+        return;
+    }
+    AddStatePrivately<Parent>();
+    AddStatePrivately<Initial>();
+    (AddStatePrivately<Others>(), ...);
+    ManagerStorage::ApplyPrivately(machine_seat, [](MachineTable& table) {
+        detail::ApplySubstates<Controller, Action, Parent, Initial, Others...>(table);
+    });
+}
+
+template <class Controller, class Action>
+template <class Parallel, class... Regions>
+inline void StateManager<Controller, Action>::SetRegions() {
+    static_assert(sizeof...(Regions) >= 1,
+                  "tickfsm: SetRegions<Parallel, Regions...>(): list at least one region after the parallel state");
+    static_assert(detail::CheckState<Parallel, Controller, Action>() &&
+                  (... && detail::CheckState<Regions, Controller, Action>()));
+    static_assert((... && !std::is_same_v<Parallel, Regions>),
+                  "tickfsm: SetRegions<Parallel, Regions...>(): a state cannot be its own region; list Parallel's "
+                  "regions after it");
+    ManagerConfig::CheckConfigurable(
+        machine_seat, [] { return detail::Format("SetRegions<{}, ...>()", detail::StateName<Parallel>()); });
+    if (ManagerConfig::Sharing(machine_seat)) {
+        StepRecord step;
+        step.key = detail::TypeKey<detail::RegionsStep<Parallel, Regions...>>();
+        step.replay = &detail::ReplayRegions<Controller, Action, Parallel, Regions...>;
+        ManagerConfig::CheckedStep(machine_seat, step);
+        return;
+    }
+    AddStatePrivately<Parallel>();
+    (AddStatePrivately<Regions>(), ...);
+    ManagerStorage::ApplyPrivately(
+        machine_seat, [](MachineTable& table) { detail::ApplyRegions<Controller, Action, Parallel, Regions...>(table); });
+}
+
+template <class Controller, class Action>
+template <class S>
+inline void StateManager<Controller, Action>::SetHistory(History history) {
+    ManagerConfig::CheckConfigurable(machine_seat, [] { return detail::Format("SetHistory<{}>()", detail::StateName<S>()); });
+    if (ManagerConfig::Sharing(machine_seat)) {
+        StepRecord step;
+        step.key = detail::TypeKey<detail::HistoryStep<S>>();
+        step.chain = static_cast<std::size_t>(history);
+        step.replay = &detail::ReplayHistory<Controller, Action, S>;
+        ManagerConfig::CheckedStep(machine_seat, step);
+        return;
+    }
+    AddStatePrivately<S>();
+    detail::ApplyHistory<Controller, Action, S>(*CurrentTable(), history);
+}
+
+template <class Controller, class Action>
+template <class S>
+inline void StateManager<Controller, Action>::SetPassThrough() {
+    static_assert(detail::CheckState<S, Controller, Action>());
+    ManagerConfig::CheckConfigurable(machine_seat,
+                                     [] { return detail::Format("SetPassThrough<{}>()", detail::StateName<S>()); });
+    if (ManagerConfig::Sharing(machine_seat)) {
+        StepRecord step;
+        step.key = detail::TypeKey<detail::PassThroughStep<S>>();
+        step.replay = &detail::ReplayPassThrough<Controller, Action, S>;
+        ManagerConfig::Step(machine_seat, step);
+        return;
+    }
+    AddStatePrivately<S>();
+    detail::ApplyPassThrough<Controller, Action, S>(*CurrentTable());
+}
+
+template <class Controller, class Action>
+template <std::size_t N>
+inline void StateManager<Controller, Action>::SetPushCapacity() {
+    static_assert(N > 0 && N < 0x10000, "tickfsm: SetPushCapacity<N>(): N is the number of states a push can "
+                                        "bury, between 1 and 65535");
+    ManagerConfig::CheckConfigurable(machine_seat, [] { return detail::Format("SetPushCapacity<{}>()", N); });
+    if (ManagerConfig::Sharing(machine_seat)) {
+        StepRecord step;
+        step.key = detail::TypeKey<detail::PushCapacityStep<N>>();
+        step.replay = &detail::ReplayPushCapacity<Controller, Action, N>;
+        ManagerConfig::CheckedStep(machine_seat, step);
+        return;
+    }
+    ManagerStorage::ApplyPrivately(
+        machine_seat, [](MachineTable& table) { detail::ApplyPushCapacity<Controller, Action, N>(table); });
+}
+
+template <class Controller, class Action>
+template <class S>
+inline void StateManager<Controller, Action>::SetTerminal() {
+    static_assert(detail::CheckState<S, Controller, Action>());
+    ManagerConfig::CheckConfigurable(machine_seat, [] { return detail::Format("SetTerminal<{}>()", detail::StateName<S>()); });
+    if (ManagerConfig::Sharing(machine_seat)) {
+        StepRecord step;
+        step.key = detail::TypeKey<detail::TerminalStep<S>>();
+        step.replay = &detail::ReplayTerminal<Controller, Action, S>;
+        ManagerConfig::Step(machine_seat, step);
+        return;
+    }
+    AddStatePrivately<S>();
+    detail::ApplyTerminal<Controller, Action, S>(*CurrentTable());
+}
+
+template <class Controller, class Action>
+inline void StateManager<Controller, Action>::DeclareEvent(const Event& event) {
+    ManagerConfig::CheckConfigurable(machine_seat,
+                                     [&] { return detail::Format("DeclareEvent({})", detail::EventText(event)); });
+    if (ManagerConfig::Sharing(machine_seat)) {
+        StepRecord step;
+        step.key = detail::TypeKey<detail::DeclareEventStep>();
+        step.replay = &detail::ReplayDeclareEvent<Controller, Action>;
+        step.event = event;
+        ManagerConfig::Step(machine_seat, step);
+        return;
+    }
+    detail::ApplyDeclareEvent(*CurrentTable(), event);
+}
+} // namespace tickfsm
