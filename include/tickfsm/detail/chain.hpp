@@ -124,10 +124,10 @@ inline std::uint32_t TicksFor(float seconds, float dt) noexcept {
 [[gnu::always_inline]] inline std::uint32_t CountTick(std::uint32_t& ticks) noexcept {
 #if defined(__GNUC__) || defined(__clang__)
     std::uint32_t next;
-    const bool wrapped = __builtin_add_overflow(ticks, 1u, &next); // an add and an sbb: the cheapest form tried
+    const bool wrapped = __builtin_add_overflow(ticks, 1u, &next); // the carry of the add says it wrapped
     ticks = next - static_cast<std::uint32_t>(wrapped);
 #else
-    ticks += static_cast<std::uint32_t>(ticks != UINT32_MAX); // a compare, a set and an add
+    ticks += static_cast<std::uint32_t>(ticks != UINT32_MAX);
 #endif
     return ticks;
 }
