@@ -243,6 +243,11 @@ template <class C, class A>
     for (const std::uint32_t lane : lanes) table.items.push_back(DataItemFor<Runtime, false>(lane, nullptr));
     table.nested = true;
     table.parallel = true;
+    table.code.lane_accepts = &LaneAccepts<C, A>;
+    table.code.enter_regions = &EnterRegions<C, A>;
+    table.code.exit_regions = &ExitRegionsFrom<C, A>;
+    table.code.tick_regions = &TickRegions<C, A>;
+    table.code.check_lanes = [](const Table<C, A>& t) { t.CheckLanes(); };
     table.finalized = false;
 }
 
@@ -314,6 +319,7 @@ template <class C, class A, class S>
     const StateIndex id = table.template Register<S>();
     table.meta[id].pass_through = true;
     table.passing = true;
+    table.code.pass_through = &PassThrough<C, A>;
     table.finalized = false;
 }
 template <class C, class A, class S>
@@ -380,6 +386,9 @@ template <class C, class A, std::size_t N>
     table.items.push_back(DataItemFor<PushStack<N>, false>(offset, nullptr));
     table.stack = offset;
     table.stack_capacity = static_cast<std::uint32_t>(N);
+    table.code.push = &PushLayer<C, A>;
+    table.code.pop = &PopLayer<C, A>;
+    table.code.check_buried = &CheckNotBuried<C, A>;
     table.finalized = false;
 }
 template <class C, class A, std::size_t N>

@@ -81,9 +81,7 @@ void PushLayer(TickContext<C, A>& ctx, StateIndex to) {
     const Table<C, A>& table = *ctx.table;
     Runtime& rt = *ctx.rt;
     const StateIndex from = rt.state;
-    if (table.stack_capacity == 0)
-        table.Fail(Format("Push<{}>(): this machine has no push stack; add SetPushCapacity<N>() to its configuration",
-                          table.NameOf(to)));
+    if (table.stack_capacity == 0) table.Fail(NoPushStack(table.NameOf(to)));
     if (from == kNoState)
         table.Fail(Format("Push<{}>() before the machine started: there is no state to bury", table.NameOf(to)));
     std::uint32_t& count = BuriedCount(ctx.data, table.stack);
@@ -108,8 +106,7 @@ bool PopLayer(TickContext<C, A>& ctx) {
     Runtime& rt = *ctx.rt;
     const StateIndex from = rt.state;
     if (table.stack_capacity == 0 || BuriedCount(ctx.data, table.stack) == 0)
-        table.Fail(Format("Pop() in state {}: no state is buried; Pop() returns to the state a Push<T>() buried",
-                          table.NameOf(from)));
+        table.Fail(NothingBuried(table.NameOf(from)));
     ExitUpTo(ctx, from, kNoState);
     if (ctx.previous) *ctx.previous = from;
     std::uint32_t& count = BuriedCount(ctx.data, table.stack);

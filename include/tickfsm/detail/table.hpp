@@ -168,6 +168,25 @@ void NestedStep(const StepWord<C, A>* steps, C& c, const A& a, Runtime& rt, std:
 template <class C, class A>
 void NestedMachineStep(C& c, const A& a, Runtime& rt);
 
+struct Prepare;
+
+/// The general path's code for features a machine may not use, set by the
+/// configuration call that switches the feature on (SetPushCapacity,
+/// SetPassThrough, SetRegions): a machine without the feature never
+/// compiles its code. Null while the feature is off.
+template <class C, class A>
+struct FeatureCode {
+    void (*push)(TickContext<C, A>&, StateIndex to) = nullptr;
+    bool (*pop)(TickContext<C, A>&) = nullptr;
+    void (*check_buried)(TickContext<C, A>&, StateIndex base, StateIndex to) = nullptr;
+    void (*pass_through)(TickContext<C, A>&) = nullptr;
+    bool (*lane_accepts)(TickContext<C, A>&, StateIndex to, Cause, const Prepare&) = nullptr;
+    bool (*enter_regions)(TickContext<C, A>&, StateIndex parallel) = nullptr;
+    void (*exit_regions)(TickContext<C, A>&, StateIndex first_region) = nullptr;
+    void (*tick_regions)(TickContext<C, A>&) = nullptr;
+    void (*check_lanes)(const Table<C, A>&) = nullptr;
+};
+
 /// The cold part of a state: configuration, queries, the general path, tools.
 template <class C, class A>
 struct StateMeta {
@@ -257,6 +276,7 @@ struct Table {
     std::vector<NestedStepper<C, A>> nested_steppers;
     // Set by the first SetSubstates: a flat machine never compiles the nested fast path.
     void (*plan_nested)(Table&) = nullptr;
+    FeatureCode<C, A> code;
     std::vector<std::uint32_t> nested_slots;
     std::vector<NestedChain<C, A>> nested_chains;
     std::vector<NestedPerform<C, A>> nested_performs;
@@ -445,7 +465,7 @@ struct Table {
         std::vector<bool> general(meta.size());
         for (std::size_t s = 0; s < meta.size(); ++s)
             general[s] = meta[s].takes_machine || !meta[s].actions.empty();
-        if (parallel) CheckLanes();
+        if (code.check_lanes) code.check_lanes(*this);
         uses_machine = false;
         all_fast = true;
         names.clear();

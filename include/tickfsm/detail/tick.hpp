@@ -173,9 +173,18 @@ void ExitUpTo(TickContext<C, A>& ctx, StateIndex from, StateIndex base) {
     for (StateIndex s = from; s != base; s = table.tree[s].parent) {
         if (table.tree[s].initial != kNoNode && table.tree[from].initial == kNoNode)
             SlotOf(table.tree[s], ctx.data).last = from; // a leaf: a composite is current only mid-change
-        if (table.tree[s].first_region != kNoNode) ExitRegionsFrom(ctx, table.tree[s].first_region);
+        if (table.tree[s].first_region != kNoNode) table.code.exit_regions(ctx, table.tree[s].first_region);
         RunExit(ctx, s);
     }
+}
+
+/// The refusal of a Pop() with no state buried (no push stack, or an empty one).
+inline std::string NothingBuried(std::string_view from) {
+    return Format("Pop() in state {}: no state is buried; Pop() returns to the state a Push<T>() buried", from);
+}
+/// The refusal of a Push<T>() on a machine without a push stack.
+inline std::string NoPushStack(std::string_view to) {
+    return Format("Push<{}>(): this machine has no push stack; add SetPushCapacity<N>() to its configuration", to);
 }
 
 // The push stack (push_stack.hpp).
@@ -253,7 +262,7 @@ bool EnterDownTo(TickContext<C, A>& ctx, StateIndex from, StateIndex base, State
         }
     }
     if (ctx.pending == kNoState && table.tree[leaf].first_region != kNoNode && rt.state == leaf)
-        return EnterRegions(ctx, leaf);
+        return table.code.enter_regions(ctx, leaf);
     return ctx.pending == kNoState;
 }
 
@@ -312,7 +321,7 @@ void ChangeTo(TickContext<C, A>& ctx, StateIndex to, Cause cause, std::size_t co
             table.Fail(Format("more than {} state changes in a row without a tick (last: {} -> {}); an entered "
                                    "state keeps sending the machine on: check its events and enter hooks",
                                    kMaxChangesInARow, table.NameOf(rt.state), table.NameOf(to)));
-        if (table.parallel && !LaneAccepts(ctx, to, cause, prepare)) { // the lane that holds `to` makes it
+        if (table.parallel && !table.code.lane_accepts(ctx, to, cause, prepare)) { // the lane that holds `to` makes it
             ctx.pending = to;
             ctx.pending_cause = cause;
             ctx.pending_event = event;
@@ -321,14 +330,16 @@ void ChangeTo(TickContext<C, A>& ctx, StateIndex to, Cause cause, std::size_t co
         }
         const StateIndex from = rt.state;
         if (cause == Cause::Pop) {
-            if (PopLayer(ctx)) return;
+            if (!table.code.pop) table.Fail(NothingBuried(table.NameOf(from)));
+            if (table.code.pop(ctx)) return;
         } else {
             StateIndex base = kNoState;
             if (cause == Cause::Push) {
-                PushLayer(ctx, to);
+                if (!table.code.push) table.Fail(NoPushStack(table.NameOf(to)));
+                table.code.push(ctx, to);
             } else {
                 base = table.nested && from != kNoState ? ChangeBase(table.tree, from, to) : kNoState;
-                CheckNotBuried(ctx, base, to);
+                if (table.code.check_buried) table.code.check_buried(ctx, base, to);
                 ExitUpTo(ctx, from, base);
             }
             if (ctx.previous && from != kNoState) *ctx.previous = from;
@@ -597,7 +608,7 @@ template <class C, class A>
 void FinishTick(TickContext<C, A>& ctx) {
     const Table<C, A>& table = *ctx.table;
     Runtime& rt = *ctx.rt;
-    if (table.passing) PassThrough(ctx);
+    if (table.passing) table.code.pass_through(ctx);
     ctx.pending = kNoState;
     if (ctx.global != kNoState) { // the global state performs first, beside the current one
         const StateMeta<C, A>& global = table.meta[ctx.global];
@@ -614,7 +625,7 @@ void FinishTick(TickContext<C, A>& ctx) {
         RunPerform(ctx, rt.state);
     }
     if (ctx.pending != kNoState) return ApplyPending(ctx);
-    if (table.parallel) TickRegions(ctx); // then each region of a parallel leaf, in order
+    if (table.parallel) table.code.tick_regions(ctx); // then each region of a parallel leaf, in order
 }
 
 /// A direct change asked for from outside a tick; a machine not started yet
