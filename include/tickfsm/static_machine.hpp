@@ -328,56 +328,57 @@ public:
 
     /// A machine driving `character`, one tick lasting `fixed_dt` seconds.
     explicit StaticStateManager(Controller& character, float fixed_dt = 1.0f / 60.0f) noexcept
-        : controller(&character), dt(fixed_dt) {}
+        : bound_controller(&character), fixed_step(fixed_dt) {}
 
     StaticStateManager(const StaticStateManager& other)
-        : controller(other.controller), runtime(other.runtime), dt(other.dt), states(other.states) {}
+        : bound_controller(other.bound_controller), machine_runtime(other.machine_runtime),
+          fixed_step(other.fixed_step), state_objects(other.state_objects) {}
     StaticStateManager& operator=(const StaticStateManager& other) {
-        controller = other.controller;
-        runtime = other.runtime;
-        dt = other.dt;
-        states = other.states;
-        return *this; // busy stays this machine's own
+        bound_controller = other.bound_controller;
+        machine_runtime = other.machine_runtime;
+        fixed_step = other.fixed_step;
+        state_objects = other.state_objects;
+        return *this; // in_tick stays this machine's own
     }
 
     /// One fixed tick (see the class comment).
     [[gnu::always_inline]] void Perform(const Action& action) {
-        if (busy) [[unlikely]]
+        if (in_tick) [[unlikely]]
             Refuse("Perform()");
-        detail::ScopedValue<bool> mark(busy, true);
-        Core::Tick(*controller, action, runtime, states, dt);
+        detail::ScopedValue<bool> mark(in_tick, true);
+        Core::Tick(*bound_controller, action, machine_runtime, state_objects, fixed_step);
     }
 
     /// Back to the initial state, entered on the next Perform. No hook runs now;
     /// state objects keep their data and OnStateInit does not run again.
     void Reset() {
-        if (busy) [[unlikely]]
+        if (in_tick) [[unlikely]]
             Refuse("Reset()");
-        Core::Unstart(runtime);
+        Core::Unstart(machine_runtime);
     }
 
     template <class S>
     bool IsIn() const noexcept {
         Core::template CheckQueried<S>();
-        return runtime.state == Core::template kIndexOf<S>;
+        return machine_runtime.state == Core::template kIndexOf<S>;
     }
     /// The current state's id (not valid before the first Perform).
-    StateId CurrentState() const noexcept { return StateId{runtime.state}; }
-    std::string_view CurrentStateName() const noexcept { return Core::NameOf(runtime.state); }
+    StateId CurrentState() const noexcept { return StateId{machine_runtime.state}; }
+    std::string_view CurrentStateName() const noexcept { return Core::NameOf(machine_runtime.state); }
     /// This machine's object of state S.
     template <class S>
     S& State() noexcept {
         Core::template CheckQueried<S>();
-        return Core::template Get<S>(states);
+        return Core::template Get<S>(state_objects);
     }
-    std::uint32_t TicksInState() const noexcept { return runtime.ticks; }
-    double TimeInState() const noexcept { return detail::SecondsOf(runtime.ticks, dt); }
-    bool IsStarted() const noexcept { return (runtime.flags & detail::kStarted) != 0; }
-    float FixedDeltaTime() const noexcept { return dt; }
+    std::uint32_t TicksInState() const noexcept { return machine_runtime.ticks; }
+    double TimeInState() const noexcept { return detail::SecondsOf(machine_runtime.ticks, fixed_step); }
+    bool IsStarted() const noexcept { return (machine_runtime.flags & detail::kStarted) != 0; }
+    float FixedDeltaTime() const noexcept { return fixed_step; }
 
 private:
     friend struct detail::TicksAccess;
-    std::uint32_t& Ticks() noexcept { return runtime.ticks; }
+    std::uint32_t& Ticks() noexcept { return machine_runtime.ticks; }
 
     [[noreturn, gnu::cold, gnu::noinline]] void Refuse(std::string_view what) const {
         detail::ReportConfigError(detail::Format("tickfsm: StaticStateManager{}: {} called from inside a hook or "
@@ -385,11 +386,11 @@ private:
                                               Core::Machine(), what, CurrentStateName()));
     }
 
-    Controller* controller;
-    detail::Runtime runtime{};
-    float dt;
-    bool busy = false; // a byte of its own: see detail::ScopedValue
-    [[no_unique_address]] typename Core::Storage states{};
+    Controller* bound_controller;
+    detail::Runtime machine_runtime{};
+    float fixed_step;
+    bool in_tick = false; // a byte of its own: see detail::ScopedValue
+    [[no_unique_address]] typename Core::Storage state_objects{};
 };
 
 /// Many characters on one compile-time machine: per character the current

@@ -589,3 +589,31 @@ TEST_CASE("A compile-time machine runs each OnStateInit once, resuming after one
     CHECK(c.count == 111); // InitFirst's did not run again
     CHECK(m.IsIn<InitFragile>());
 }
+
+namespace {
+struct ShadowPilot {
+    int fuel = 0;
+};
+struct ShadowParked {};
+inline constexpr auto kShadowTransitions = tickfsm::Transitions<ShadowPilot, int>().SetInitialState<ShadowParked>();
+// A subclass that names its constructor's parameters as users do: the base
+// class's own members must not take these names, or the subclass fails to
+// compile with -Wshadow -Werror (as this file is built).
+class ShadowStatic : public tickfsm::StaticStateManager<kShadowTransitions> {
+public:
+    ShadowStatic(ShadowPilot& controller, float dt) : StaticStateManager(controller, dt) {}
+    static int Read(const ShadowPilot& controller, int runtime, int states, int busy) {
+        return controller.fuel + runtime + states + busy;
+    }
+};
+} // namespace
+
+TEST_CASE("A subclass of a compile-time machine may call its parameters controller and dt",
+          "[static][warnings]") {
+    ShadowPilot pilot;
+    ShadowStatic machine(pilot, 0.5f);
+    machine.Perform(0);
+    CHECK(machine.IsIn<ShadowParked>());
+    CHECK(machine.FixedDeltaTime() == 0.5f);
+    CHECK(ShadowStatic::Read(pilot, 1, 2, 3) == 6);
+}
