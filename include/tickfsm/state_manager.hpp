@@ -321,7 +321,10 @@ public:
     std::uint32_t TicksInState() const;
 
     /// The active path as text, outermost first: "Combat/Attack" ("" before the first Perform).
-    std::string ActivePath() const { return ResolvedTable().PathText(machine_seat.rt.state, StateData()); }
+    std::string ActivePath() const {
+        if (machine_seat.rt.state == detail::kNoState) return {}; // not started: the table is not needed
+        return ResolvedTable().PathText(machine_seat.rt.state, StateData());
+    }
 
     /// Writes the active states to `out`, outermost first (the current state
     /// last), as many as fit; returns how many states are active.

@@ -340,3 +340,37 @@ TEST_CASE("Compile-time machines and crowds allocate nothing per tick", "[alloc]
     CHECK(crowd.State<Walk>(0).speed == 2.0f);
     CHECK(w.x != 0.0f); // it did walk
 }
+
+namespace {
+struct Unresolved {
+    int value = 0;
+};
+struct UnresolvedAlive {};
+struct UnresolvedIdle {};
+// Configured by this test alone: no machine in the process has built its table.
+class UnresolvedManager : public tickfsm::StateManager<Unresolved, int> {
+public:
+    explicit UnresolvedManager(Unresolved& u) : StateManager(u) {
+        SetSubstates<UnresolvedAlive, UnresolvedIdle>();
+        SetInitialState<UnresolvedAlive>();
+    }
+};
+} // namespace
+
+TEST_CASE("Questions about the active states before the first Perform need no table and allocate nothing",
+          "[alloc][queries]") {
+    Unresolved u;
+    UnresolvedManager m(u);
+    const long before = g_allocations.load();
+    tickfsm::StateId out[4];
+    CHECK_FALSE(m.IsIn<UnresolvedIdle>());
+    CHECK(m.TicksInState<UnresolvedIdle>() == 0);
+    CHECK(m.TicksInState(tickfsm::StateId{}) == 0);
+    CHECK(m.ActiveStates(out) == 0);
+    CHECK(m.ActivePath().empty());
+    CHECK(m.CurrentStateName().empty());
+    CHECK(m.BuriedCount() == 0);
+    CHECK(g_allocations.load() - before == 0);
+    m.Perform(0); // the table is built now, and the machine answers from it
+    CHECK(m.ActivePath() == "UnresolvedAlive/UnresolvedIdle");
+}

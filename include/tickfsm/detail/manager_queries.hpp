@@ -2,8 +2,11 @@
 // The definitions of the StateManager members that answer questions about a
 // machine without changing it: its previous and global states, the buried
 // states, the time in a state, the active path, the table described, and a
-// dry run of the next tick. Each resolves the table first, so it answers for
-// the configuration so far. Included by state_manager.hpp.
+// dry run of the next tick. One that needs the table resolves it first (the
+// first time: the registry's lock, and the table built if no machine
+// configured the same way built it), so it answers for the configuration so
+// far; one about the active states answers from the machine alone before the
+// first Perform. Included by state_manager.hpp.
 
 #include <cstddef>
 #include <cstdint>
@@ -34,24 +37,26 @@ inline std::string_view StateManager<Controller, Action>::GlobalStateName() cons
 
 template <class Controller, class Action>
 inline std::size_t StateManager<Controller, Action>::BuriedCount() const {
+    if (!IsStarted()) return 0; // before the table is needed: no lock, no allocation
     const MachineTable& table = ResolvedTable();
-    if (table.stack_capacity == 0 || !IsStarted()) return 0;
+    if (table.stack_capacity == 0) return 0;
     return detail::BuriedCount(StateData(), table.stack);
 }
 
 template <class Controller, class Action>
 template <class S>
 inline std::uint32_t StateManager<Controller, Action>::TicksInState() const {
+    if (machine_seat.rt.state == detail::kNoState) return 0; // not started: the table is not needed
     const MachineTable& table = ResolvedTable();
     const detail::StateIndex id = table.Find(detail::TypeKey<S>());
-    if (id == detail::kNoState || machine_seat.rt.state == detail::kNoState) return 0;
+    if (id == detail::kNoState) return 0;
     return table.TicksOf(machine_seat.rt.state, machine_seat.rt.ticks, id, StateData());
 }
 
 template <class Controller, class Action>
 inline std::size_t StateManager<Controller, Action>::ActiveStates(std::span<StateId> out) const {
+    if (machine_seat.rt.state == detail::kNoState) return 0; // not started: the table is not needed
     const MachineTable& table = ResolvedTable();
-    if (machine_seat.rt.state == detail::kNoState) return 0;
     detail::TreeIndex path[detail::kMaxDepth];
     if (!table.parallel) {
         const std::size_t n = detail::ActivePathOf(table.tree, machine_seat.rt.state, path);
@@ -87,8 +92,9 @@ inline StateId StateManager<Controller, Action>::ParentOf(StateId id) const {
 
 template <class Controller, class Action>
 inline std::uint32_t StateManager<Controller, Action>::TicksInState(StateId id) const {
+    if (machine_seat.rt.state == detail::kNoState) return 0; // not started: the table is not needed
     const MachineTable& table = ResolvedTable();
-    if (id.value >= table.tree.size() || machine_seat.rt.state == detail::kNoState) return 0;
+    if (id.value >= table.tree.size()) return 0;
     return table.TicksOf(machine_seat.rt.state, machine_seat.rt.ticks, id.value, StateData());
 }
 
