@@ -18,6 +18,9 @@
 #include <catch2/catch.hpp>
 
 #include <array>
+#include <iterator>
+#include <memory>
+#include <span>
 #include <cstdint>
 #include <random>
 #include <string>
@@ -469,4 +472,92 @@ TEST_CASE("Random nested and parallel machines follow the reference model of the
 TEST_CASE("Random nested machines without regions, on the nested fast path, follow the reference model",
           "[diff][nested]") {
     RunTreeDiff<false>();
+}
+
+// --- A crowd of nested machines against as many StateManagers ---------------------------
+// A fixed tree without regions (the one above, S6 and S11 leaves) and fixed
+// transitions on the controller's bits, captureless so that a Crowd can share
+// them: every character of the crowd must log the same hooks and hold the
+// same state and ticks as its own StateManager, tick after tick, whether the
+// crowd ticks by TickAll or by Perform(i), and through events sent to it.
+namespace {
+
+struct FixedEdge {
+    int from;
+    int to;
+    int bit;
+};
+constexpr FixedEdge kFixedEdges[] = {{0, 1, 0},  {0, 9, 1},  {1, 0, 2},   {2, 5, 3},  {3, 4, 0},  {4, 3, 1},
+                                     {5, 2, 4},  {7, 6, 2},  {8, 7, 5},   {9, 10, 3}, {10, 12, 4}, {11, 13, 5},
+                                     {12, 8, 0}, {13, 0, 1}, {6, 11, 2},  {3, 0, 5},  {1, 7, 4},  {2, 8, 1},
+                                     {4, 10, 2}, {6, 0, 3}};
+
+class FixedMachine : public tickfsm::StateManager<Ctl, Pad> {
+public:
+    explicit FixedMachine(Ctl& c) : StateManager(c) {
+        SetInitialState<N<0>>();
+        SetSubstates<N<1>, N<2>, N<5>>();
+        SetSubstates<N<2>, N<3>, N<4>>();
+        SetSubstates<N<7>, N<9>, N<10>>();
+        SetSubstates<N<8>, N<11>, N<12>>();
+        SetHistory<N<1>>(tickfsm::History::Shallow);
+        SetHistory<N<7>>(tickfsm::History::Deep);
+        AddEdges(std::make_index_sequence<std::size(kFixedEdges)>{});
+        From<N<3>>().On(kEvents[0]).To<N<9>>();
+        From<N<1>>().On(kEvents[1]).To<N<13>>();
+    }
+
+private:
+    template <std::size_t... I>
+    void AddEdges(std::index_sequence<I...>) {
+        (AddEdge<I>(), ...);
+    }
+    template <std::size_t I>
+    void AddEdge() {
+        constexpr FixedEdge e = kFixedEdges[I];
+        From<N<e.from>>().template To<N<e.to>>([](const Ctl& c) { return ((c.bits >> e.bit) & 1u) != 0; });
+    }
+};
+
+} // namespace
+
+TEST_CASE("A crowd of nested machines ticks every character as its own StateManager does",
+          "[diff][nested][crowd]") {
+    constexpr std::size_t kCharacters = 6;
+    constexpr int kTicks = 600;
+    std::mt19937 rng(7);
+    std::vector<Ctl> crowd_ctl(kCharacters), own_ctl(kCharacters);
+    std::vector<std::unique_ptr<FixedMachine>> own;
+    for (Ctl& c : own_ctl) own.push_back(std::make_unique<FixedMachine>(c));
+    tickfsm::Crowd<FixedMachine> crowd(kCharacters);
+    int changes = 0;
+    for (int tick = 0; tick < kTicks; ++tick) {
+        for (std::size_t i = 0; i < kCharacters; ++i) {
+            unsigned bits = 0;
+            for (int b = 0; b < kBits; ++b) bits |= (rng() % 10 < 2 ? 1u : 0u) << b;
+            crowd_ctl[i].bits = own_ctl[i].bits = bits;
+        }
+        const int how = static_cast<int>(rng() % 6);
+        if (how == 0) {
+            const std::size_t i = rng() % kCharacters;
+            const auto& event = kEvents[rng() % 2];
+            CHECK(crowd.SendEvent(i, crowd_ctl[i], event, Pad{}) == own[i]->SendEvent(event));
+        } else if (how == 1) {
+            for (std::size_t i = 0; i < kCharacters; ++i) crowd.Perform(i, crowd_ctl[i], Pad{});
+            for (auto& m : own) m->Perform({});
+        } else {
+            crowd.TickAll(std::span<Ctl>(crowd_ctl), [](std::size_t, Ctl&) { return Pad{}; });
+            for (auto& m : own) m->Perform({});
+        }
+        for (std::size_t i = 0; i < kCharacters; ++i) {
+            INFO("tick " << tick << ", character " << i);
+            REQUIRE(crowd_ctl[i].log == own_ctl[i].log);
+            REQUIRE(crowd.CurrentStateName(i) == own[i]->CurrentStateName());
+            REQUIRE(crowd.TicksInState(i) == own[i]->TicksInState());
+            changes += own[i]->TicksInState() == 0;
+            crowd_ctl[i].log.clear();
+            own_ctl[i].log.clear();
+        }
+    }
+    CHECK(changes > 300); // the runs changed state often enough to compare the changes too
 }
