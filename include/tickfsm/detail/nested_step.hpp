@@ -107,6 +107,13 @@ template <class C, class A>
     fired.chain = &chain;
     fired.index = index;
     Fire(ctx, fired);
+    // A leaf of the nested fast path performs its path from its own list:
+    // FinishTick would find the same Performs (no pass-through, global state
+    // or regions here, and no hook that could ask for a change).
+    if (const NestedStepper<C, A>& entered = table.nested_steppers[rt.state]; entered.step) {
+        for (const NestedPerform<C, A>& state : entered.performs) state.perform(c, a, data, state.offset);
+        return;
+    }
     FinishTick(ctx);
 }
 
