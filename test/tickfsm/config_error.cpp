@@ -398,3 +398,39 @@ TEST_CASE("An unknown key given to SetInitialState or From leaves the machine as
     m.Perform(0);
     CHECK(m.IsIn<Patrol>());
 }
+
+namespace {
+struct Shelter {};
+struct Resting {};
+// Gated (CanExitState with a transition out), so it ticks on the general
+// path while Resting, under Shelter, ticks on the nested fast path.
+struct Sore {
+    bool CanExitState(const Fuse&, const tickfsm::StateRef&) const { return true; }
+    void OnStateEnter(Fuse& f, const int&) {
+        if (f.where == 3) throw Boom();
+    }
+};
+} // namespace
+
+TEST_CASE("A throwing enter hook on a change from the nested fast path leaves a machine that ticks on",
+          "[error][throw][nested]") {
+    Fuse f;
+    FuseManager m(f);
+    m.SetSubstates<Shelter, Resting>();
+    m.SetInitialState<Shelter>();
+    m.From<Resting>().To<Sore>([](const Fuse&, const int& go) { return go == 1; });
+    m.From<Sore>().To<Resting>([](const Fuse&, const int& go) { return go == 2; });
+    m.Perform(0);
+    REQUIRE(m.ActivePath() == "Shelter/Resting");
+    f.where = 3;
+    REQUIRE_THROWS_AS(m.Perform(1), Boom);
+    CHECK(m.IsIn<Sore>());
+    CHECK(m.TicksInState() == 0);
+    f.where = 0;
+    m.Perform(0); // Sore's tick, on the general path
+    CHECK(m.TicksInState() == 1);
+    m.Perform(2);
+    CHECK(m.ActivePath() == "Shelter/Resting");
+    m.Perform(0);
+    CHECK(m.TicksInState<Shelter>() == 1);
+}

@@ -119,8 +119,9 @@ template <class C, class A>
 
 /// The tick of a leaf on the nested fast path (see NestedStepper): GeneralTick's
 /// rules for a started machine with no request waiting. Returns whether a
-/// transition fired.
-template <class C, class A>
+/// transition fired. `kMachine`: the tick of a StateManager, whose Seat's step
+/// must serve whatever state a hook that throws during the change leaves.
+template <bool kMachine, class C, class A>
 [[gnu::always_inline]] inline bool NestedTick(const StepWord<C, A>* steps, C& c, const A& a, Runtime& rt,
                                               std::byte* data) {
     const NestedStepper<C, A>& self = SelfOf<NestedStepper<C, A>>(steps, rt.state);
@@ -132,6 +133,8 @@ template <class C, class A>
             level.slot == kLeafTicks ? leaf_ticks : reinterpret_cast<CompositeSlot*>(data + level.slot)->ticks;
         const int fired = level.chain->probe(*level.chain, c, a, TimeOf(ticks, dt), 0);
         if (fired >= 0) {
+            // Until the change is made, the general step, which serves any state.
+            if constexpr (kMachine) SeatOf(rt).step = reinterpret_cast<void (*)()>(&MachineGeneralStep<C, A>);
             NestedFire(*self.table, c, a, rt, data, level, fired);
             return true;
         }
@@ -143,7 +146,7 @@ template <class C, class A>
 /// A crowd character's step on the nested fast path.
 template <class C, class A>
 void NestedStep(const StepWord<C, A>* steps, C& c, const A& a, Runtime& rt, std::byte* data) {
-    NestedTick(steps, c, a, rt, data);
+    NestedTick<false>(steps, c, a, rt, data);
 }
 
 /// A StateManager's step on the nested fast path: after a transition, which
@@ -151,7 +154,7 @@ void NestedStep(const StepWord<C, A>* steps, C& c, const A& a, Runtime& rt, std:
 template <class C, class A>
 void NestedMachineStep(C& c, const A& a, Runtime& rt) {
     const StepWord<C, A>* steps = SeatedSteps<C, A>(rt);
-    if (!NestedTick(steps, c, a, rt, SeatedData(rt))) return;
+    if (!NestedTick<true>(steps, c, a, rt, SeatedData(rt))) return;
     const MachineStepFn<C, A> step =
         rt.flags & kGeneralReasons ? &MachineGeneralStep<C, A> : steps[rt.state].machine;
     SeatOf(rt).step = reinterpret_cast<void (*)()>(step);
