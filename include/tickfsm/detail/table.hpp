@@ -553,40 +553,11 @@ struct Table {
 
     /// A hash of what a snapshot's meaning depends on beyond the states' names
     /// and data: the tree, each state's transitions and events, the push stack.
-    [[TICKFSM_DETAIL_COLD]] std::uint64_t Shape() const {
-        std::uint64_t hash = HashBytes(tree.data(), tree.size() * sizeof(TreeNode));
-        const std::uint32_t facts[] = {stack_capacity, any, keep_previous, initial};
-        hash = HashBytes(facts, sizeof(facts), hash);
-        for (const StateMeta<C, A>& m : meta) {
-            for (const auto& chain : m.chains)
-                for (std::size_t i = 0; i < chain->count; ++i) {
-                    const std::uint32_t edge[] = {chain->targets[i].id, chain->kinds ? chain->kinds[i] : 0u,
-                                                  chain->forced[i]};
-                    hash = HashBytes(edge, sizeof(edge), hash);
-                }
-            for (const EventEdge& edge : m.events) hash = HashBytes(&edge.event.key, sizeof(edge.event.key), hash);
-            const std::size_t typed = m.typed.size();
-            hash = HashBytes(&typed, sizeof(typed), hash);
-        }
-        return hash;
-    }
+    std::uint64_t Shape() const;
 
     /// A ConfigError names a transition that enters a region from outside it,
     /// or an initial state inside a region.
-    [[TICKFSM_DETAIL_COLD]] void CheckLanes() const {
-        std::vector<LaneEdge> edges;
-        for (std::size_t s = 0; s < meta.size(); ++s) {
-            const TreeIndex from = s == any ? kNoNode : static_cast<TreeIndex>(s);
-            for (const auto& chain : meta[s].chains)
-                for (std::size_t i = 0; i < chain->count; ++i)
-                    if (chain->targets[i].id != kNoState && !(chain->kinds && chain->kinds[i] == kKindPop))
-                        edges.push_back({from, chain->targets[i].id});
-            for (const EventEdge& edge : meta[s].events) edges.push_back({from, edge.to});
-            for (const TypedEdge<C>& edge : meta[s].typed)
-                if (edge.to != kNoState) edges.push_back({from, edge.to});
-        }
-        CheckLaneEdges(tree, StateNames(), edges, initial, &Fail);
-    }
+    void CheckLanes() const;
 
     /// A reference to state `id` (or to none) for a gate.
     StateRef Ref(StateIndex id) const noexcept {

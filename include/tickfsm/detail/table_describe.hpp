@@ -1,6 +1,7 @@
 #pragma once
-// A table as data (Describe, States, Transitions): what the pictures, the
-// validation and the inspector read. Never on the tick path.
+// A table as data: its description (Describe, States, Transitions), which
+// the pictures, the validation and the inspector read; the hash of its shape
+// a snapshot carries; the check of its regions' edges. Never on the tick path.
 
 #include <cstddef>
 #include <cstdint>
@@ -95,6 +96,41 @@ Description Table<C, A>::Describe() const {
     d.events = declared;
     d.push_capacity = stack_capacity;
     return d;
+}
+
+template <class C, class A>
+[[TICKFSM_DETAIL_COLD]] std::uint64_t Table<C, A>::Shape() const {
+    std::uint64_t hash = HashBytes(tree.data(), tree.size() * sizeof(TreeNode));
+    const std::uint32_t facts[] = {stack_capacity, any, keep_previous, initial};
+    hash = HashBytes(facts, sizeof(facts), hash);
+    for (const StateMeta<C, A>& m : meta) {
+        for (const auto& chain : m.chains)
+            for (std::size_t i = 0; i < chain->count; ++i) {
+                const std::uint32_t edge[] = {chain->targets[i].id, chain->kinds ? chain->kinds[i] : 0u,
+                                              chain->forced[i]};
+                hash = HashBytes(edge, sizeof(edge), hash);
+            }
+        for (const EventEdge& edge : m.events) hash = HashBytes(&edge.event.key, sizeof(edge.event.key), hash);
+        const std::size_t typed = m.typed.size();
+        hash = HashBytes(&typed, sizeof(typed), hash);
+    }
+    return hash;
+}
+
+template <class C, class A>
+[[TICKFSM_DETAIL_COLD]] void Table<C, A>::CheckLanes() const {
+    std::vector<LaneEdge> edges;
+    for (std::size_t s = 0; s < meta.size(); ++s) {
+        const TreeIndex from = s == any ? kNoNode : static_cast<TreeIndex>(s);
+        for (const auto& chain : meta[s].chains)
+            for (std::size_t i = 0; i < chain->count; ++i)
+                if (chain->targets[i].id != kNoState && !(chain->kinds && chain->kinds[i] == kKindPop))
+                    edges.push_back({from, chain->targets[i].id});
+        for (const EventEdge& edge : meta[s].events) edges.push_back({from, edge.to});
+        for (const TypedEdge<C>& edge : meta[s].typed)
+            if (edge.to != kNoState) edges.push_back({from, edge.to});
+    }
+    CheckLaneEdges(tree, StateNames(), edges, initial, &Fail);
 }
 
 } // namespace tickfsm::detail

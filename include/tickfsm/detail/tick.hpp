@@ -149,20 +149,6 @@ struct LaneScope {
 template <class C, class A>
 void ExitUpTo(TickContext<C, A>& ctx, StateIndex from, StateIndex base);
 
-/// Exits the regions of a parallel state from `region` on, the last first.
-template <class C, class A>
-void ExitRegionsFrom(TickContext<C, A>& ctx, StateIndex region) {
-    if (region == kNoNode) return;
-    ExitRegionsFrom(ctx, ctx.table->tree[region].next_region);
-    Runtime& lane = LaneOf(ctx.table->tree[region], ctx.data);
-    if (lane.state == kNoState) return; // not entered: its parallel state's entering stopped before it
-    {
-        LaneScope<C, A> scope(ctx, region);
-        ExitUpTo(ctx, lane.state, kNoState);
-    }
-    lane.state = kNoState;
-}
-
 /// Exits the active states from `from` up to, not including, `base`,
 /// innermost first; each composite exited remembers its leaf (history); a
 /// parallel state's regions are exited (the last first) before it.
@@ -200,24 +186,6 @@ bool ResumeLane(TickContext<C, A>& ctx, StateIndex leaf);
 template <class C, class A>
 void ChangeTo(TickContext<C, A>& ctx, StateIndex to, Cause cause, std::size_t condition, const Event* event,
               Prepare prepare = {});
-
-/// Enters every region of parallel state `parallel`, in order, each down to
-/// its leaf by its initial state or history. Returns false when an entered
-/// state asked for a change its region cannot make (it waits in ctx.pending).
-template <class C, class A>
-bool EnterRegions(TickContext<C, A>& ctx, StateIndex parallel) {
-    const Table<C, A>& table = *ctx.table;
-    for (StateIndex r = table.tree[parallel].first_region; r != kNoNode; r = table.tree[r].next_region)
-        LaneOf(table.tree[r], ctx.data) = Runtime{};
-    for (StateIndex r = table.tree[parallel].first_region; r != kNoNode; r = table.tree[r].next_region) {
-        {
-            LaneScope<C, A> scope(ctx, r);
-            ChangeTo(ctx, r, Cause::Initial, 0, nullptr, Prepare{});
-        }
-        if (ctx.pending != kNoState) return false;
-    }
-    return true;
-}
 
 /// Enters from below `base` down to `to` and on to a leaf (see ChangeTo),
 /// and on into every region of a parallel leaf.
@@ -264,38 +232,6 @@ bool EnterDownTo(TickContext<C, A>& ctx, StateIndex from, StateIndex base, State
     if (ctx.pending == kNoState && table.tree[leaf].first_region != kNoNode && rt.state == leaf)
         return table.code.enter_regions(ctx, leaf);
     return ctx.pending == kNoState;
-}
-
-/// Whether the lane that runs can change to `to`: it holds `to`; false when
-/// an enclosing lane does (a region's state leaving the region), which then
-/// makes the change. Anything else enters a region from outside it, or
-/// pushes or pops in a region: a ConfigError naming the states.
-template <class C, class A>
-bool LaneAccepts(TickContext<C, A>& ctx, StateIndex to, Cause cause, const Prepare& prepare) {
-    const Table<C, A>& table = *ctx.table;
-    const StateIndex here = ctx.rt->state;
-    if (cause == Cause::Push || cause == Cause::Pop) {
-        if (ctx.lane == kNoState) return true;
-        table.Fail(Format("{} in region {} (state {}): a push buries the whole machine, so only its own states "
-                          "push and pop; push from {} or outside it",
-                          cause == Cause::Push ? Format("Push<{}>()", table.NameOf(to)) : std::string("Pop()"),
-                          table.NameOf(ctx.lane), table.NameOf(here), table.NameOf(table.tree[ctx.lane].owner)));
-    }
-    const StateIndex region = RegionOf(table.tree, to);
-    if (region == ctx.lane) return true;
-    if (ctx.lane != kNoState && LaneEncloses(table.tree, region, ctx.lane)) {
-        if (prepare.run && prepare.run != StagedPrepare(ctx).run)
-            table.Fail(Format("{} -> {}: a transition that builds its target from arguments cannot leave region {}; "
-                              "enter {} without arguments, or from {}'s side",
-                              table.NameOf(here), table.NameOf(to), table.NameOf(ctx.lane), table.NameOf(to),
-                              table.NameOf(table.tree[ctx.lane].owner)));
-        return false;
-    }
-    table.Fail(Format("entering {} from {}: {} is in region {} of {}; a region is entered with its parallel state: "
-                      "enter {} (each region enters its initial state or history)",
-                      table.NameOf(to), here == kNoState ? std::string_view("the start") : table.NameOf(here),
-                      table.NameOf(to), table.NameOf(region), table.NameOf(table.tree[region].owner),
-                      table.NameOf(table.tree[region].owner)));
 }
 
 /// Leave the current state (if any) for `to`, then follow any change the
@@ -523,58 +459,6 @@ void CountAbove(const Table<C, A>& table, std::byte* data, StateIndex leaf) {
 }
 
 template <class C, class A>
-void TickRegions(TickContext<C, A>& ctx);
-
-/// One tick of a region's lane (the context runs it), by the rules of a
-/// machine's tick: its transitions, outermost first from the region down;
-/// its pass-through states; Perform along its path, outermost first; then
-/// its own parallel leaf's regions. Its ticks were counted with the machine's.
-/// A change that leaves the region is left in ctx.pending for the enclosing lane.
-template <class C, class A>
-void LaneTick(TickContext<C, A>& ctx) {
-    const Table<C, A>& table = *ctx.table;
-    Runtime& rt = *ctx.rt;
-    if (rt.state == kNoState) return;
-    const Probed<C, A> fired = table.ProbePath(rt.state, rt.ticks, *ctx.controller, *ctx.action, ctx.data, false,
-                                               (rt.flags & kDone) != 0, false);
-    if (fired.to != kNoState) {
-        Fire(ctx, fired);
-        if (ctx.pending != kNoState) return;
-    }
-    if (table.passing) {
-        PassThrough(ctx);
-        if (ctx.pending != kNoState) return;
-    }
-    TreeIndex path[kMaxDepth];
-    const std::size_t n = ActivePathOf(table.tree, rt.state, path);
-    for (std::size_t i = 0; i < n && ctx.pending == kNoState; ++i) RunPerform(ctx, path[i]);
-    if (ctx.pending != kNoState) {
-        ApplyPending(ctx);
-        return;
-    }
-    TickRegions(ctx);
-}
-
-/// The regions of the lane's parallel leaf tick, in the order written. A
-/// change one of them makes that leaves it is made here (or handed on out),
-/// and the regions after it wait for the next tick.
-template <class C, class A>
-void TickRegions(TickContext<C, A>& ctx) {
-    const Table<C, A>& table = *ctx.table;
-    const StateIndex leaf = ctx.rt->state;
-    for (StateIndex r = table.tree[leaf].first_region; r != kNoNode; r = table.tree[r].next_region) {
-        {
-            LaneScope<C, A> scope(ctx, r);
-            LaneTick(ctx);
-        }
-        if (ctx.pending != kNoState) {
-            ApplyPending(ctx);
-            return;
-        }
-    }
-}
-
-template <class C, class A>
 void FinishTick(TickContext<C, A>& ctx);
 
 /// One Perform on the general path, by the tick rules.
@@ -765,4 +649,5 @@ bool DeliverEvent(TickContext<C, A>& ctx, const Event& event) {
 } // namespace tickfsm::detail
 
 #include "push_stack.hpp"
+#include "regions.hpp"
 #include "nested_step.hpp"
