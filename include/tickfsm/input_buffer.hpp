@@ -27,7 +27,7 @@ public:
     template <class T>
     bool Buffer(float timeout_seconds) {
         if (wanted.state != detail::kNoState) Report(wanted.state, BufferOutcome::Replaced);
-        wanted = machine->Request(detail::TypeKey<T>(), timeout_seconds);
+        wanted = machine->BufferRequest(detail::TypeKey<T>(), timeout_seconds);
         return TryNow();
     }
 
@@ -36,7 +36,7 @@ public:
         requires StateKey<K>
     bool Buffer(K key, float timeout_seconds) {
         if (wanted.state != detail::kNoState) Report(wanted.state, BufferOutcome::Replaced);
-        wanted = machine->RequestByKey(key, timeout_seconds);
+        wanted = machine->BufferRequestByKey(key, timeout_seconds);
         return TryNow();
     }
 
@@ -68,7 +68,7 @@ public:
 
 private:
     bool TryNow() {
-        if (!machine->TryRequest(wanted.state)) return false;
+        if (!machine->TryBufferedRequest(wanted.state)) return false;
         Report(wanted.state, BufferOutcome::Entered);
         wanted = {};
         return true;
@@ -96,14 +96,14 @@ public:
     /// of an empty buffer is tried at once; returns whether it was entered now.
     template <class T>
     bool Buffer(float timeout_seconds) {
-        return Push(machine->Request(detail::TypeKey<T>(), timeout_seconds));
+        return Push(machine->BufferRequest(detail::TypeKey<T>(), timeout_seconds));
     }
 
     /// Buffer for a keyed state.
     template <class K>
         requires StateKey<K>
     bool Buffer(K key, float timeout_seconds) {
-        return Push(machine->RequestByKey(key, timeout_seconds));
+        return Push(machine->BufferRequestByKey(key, timeout_seconds));
     }
 
     /// One step; call it once per tick, after the machine's Perform.
@@ -156,7 +156,7 @@ private:
 
     bool TryFront() {
         const detail::StateIndex state = queue[first].state;
-        if (!machine->TryRequest(state)) return false;
+        if (!machine->TryBufferedRequest(state)) return false;
         machine->ReportBuffered(state, BufferOutcome::Entered);
         Pop();
         return true;

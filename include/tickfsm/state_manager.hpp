@@ -138,17 +138,17 @@ public:
     /// `Action{}`. From inside a hook, use the hook's tickfsm::Machine parameter.
     template <class T, class... Args>
     bool TrySetState(Args&&... args) {
-        return ChangeState<T>(detail::Direct::Try, "TrySetState", std::forward<Args>(args)...);
+        return MakeChange<T>(detail::Direct::Try, "TrySetState", std::forward<Args>(args)...);
     }
     /// Like TrySetState, but re-enters T if it is the current state.
     template <class T, class... Args>
     bool TryResetState(Args&&... args) {
-        return ChangeState<T>(detail::Direct::TryReset, "TryResetState", std::forward<Args>(args)...);
+        return MakeChange<T>(detail::Direct::TryReset, "TryResetState", std::forward<Args>(args)...);
     }
     /// Changes to T now, skipping the gates (re-enters T if it is the current state).
     template <class T, class... Args>
     void ForceSetState(Args&&... args) {
-        ChangeState<T>(detail::Direct::Force, "ForceSetState", std::forward<Args>(args)...);
+        MakeChange<T>(detail::Direct::Force, "ForceSetState", std::forward<Args>(args)...);
     }
 
     /// Configuration: remember, on every change, the state it came from, for
@@ -167,7 +167,7 @@ public:
     bool RevertToPreviousState(bool force = false) {
         const detail::StateIndex previous = PreviousState().Id().value;
         if (previous == detail::kNoState) return false;
-        return ChangeStateTo<A>(previous, force ? detail::Direct::Force : detail::Direct::Try,
+        return MakeChangeTo<A>(previous, force ? detail::Direct::Force : detail::Direct::Try,
                                  "RevertToPreviousState", detail::Prepare{});
     }
 
@@ -236,7 +236,7 @@ public:
     template <class S>
     bool IsIn() const noexcept {
         // Not started: there may be no table yet.
-        return machine_seat.rt.state != detail::kNoState && CurrentTable()->template IsIn<S>(machine_seat.rt.state, StateData());
+        return machine_seat.rt.state != detail::kNoState && CurrentTable()->template IsIn<S>(machine_seat.rt.state, MachineStateData());
     }
 
     /// This machine's one object of state S (added as a state if not configured yet).
@@ -323,7 +323,7 @@ public:
     /// The active path as text, outermost first: "Combat/Attack" ("" before the first Perform).
     std::string ActivePath() const {
         if (machine_seat.rt.state == detail::kNoState) return {}; // not started: the table is not needed
-        return ResolvedTable().PathText(machine_seat.rt.state, StateData());
+        return ResolvedTable().PathText(machine_seat.rt.state, MachineStateData());
     }
 
     /// Writes the active states to `out`, outermost first (the current state
@@ -419,27 +419,27 @@ public:
     template <class K>
         requires StateKey<K>
     bool TrySetState(K key) {
-        return ChangeStateTo(KeyedIndex(key, "TrySetState"), detail::Direct::Try, "TrySetState", detail::Prepare{});
+        return MakeChangeTo(KeyedIndex(key, "TrySetState"), detail::Direct::Try, "TrySetState", detail::Prepare{});
     }
     /// TryResetState for a keyed state.
     template <class K>
         requires StateKey<K>
     bool TryResetState(K key) {
-        return ChangeStateTo(KeyedIndex(key, "TryResetState"), detail::Direct::TryReset, "TryResetState",
+        return MakeChangeTo(KeyedIndex(key, "TryResetState"), detail::Direct::TryReset, "TryResetState",
                               detail::Prepare{});
     }
     /// ForceSetState for a keyed state.
     template <class K>
         requires StateKey<K>
     void ForceSetState(K key) {
-        ChangeStateTo(KeyedIndex(key, "ForceSetState"), detail::Direct::Force, "ForceSetState", detail::Prepare{});
+        MakeChangeTo(KeyedIndex(key, "ForceSetState"), detail::Direct::Force, "ForceSetState", detail::Prepare{});
     }
     /// ForceSetState for the state `id` (from IdOf, States() or ActiveStates):
     /// what a tool that only knows ids (an inspector's button) calls. An id
     /// that is not a state of this machine is a ConfigError.
     template <class A = Action> // a template so that explicit instantiation does not require Action{}
     void ForceSetState(StateId id) {
-        ChangeStateTo<A>(CheckedIndex(id, "ForceSetState"), detail::Direct::Force, "ForceSetState", detail::Prepare{});
+        MakeChangeTo<A>(CheckedIndex(id, "ForceSetState"), detail::Direct::Force, "ForceSetState", detail::Prepare{});
     }
     /// TicksInState<S>() for the state `id`: the current state's ticks, or a
     /// composite's that holds it; 0 when the state is not active.
@@ -522,7 +522,7 @@ private:
     std::uint32_t& Ticks() noexcept { return machine_seat.rt.ticks; }
 
     /// A buffered request for the state whose type key is `key`.
-    detail::BufferedRequest Request(const void* key, float timeout_seconds,
+    detail::BufferedRequest BufferRequest(const void* key, float timeout_seconds,
                                     detail::StateIndex known = detail::kNoState) const {
         const MachineTable& table = ResolvedTable();
         const detail::StateIndex id = known != detail::kNoState ? known : table.Find(key);
@@ -535,13 +535,13 @@ private:
         return {id, detail::TicksFor(timeout_seconds, table.dt)};
     }
     template <class K>
-    detail::BufferedRequest RequestByKey(K key, float timeout_seconds) const {
+    detail::BufferedRequest BufferRequestByKey(K key, float timeout_seconds) const {
         const detail::StateIndex id = KeyedIndex(key, "InputBuffer::Buffer");
-        return Request(ResolvedTable().keys[id], timeout_seconds, id);
+        return BufferRequest(ResolvedTable().keys[id], timeout_seconds, id);
     }
     template <class A = Action>
-    bool TryRequest(detail::StateIndex id) {
-        return ChangeStateTo<A>(id, detail::Direct::Try, "InputBuffer", detail::Prepare{});
+    bool TryBufferedRequest(detail::StateIndex id) {
+        return MakeChangeTo<A>(id, detail::Direct::Try, "InputBuffer", detail::Prepare{});
     }
     StateRef RefOf(detail::StateIndex id) const { return ResolvedTable().Ref(id); }
     void ReportBuffered(detail::StateIndex id, BufferOutcome outcome) const {
@@ -577,9 +577,9 @@ private:
     /// (see FastScope and BusyScope). A call back into the machine from a
     /// hook or condition fails Perform's check of the flags and takes the
     /// general path, which refuses it here, as every other entry point does.
-    bool IsBusy() const noexcept { return ManagerEngine::Busy(machine_seat); }
+    bool InsideOwnTick() const noexcept { return ManagerEngine::Busy(machine_seat); }
 
-    std::byte* StateData() const noexcept { return ManagerStorage::Data(machine_seat); }
+    std::byte* MachineStateData() const noexcept { return ManagerStorage::Data(machine_seat); }
     /// The machine's block, made again if it was let go (not on the tick path).
     ManagerBlock* OwnBlock() const { return ManagerStorage::BlockOf(machine_seat); }
     /// The block, or null if the machine runs without one.
@@ -613,7 +613,7 @@ private:
     /// A tick that cannot take the fast path: the first one, one in a state that
     /// needs the general path, one with a NextState request or an observer.
     [[gnu::cold, gnu::noinline]] void SlowTick(const Action& action) {
-        if (IsBusy())
+        if (InsideOwnTick())
             MachineTable::Fail(detail::Format("Perform() called from inside a hook or condition of this machine (state "
                                               "{}); a tick cannot start inside another tick",
                                               CurrentStateName()));
@@ -636,12 +636,12 @@ private:
     }
 
     template <class T, class... Args>
-    bool ChangeState(detail::Direct how, std::string_view api, Args&&... args);
+    bool MakeChange(detail::Direct how, std::string_view api, Args&&... args);
 
     // Templates (A is always Action) so that TICKFSM_INSTANTIATE_MACHINE works
     // for an Action without a default constructor: only a use instantiates them.
     template <class A = Action>
-    bool ChangeStateTo(detail::StateIndex id, detail::Direct how, std::string_view api, detail::Prepare prepare) {
+    bool MakeChangeTo(detail::StateIndex id, detail::Direct how, std::string_view api, detail::Prepare prepare) {
         return ManagerEngine::template SetStateIndex<A>(machine_seat, *bound_controller, id, how, api, prepare);
     }
     template <class A>

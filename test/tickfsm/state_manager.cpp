@@ -447,20 +447,31 @@ struct ShadowIdle {};
 // Names a subclass is likely to use: the base class's own members must not
 // take them, or the subclass fails to compile with -Wshadow -Werror (as this
 // file is built).
+// Names a game may give its own types: a subclass uses them unqualified, so
+// the base class's private members must not take them either.
+struct StateData {
+    int value = 4;
+};
+struct Request {
+    int value = 5;
+};
 class ShadowManager : public tickfsm::StateManager<ShadowHero, int> {
 public:
     explicit ShadowManager(ShadowHero& controller) : StateManager(controller) { SetInitialState<ShadowIdle>(); }
+    StateData data;
+    Request request;
     static int Read(const ShadowHero& controller, int seat, int runtime, int dt, int table) {
         return controller.hp + seat + runtime + dt + table;
     }
 };
 } // namespace
 
-TEST_CASE("A subclass may call its constructor's parameter controller without shadowing a member",
+TEST_CASE("A subclass may name its parameters controller and its types StateData without clashing with the base",
           "[state_manager][warnings]") {
     ShadowHero hero;
     ShadowManager machine(hero);
     machine.Perform(0);
     CHECK(machine.IsIn<ShadowIdle>());
     CHECK(ShadowManager::Read(hero, 1, 2, 3, 4) == 10);
+    CHECK(machine.data.value + machine.request.value == 9);
 }

@@ -15,7 +15,7 @@ namespace tickfsm {
 
 template <class Controller, class Action>
 inline void StateManager<Controller, Action>::Initialize() {
-    if (IsBusy())
+    if (InsideOwnTick())
         MachineTable::Fail("Initialize() called from inside a hook or condition of this machine");
     if (machine_seat.rt.flags & detail::kInitialized) return;
     CloseConfiguration();
@@ -26,7 +26,7 @@ inline void StateManager<Controller, Action>::Initialize() {
 
 template <class Controller, class Action>
 inline bool StateManager<Controller, Action>::SendEvent(const Event& event, const Action& action) {
-    if (IsBusy())
+    if (InsideOwnTick())
         MachineTable::Fail(
             detail::Format("SendEvent({}) called on the machine from inside one of its hooks or conditions "
                            "(state {}); take a tickfsm::Machine<Controller, Action>& as the hook's last "
@@ -42,7 +42,7 @@ template <class Controller, class Action>
 template <class E>
     requires detail::TypedEventValue<E>
 inline bool StateManager<Controller, Action>::SendEvent(const E& event, const Action& action) {
-    if (IsBusy())
+    if (InsideOwnTick())
         MachineTable::Fail(detail::Format("SendEvent({}) called on the machine from inside one of its hooks or "
                                           "conditions (state {}); send typed events from outside the tick",
                                           detail::TypeName<E>(), CurrentStateName()));
@@ -54,7 +54,7 @@ inline bool StateManager<Controller, Action>::SendEvent(const E& event, const Ac
 
 template <class Controller, class Action>
 inline void StateManager<Controller, Action>::SetObserver(Observer* observer, std::string_view name) {
-    if (IsBusy())
+    if (InsideOwnTick())
         MachineTable::Fail(detail::Format("SetObserver() called from inside a hook or condition of this machine (state "
                                           "{}); attach or detach the observer between ticks",
                                           CurrentStateName()));
@@ -67,7 +67,7 @@ inline void StateManager<Controller, Action>::SetObserver(Observer* observer, st
 
 template <class Controller, class Action>
 inline void StateManager<Controller, Action>::Reset() {
-    if (IsBusy())
+    if (InsideOwnTick())
         MachineTable::Fail(detail::Format("Reset() called from inside a hook or condition of this machine (state {}); "
                                           "reset from outside the tick",
                                           CurrentStateName()));
@@ -94,8 +94,8 @@ inline void StateManager<Controller, Action>::Push() {
 
 template <class Controller, class Action>
 template <class T, class... Args>
-inline bool StateManager<Controller, Action>::ChangeState(detail::Direct how, std::string_view api, Args&&... args) {
-    if (!(machine_seat.rt.flags & detail::kStarted) && !IsBusy()) CloseConfiguration();
+inline bool StateManager<Controller, Action>::MakeChange(detail::Direct how, std::string_view api, Args&&... args) {
+    if (!(machine_seat.rt.flags & detail::kStarted) && !InsideOwnTick()) CloseConfiguration();
     const detail::StateIndex id = ResolvedTable().Find(detail::TypeKey<T>());
     if (id == detail::kNoState)
         MachineTable::Fail(detail::Format("{}<{}>(): {} is not a state of this machine", api, detail::StateName<T>(),
@@ -107,9 +107,9 @@ inline bool StateManager<Controller, Action>::ChangeState(detail::Direct how, st
             (*static_cast<const decltype(rebuild)*>(context))(object);
         };
         prepare.context = &rebuild;
-        return ChangeStateTo(id, how, api, prepare);
+        return MakeChangeTo(id, how, api, prepare);
     } else {
-        return ChangeStateTo(id, how, api, detail::Prepare{});
+        return MakeChangeTo(id, how, api, detail::Prepare{});
     }
 }
 } // namespace tickfsm

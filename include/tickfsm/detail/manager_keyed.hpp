@@ -120,6 +120,6 @@ template <class S, class K>
 inline S& StateManager<Controller, Action>::State(K key) {
     const detail::StateIndex id = KeyedIndex(key, "State");
     ResolvedTable();
-    return detail::StateObject<S>(StateData(), CurrentTable()->meta[id].offset);
+    return detail::StateObject<S>(MachineStateData(), CurrentTable()->meta[id].offset);
 }
 } // namespace tickfsm

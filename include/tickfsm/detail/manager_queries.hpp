@@ -40,7 +40,7 @@ inline std::size_t StateManager<Controller, Action>::BuriedCount() const {
     if (!IsStarted()) return 0; // before the table is needed: no lock, no allocation
     const MachineTable& table = ResolvedTable();
     if (table.stack_capacity == 0) return 0;
-    return detail::BuriedCount(StateData(), table.stack);
+    return detail::BuriedCount(MachineStateData(), table.stack);
 }
 
 template <class Controller, class Action>
@@ -50,7 +50,7 @@ inline std::uint32_t StateManager<Controller, Action>::TicksInState() const {
     const MachineTable& table = ResolvedTable();
     const detail::StateIndex id = table.Find(detail::TypeKey<S>());
     if (id == detail::kNoState) return 0;
-    return table.TicksOf(machine_seat.rt.state, machine_seat.rt.ticks, id, StateData());
+    return table.TicksOf(machine_seat.rt.state, machine_seat.rt.ticks, id, MachineStateData());
 }
 
 template <class Controller, class Action>
@@ -65,7 +65,7 @@ inline std::size_t StateManager<Controller, Action>::ActiveStates(std::span<Stat
     }
     std::size_t total = 0; // the path, then each region's, a stack buffer at a time
     for (std::size_t at = 0; at == 0 || (at < total && at < out.size()); at += detail::kMaxDepth) {
-        total = detail::ActiveStatesOf(table.tree, StateData(), machine_seat.rt.state, path, at);
+        total = detail::ActiveStatesOf(table.tree, MachineStateData(), machine_seat.rt.state, path, at);
         for (std::size_t i = at; i < total && i < out.size() && i < at + detail::kMaxDepth; ++i)
             out[i] = StateId{path[i - at]};
     }
@@ -95,7 +95,7 @@ inline std::uint32_t StateManager<Controller, Action>::TicksInState(StateId id) 
     if (machine_seat.rt.state == detail::kNoState) return 0; // not started: the table is not needed
     const MachineTable& table = ResolvedTable();
     if (id.value >= table.tree.size()) return 0;
-    return table.TicksOf(machine_seat.rt.state, machine_seat.rt.ticks, id.value, StateData());
+    return table.TicksOf(machine_seat.rt.state, machine_seat.rt.ticks, id.value, MachineStateData());
 }
 
 template <class Controller, class Action>
@@ -113,7 +113,7 @@ inline bool StateManager<Controller, Action>::SharesTable() const {
 
 template <class Controller, class Action>
 inline std::optional<StateId> StateManager<Controller, Action>::WouldTransition(const Action& action) const {
-    if (IsBusy())
+    if (InsideOwnTick())
         MachineTable::Fail(detail::Format("WouldTransition() called from inside a hook or condition of this machine "
                                           "(state {}); ask between ticks",
                                           CurrentStateName()));
@@ -131,13 +131,13 @@ inline std::optional<StateId> StateManager<Controller, Action>::WouldTransition(
     // (an event, a change, a tick) is refused, so a dry run changes nothing.
     BusyScope busy(machine_seat.rt);
     const auto fired =
-        table.ProbePath(from, ticks, *bound_controller, action, StateData(), true, (machine_seat.rt.flags & detail::kDone) != 0);
+        table.ProbePath(from, ticks, *bound_controller, action, MachineStateData(), true, (machine_seat.rt.flags & detail::kDone) != 0);
     detail::StateIndex to = fired.to;
     if (to == detail::kNoState) return std::nullopt;
     if (fired.chain->kinds && fired.chain->kinds[fired.index] == detail::kKindPop) { // back to the buried state
         const std::size_t buried = BuriedCount();
         if (buried == 0) return std::nullopt;
-        to = detail::BuriedEntries(StateData(), table.stack)[buried - 1].leaf;
+        to = detail::BuriedEntries(MachineStateData(), table.stack)[buried - 1].leaf;
     }
     return StateId{to};
 }

@@ -109,7 +109,7 @@ inline S& StateManager<Controller, Action>::State() {
         }
         id = ResolvedTable().Find(detail::TypeKey<S>());
     }
-    return detail::StateObject<S>(StateData(), CurrentTable()->meta[id].offset);
+    return detail::StateObject<S>(MachineStateData(), CurrentTable()->meta[id].offset);
 }
 
 template <class Controller, class Action>
