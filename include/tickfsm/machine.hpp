@@ -156,17 +156,17 @@ public:
     void SendEvent(const Event& event) {
         CheckNotLeaving("SendEvent");
         const auto* edge =
-            ctx_.rt->state == detail::kNoState ? nullptr : ctx_.table->FindEventOutward(ctx_.rt->state, event, true);
+            context.rt->state == detail::kNoState ? nullptr : context.table->FindEventOutward(context.rt->state, event, true);
         if (!edge) {
-            if (ctx_.observer)
-                ctx_.observer->OnUnhandledEvent(ctx_.name, ctx_.table->NameOf(ctx_.rt->state), event);
+            if (context.observer)
+                context.observer->OnUnhandledEvent(context.name, context.table->NameOf(context.rt->state), event);
             return;
         }
-        ctx_.staged.Clear();
-        ctx_.deliver = nullptr;
-        ctx_.pending = edge->to;
-        ctx_.pending_cause = Cause::Event;
-        ctx_.pending_event = &edge->event;
+        context.staged.Clear();
+        context.deliver = nullptr;
+        context.pending = edge->to;
+        context.pending_cause = Cause::Event;
+        context.pending_event = &edge->event;
     }
 
     /// Sends a typed event (a value of class E, at most 64 bytes) from a hook:
@@ -179,27 +179,27 @@ public:
     void SendEvent(const E& value) {
         CheckNotLeaving("SendEvent");
         detail::StateIndex holder = detail::kNoState;
-        const auto* edge = ctx_.rt->state == detail::kNoState
+        const auto* edge = context.rt->state == detail::kNoState
                                ? nullptr
-                               : ctx_.table->FindTypedOutward(ctx_.rt->state, detail::TypeKey<E>(), *ctx_.controller,
+                               : context.table->FindTypedOutward(context.rt->state, detail::TypeKey<E>(), *context.controller,
                                                               &value, holder, true);
         if (!edge) {
-            if (ctx_.observer)
-                ctx_.observer->OnUnhandledEvent(ctx_.name, ctx_.table->NameOf(ctx_.rt->state), detail::kTypedEvent<E>);
+            if (context.observer)
+                context.observer->OnUnhandledEvent(context.name, context.table->NameOf(context.rt->state), detail::kTypedEvent<E>);
             return;
         }
         if (edge->to == detail::kNoState) { // handled in place
-            if (edge->deliver) edge->deliver(*ctx_.controller, ctx_.data, ctx_.table->meta[holder].offset, &value);
+            if (edge->deliver) edge->deliver(*context.controller, context.data, context.table->meta[holder].offset, &value);
             return;
         }
-        ctx_.staged.Clear();
+        context.staged.Clear();
         Pend(edge->to);
-        ctx_.pending_cause = Cause::Event;
-        ctx_.pending_event = &edge->event;
-        ctx_.mail.Keep(value);
-        ctx_.deliver = edge->deliver;
-        ctx_.payload = ctx_.mail.Kept();
-        ctx_.receiver = edge->to;
+        context.pending_cause = Cause::Event;
+        context.pending_event = &edge->event;
+        context.mail.Keep(value);
+        context.deliver = edge->deliver;
+        context.payload = context.mail.Kept();
+        context.receiver = edge->to;
     }
 
     /// Asks for T to follow: at the start of the next Perform the machine moves
@@ -209,12 +209,12 @@ public:
     void NextState() {
         CheckNotLeaving("NextState");
         CheckNotInRegion("NextState");
-        const detail::StateIndex id = ctx_.table->Find(detail::TypeKey<T>());
+        const detail::StateIndex id = context.table->Find(detail::TypeKey<T>());
         if (id == detail::kNoState)
-            ctx_.table->Fail(detail::Format("NextState<{}>(): {} is not a state of this machine",
+            context.table->Fail(detail::Format("NextState<{}>(): {} is not a state of this machine",
                                          detail::StateName<T>(), detail::StateName<T>()));
-        *ctx_.next = id;
-        ctx_.rt->flags = static_cast<std::uint16_t>(ctx_.rt->flags | detail::kNextPending);
+        *context.next = id;
+        context.rt->flags = static_cast<std::uint16_t>(context.rt->flags | detail::kNextPending);
     }
 
     /// Asks to change to T through the gates (the current state's CanExitState,
@@ -238,38 +238,38 @@ public:
 
     /// Marks the current state done until it is left: a ToWhenDone transition
     /// of a state that holds it no longer waits for its CanExitState.
-    void Done() noexcept { ctx_.rt->flags = static_cast<std::uint16_t>(ctx_.rt->flags | detail::kDone); }
+    void Done() noexcept { context.rt->flags = static_cast<std::uint16_t>(context.rt->flags | detail::kDone); }
 
     /// Buries the current state under T when this hook returns (see
     /// StateManager::Push); the last change asked for in one hook wins.
     template <class T>
     void Push() {
         CheckNotLeaving("Push");
-        const detail::StateIndex id = ctx_.table->Find(detail::TypeKey<T>());
+        const detail::StateIndex id = context.table->Find(detail::TypeKey<T>());
         if (id == detail::kNoState)
-            ctx_.table->Fail(detail::Format("Push<{}>(): {} is not a state of this machine", detail::StateName<T>(),
+            context.table->Fail(detail::Format("Push<{}>(): {} is not a state of this machine", detail::StateName<T>(),
                                          detail::StateName<T>()));
-        ctx_.staged.Clear();
+        context.staged.Clear();
         Pend(id);
-        ctx_.pending_cause = Cause::Push;
+        context.pending_cause = Cause::Push;
     }
     /// Leaves the top state for the one buried last when this hook returns
     /// (see StateManager::Pop).
     void Pop() {
         CheckNotLeaving("Pop");
-        ctx_.staged.Clear();
-        Pend(ctx_.rt->state);
-        ctx_.pending_cause = Cause::Pop;
+        context.staged.Clear();
+        Pend(context.rt->state);
+        context.pending_cause = Cause::Pop;
     }
 
     /// Goes back to the state the last change came from when this hook returns,
     /// through the gates unless `force`. Needs KeepPreviousState(); returns
     /// false (and asks nothing) with no previous state or when a gate refuses.
     bool RevertToPreviousState(bool force = false) {
-        if (!ctx_.previous)
-            ctx_.table->Fail("RevertToPreviousState() needs KeepPreviousState() in the machine's configuration");
-        if (*ctx_.previous == detail::kNoState) return false;
-        return AskIndex(*ctx_.previous, force ? detail::Direct::Force : detail::Direct::Try);
+        if (!context.previous)
+            context.table->Fail("RevertToPreviousState() needs KeepPreviousState() in the machine's configuration");
+        if (*context.previous == detail::kNoState) return false;
+        return AskIndex(*context.previous, force ? detail::Direct::Force : detail::Direct::Try);
     }
 
     /// NextState, TrySetState, TryResetState and ForceSetState for a keyed state.
@@ -278,8 +278,8 @@ public:
     void NextState(K key) {
         CheckNotLeaving("NextState");
         CheckNotInRegion("NextState");
-        *ctx_.next = KeyedId(key);
-        ctx_.rt->flags = static_cast<std::uint16_t>(ctx_.rt->flags | detail::kNextPending);
+        *context.next = KeyedId(key);
+        context.rt->flags = static_cast<std::uint16_t>(context.rt->flags | detail::kNextPending);
     }
     template <class K>
         requires StateKey<K>
@@ -301,44 +301,44 @@ public:
     // lane the hook runs in.
 
     /// Seconds in the current state (TicksInState() * fixed_dt, in double).
-    double TimeInState() const noexcept { return detail::SecondsOf(ctx_.rt->ticks, ctx_.table->dt); }
+    double TimeInState() const noexcept { return detail::SecondsOf(context.rt->ticks, context.table->dt); }
     /// Ticks in the current state (0 on the tick it was entered).
-    std::uint32_t TicksInState() const noexcept { return ctx_.rt->ticks; }
+    std::uint32_t TicksInState() const noexcept { return context.rt->ticks; }
     /// True when S is active: the current state, one that holds it (nested
     /// states), or one active in a region (parallel states).
     template <class S>
     bool IsIn() const noexcept {
-        return ctx_.table->template IsIn<S>(ctx_.main->state, ctx_.data);
+        return context.table->template IsIn<S>(context.main->state, context.data);
     }
-    std::string_view CurrentStateName() const noexcept { return ctx_.table->NameOf(ctx_.rt->state); }
+    std::string_view CurrentStateName() const noexcept { return context.table->NameOf(context.rt->state); }
     /// True when the keyed state `key` is current.
     template <class K>
         requires StateKey<K>
     bool IsIn(K key) const noexcept {
-        if (ctx_.rt->state == detail::kNoState) return false;
-        const auto& meta = ctx_.table->meta[ctx_.rt->state];
+        if (context.rt->state == detail::kNoState) return false;
+        const auto& meta = context.table->meta[context.rt->state];
         return meta.key_type == detail::TypeKey<K>() && meta.key_value == static_cast<std::uint64_t>(key);
     }
     /// The current state as a gate would see it (type, key, name).
-    StateRef CurrentState() const noexcept { return ctx_.table->Ref(ctx_.rt->state); }
-    Controller& GetController() noexcept { return *ctx_.controller; }
-    const Action& GetAction() const noexcept { return *ctx_.action; }
+    StateRef CurrentState() const noexcept { return context.table->Ref(context.rt->state); }
+    Controller& GetController() noexcept { return *context.controller; }
+    const Action& GetAction() const noexcept { return *context.action; }
 
 private:
     friend struct detail::MachineAccess;
 
     template <class K>
     detail::StateIndex KeyedId(K key) const {
-        const detail::StateIndex id = ctx_.table->FindKey(detail::TypeKey<K>(), static_cast<std::uint64_t>(key));
+        const detail::StateIndex id = context.table->FindKey(detail::TypeKey<K>(), static_cast<std::uint64_t>(key));
         if (id == detail::kNoState)
-            ctx_.table->Fail(detail::Format("no state is registered under the key {}", detail::KeyText(key)));
+            context.table->Fail(detail::Format("no state is registered under the key {}", detail::KeyText(key)));
         return id;
     }
 
     bool AskIndex(detail::StateIndex id, detail::Direct how) {
         CheckNotLeaving("TrySetState/TryResetState/ForceSetState");
-        if (!detail::DirectAllowed(ctx_, id, how)) return false;
-        ctx_.staged.Clear();
+        if (!detail::DirectAllowed(context, id, how)) return false;
+        context.staged.Clear();
         Pend(id);
         return true;
     }
@@ -346,50 +346,50 @@ private:
     /// The change to `id` happens when the running hook returns.
     /// The last change asked for wins, with the arguments staged for it (or none).
     void Pend(detail::StateIndex id) noexcept {
-        ctx_.deliver = nullptr; // a typed event's payload goes with the request it came with
-        ctx_.pending = id;
-        ctx_.pending_cause = Cause::Direct;
-        ctx_.pending_event = nullptr;
+        context.deliver = nullptr; // a typed event's payload goes with the request it came with
+        context.pending = id;
+        context.pending_cause = Cause::Direct;
+        context.pending_event = nullptr;
     }
 
     template <class T, class... Args>
     bool Ask(detail::Direct how, Args&&... args) {
         CheckNotLeaving("TrySetState/TryResetState/ForceSetState");
-        const detail::StateIndex id = ctx_.table->Find(detail::TypeKey<T>());
+        const detail::StateIndex id = context.table->Find(detail::TypeKey<T>());
         if (id == detail::kNoState)
-            ctx_.table->Fail(detail::Format("set state {}: {} is not a state of this machine", detail::StateName<T>(),
+            context.table->Fail(detail::Format("set state {}: {} is not a state of this machine", detail::StateName<T>(),
                                          detail::StateName<T>()));
-        if (!detail::DirectAllowed(ctx_, id, how)) return false;
+        if (!detail::DirectAllowed(context, id, how)) return false;
         if constexpr (sizeof...(Args) > 0) {
-            if (ctx_.table->Active(ctx_.main->state, id, ctx_.data) || id == ctx_.running)
-                ctx_.table->Fail(detail::Format("entering {} with arguments from one of its own hooks: its object is "
+            if (context.table->Active(context.main->state, id, context.data) || id == context.running)
+                context.table->Fail(detail::Format("entering {} with arguments from one of its own hooks: its object is "
                                              "in use; ask from outside the tick or from another state",
                                              detail::StateName<T>()));
-            ctx_.staged.template Stage<T>(std::forward<Args>(args)...); // built when the change applies
+            context.staged.template Stage<T>(std::forward<Args>(args)...); // built when the change applies
         } else {
-            ctx_.staged.Clear();
+            context.staged.Clear();
         }
         Pend(id);
         return true;
     }
 
-    explicit Machine(detail::TickContext<Controller, Action>& ctx) noexcept : ctx_(ctx) {}
+    explicit Machine(detail::TickContext<Controller, Action>& running) noexcept : context(running) {}
 
     void CheckNotLeaving(std::string_view what) const {
-        if (ctx_.in_exit)
-            ctx_.table->Fail(detail::Format("{}() called from an exit hook of state {}: a state cannot change the "
+        if (context.in_exit)
+            context.table->Fail(detail::Format("{}() called from an exit hook of state {}: a state cannot change the "
                                          "machine's state while it is being left",
-                                         what, ctx_.table->NameOf(ctx_.rt->state)));
+                                         what, context.table->NameOf(context.rt->state)));
     }
 
     void CheckNotInRegion(std::string_view what) const {
-        if (ctx_.lane != detail::kNoState)
-            ctx_.table->Fail(detail::Format("{}() called from state {} in region {}: a request for the next tick is "
+        if (context.lane != detail::kNoState)
+            context.table->Fail(detail::Format("{}() called from state {} in region {}: a request for the next tick is "
                                          "the machine's own; in a region use a transition or TrySetState",
-                                         what, ctx_.table->NameOf(ctx_.rt->state), ctx_.table->NameOf(ctx_.lane)));
+                                         what, context.table->NameOf(context.rt->state), context.table->NameOf(context.lane)));
     }
 
-    detail::TickContext<Controller, Action>& ctx_;
+    detail::TickContext<Controller, Action>& context;
 };
 
 namespace detail {
