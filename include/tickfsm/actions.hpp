@@ -12,8 +12,8 @@
 
 namespace tickfsm {
 
-/// Sends `event` once the state has lasted `seconds` (measured in ticks, so
-/// exactly on the tick where TimeInState() reaches it).
+/// Sends `event` once the state has lasted `seconds`: the wait is counted in
+/// whole ticks, so the event goes on the tick where TimeInState() reaches it.
 struct TimedWait {
     float seconds = 0;
     Event event;

@@ -35,7 +35,7 @@ template <class C, class A>
         for (const auto& chain : m.chains) {
             fast = fast && !chain->kinds;
             for (std::size_t i = 0; i < chain->count; ++i)
-                fast = fast && (chain->forced[i] || (!m.can_exit && !meta[chain->targets[i].id].can_enter));
+                fast = fast && !Gated(m, *chain, i);
         }
         level_fast[s] = fast;
     }
@@ -84,6 +84,13 @@ template <class C, class A>
     }
 }
 
+/// The Performs of a leaf's active path on the nested fast path, outermost first.
+template <class C, class A>
+[[gnu::always_inline]] inline void PerformPath(std::span<const NestedPerform<C, A>> performs, C& c, const A& a,
+                                               std::byte* data) {
+    for (const NestedPerform<C, A>& state : performs) state.perform(c, a, data, state.offset);
+}
+
 /// A transition found by a NestedStep fires: made, and the tick finished, on
 /// the general path. No hook of the machine takes the machine handle (see
 /// Table::PlanNested), so none can reach what the context leaves out: a
@@ -111,7 +118,7 @@ template <class C, class A>
     // FinishTick would find the same Performs (no pass-through, global state
     // or regions here, and no hook that could ask for a change).
     if (const NestedStepper<C, A>& entered = table.nested_steppers[rt.state]; entered.step) {
-        for (const NestedPerform<C, A>& state : entered.performs) state.perform(c, a, data, state.offset);
+        PerformPath(entered.performs, c, a, data);
         return;
     }
     FinishTick(ctx);
@@ -139,7 +146,7 @@ template <bool kMachine, class C, class A>
             return true;
         }
     }
-    for (const NestedPerform<C, A>& state : self.performs) state.perform(c, a, data, state.offset);
+    PerformPath(self.performs, c, a, data);
     return false;
 }
 

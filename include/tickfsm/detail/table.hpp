@@ -476,11 +476,8 @@ struct Table {
             m.slow = general[s];
             for (const auto& chain : m.chains) {
                 non_empty += chain->count != 0;
-                for (std::size_t i = 0; i < chain->count; ++i) {
-                    const StateMeta<C, A>& to = meta[chain->targets[i].id];
-                    const bool gated = !chain->forced[i] && (m.can_exit || to.can_enter);
-                    m.slow = m.slow || general[chain->targets[i].id] || gated;
-                }
+                for (std::size_t i = 0; i < chain->count; ++i)
+                    m.slow = m.slow || general[chain->targets[i].id] || Gated(m, *chain, i);
             }
             // a chain known only at run time, or with pushes, pops or waits, is the general path's
             for (const auto& chain : m.chains) m.slow = m.slow || (chain->count != 0 && !chain->step) || chain->kinds;
@@ -558,6 +555,12 @@ struct Table {
     /// A ConfigError names a transition that enters a region from outside it,
     /// or an initial state inside a region.
     void CheckLanes() const;
+
+    /// Whether transition `i` of `chain`, a chain of `from`, asks the gates
+    /// (from's CanExitState or its target's CanEnterState) before it fires.
+    bool Gated(const StateMeta<C, A>& from, const ChainBase<C, A>& chain, std::size_t i) const noexcept {
+        return !chain.forced[i] && (from.can_exit || meta[chain.targets[i].id].can_enter);
+    }
 
     /// A reference to state `id` (or to none) for a gate.
     StateRef Ref(StateIndex id) const noexcept {

@@ -468,12 +468,7 @@ void GeneralTick(TickContext<C, A>& ctx) {
     Runtime& rt = *ctx.rt;
     if (!(rt.flags & kStarted)) Start(ctx);
     CountTick(rt.ticks);
-    if (table.parallel) {
-        CountAbove(table, ctx.data, rt.state); // every active composite and region counts the tick too
-    } else if (table.nested) {
-        for (StateIndex s = table.tree[rt.state].parent; s != kNoState; s = table.tree[s].parent)
-            CountTick(SlotOf(table.tree[s], ctx.data).ticks);
-    }
+    if (table.nested) CountAbove(table, ctx.data, rt.state); // every active composite and region counts the tick too
     if (rt.flags & kNextPending) {
         rt.flags = static_cast<std::uint16_t>(rt.flags & ~kNextPending);
         const StateIndex to = *ctx.next;
