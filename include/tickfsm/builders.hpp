@@ -337,27 +337,27 @@ private:
         using Cond = std::decay_t<F>;
         static_assert(detail::CheckCondition<Cond, Controller, Action>());
         static_assert(detail::CheckState<T, Controller, Action>());
-        using Next = TransitionBuilder<Controller, Action, S, Edges..., detail::Edge<T, Cond, kFlags, Maker>>;
+        using E = detail::Edge<T, Cond, kFlags, Maker>;
+        using Next = TransitionBuilder<Controller, Action, S, Edges..., E>;
+        constexpr bool kShareable =
+            detail::kShareableCondition<Cond> && std::is_empty_v<Maker> && std::is_default_constructible_v<Maker>;
+        static constexpr typename Configuration::EdgeCall kCall{
+            &detail::StateName<S>,
+            &detail::StateName<T>,
+            EdgeApi(kFlags),
+            &detail::TypeKeyHolder<S>::key,
+            &detail::TypeKeyHolder<detail::Chain<Controller, Action, S, Edges...>>::key,
+            &detail::TypeKeyHolder<detail::Chain<Controller, Action, S, Edges..., E>>::key,
+            []() -> typename Configuration::Record::Replay {
+                if constexpr (kShareable) return &detail::ReplayTo<Controller, Action, S, T, Cond, kFlags, Maker, Edges...>;
+                else return nullptr;
+            }(),
+            (kFlags & (detail::kEdgePush | detail::kEdgePop)) != 0};
+        void (*function)() = nullptr;
+        if constexpr (detail::kIsFunctionPointer<Cond>) function = reinterpret_cast<void (*)()>(condition);
         Manager& m = *manager;
-        Configuration::CheckConfigurableEdge(m.machine_seat, &detail::StateName<S>, EdgeApi(kFlags), &detail::StateName<T>);
-        if constexpr ((kFlags & (detail::kEdgePush | detail::kEdgePop)) != 0)
-            Configuration::CheckPushStack(m.machine_seat, &detail::StateName<S>, EdgeApi(kFlags));
-        if constexpr (detail::kShareableCondition<Cond> &&
-                      (std::is_empty_v<Maker> && std::is_default_constructible_v<Maker>)) {
-            void (*function)() = nullptr;
-            if constexpr (detail::kIsFunctionPointer<Cond>) function = reinterpret_cast<void (*)()>(condition);
-            if (const void* next = Configuration::StepTo(
-                    m.machine_seat, token,
-                    detail::TypeKey<
-                        detail::Chain<Controller, Action, S, Edges..., detail::Edge<T, Cond, kFlags, Maker>>>(),
-                    function, chain, &detail::ReplayTo<Controller, Action, S, T, Cond, kFlags, Maker, Edges...>))
-                return Next(m, chain, next);
-        }
-        // A builder used already is refused before anything changes (no new state, no private table).
-        Configuration::CheckChain(m.machine_seat, detail::TypeKey<S>(), chain,
-                                  detail::TypeKey<detail::Chain<Controller, Action, S, Edges...>>(),
-                                  &detail::StateName<S>, &detail::StateName<T>);
-        detail::ManagerStorage<Controller, Action>::Detach(m.machine_seat);
+        if (const void* next = Configuration::BeginEdge(m.machine_seat, token, chain, kCall, function))
+            return Next(m, chain, next);
         m.template AddStatePrivately<T>();
         detail::ApplyTo<Controller, Action, S, T, Cond, kFlags, Maker, Edges...>(
             *m.CurrentTable(), chain, Cond(std::forward<F>(condition)), Maker(std::forward<M>(make)));

@@ -239,6 +239,24 @@ template <class C, class A, class S, class T, bool kMachine, class Maker>
     CallPerform(next, c, a);
 }
 
+/// Transition I of a chain of S, to T without a maker, fires (see Chain::FireAt).
+template <class C, class A, class S, class T, std::size_t I, class... Data>
+[[TICKFSM_DETAIL_OUT_OF_LINE]] void FireEdge(const StepWord<C, A>* steps, C& c, const A& a, Runtime& rt,
+                                             Data... data) {
+    const auto& self = SelfOf<ChainBase<C, A>>(steps, rt.state);
+    Fire<C, A, S, T, false>(c, a, rt, DataOf(data...), std::is_empty_v<S> ? 0u : self.offset, self.targets[I],
+                            NoMaker{}, steps);
+}
+/// FireEdge for a StateManager's step (see Chain::FireAtMachine).
+template <class C, class A, class S, class T, std::size_t I>
+[[TICKFSM_DETAIL_OUT_OF_LINE]] void FireEdgeMachine(C& c, const A& a, Runtime& rt) {
+    const StepWord<C, A>* steps = SeatedSteps<C, A>(rt);
+    const auto& self = SelfOf<ChainBase<C, A>>(steps, rt.state);
+    std::byte* data = nullptr;
+    if constexpr (!std::is_empty_v<S> || !std::is_empty_v<T>) data = SeatedData(rt);
+    Fire<C, A, S, T, true>(c, a, rt, data, std::is_empty_v<S> ? 0u : self.offset, self.targets[I], NoMaker{}, steps);
+}
+
 /// Transition I of a chain: its condition, and the maker of its target (if
 /// any). Its type depends only on I and the edge, so every prefix of a chain
 /// shares it: building a chain one To at a time instantiates little per step.
@@ -267,14 +285,25 @@ struct Chain final : ChainBase<C, A> {
     static constexpr bool kReadsData = !std::is_empty_v<S> || (... || !std::is_empty_v<typename Edges::To>) ||
                                        (... || !std::is_same_v<typename Edges::Maker, NoMaker>);
 
-    Chain(Store&& store, const std::array<Target, kCount>& target_list)
-        : edges(std::move(store)), target_array(target_list) {
+    /// The chain of `store`'s conditions to the targets `previous` (one fewer) then `last`.
+    Chain(Store&& store, const Target* previous, Target last) : edges(std::move(store)) {
+        if constexpr (kCount > 0) {
+            for (std::size_t i = 0; i + 1 < kCount; ++i) target_array[i] = previous[i];
+            target_array[kCount - 1] = last;
+        } else {
+            (void)previous;
+            (void)last;
+        }
         this->probe = &Probe;
         // Only a chain whose transitions build their target needs the general path's rebuild.
         if constexpr ((... || !std::is_same_v<typename Edges::Maker, NoMaker>)) this->prepare = &PrepareEdge;
-        this->step = &Step;
-        if constexpr (!kReadsData) this->bare = &StepBare;
-        this->machine = &StepMachine;
+        // A state whose chains are all empty ticks with its StepNone: an empty
+        // chain's steps would never run.
+        if constexpr (kCount > 0) {
+            this->step = &Step;
+            if constexpr (!kReadsData) this->bare = &StepBare;
+            this->machine = &StepMachine;
+        }
         this->targets = target_array.data();
         this->forced = kForced.data();
         if constexpr ((... || (Edges::kKind != kKindChange))) this->kinds = kKinds.data();
@@ -377,8 +406,16 @@ struct Chain final : ChainBase<C, A> {
     template <std::size_t I, bool kMachine, class... Data>
     [[gnu::always_inline]] static void FireOne(const StepWord<C, A>* steps, C& c, const A& a, Runtime& rt,
                                                Data... data) {
-        if constexpr (kMachine) FireAtMachine<I>(c, a, rt);
-        else FireAt<I, Data...>(steps, c, a, rt, data...);
+        using E = std::tuple_element_t<I, std::tuple<Edges...>>;
+        if constexpr (std::is_same_v<typename E::Maker, NoMaker>) {
+            // Only the chain's base is read: every chain of S that has this
+            // target at I (each prefix a builder made) shares the function.
+            if constexpr (kMachine) FireEdgeMachine<C, A, S, typename E::To, I>(c, a, rt);
+            else FireEdge<C, A, S, typename E::To, I, Data...>(steps, c, a, rt, data...);
+        } else {
+            if constexpr (kMachine) FireAtMachine<I>(c, a, rt);
+            else FireAt<I, Data...>(steps, c, a, rt, data...);
+        }
     }
 
     /// Where S's object lives in a character's data (0 if S has none: no load).

@@ -81,12 +81,19 @@ struct StepRecord {
 
 // --- the steps, applied to a table --------------------------------------------
 
+/// Gives state `id` the chain `fresh` (owned from the call on): its index among the state's chains.
+template <class C, class A>
+[[TICKFSM_DETAIL_COLD]] std::size_t AppendChain(Table<C, A>& table, StateIndex id, ChainBase<C, A>* fresh) {
+    ChainPtr<C, A> owned(fresh);
+    auto& chains = table.meta[id].chains;
+    chains.push_back(std::move(owned));
+    return chains.size() - 1;
+}
+
 template <class C, class A, class S>
 [[TICKFSM_DETAIL_COLD]] std::size_t ApplyNewChain(Table<C, A>& table) {
     const StateIndex id = table.template Register<S>();
-    auto& chains = table.meta[id].chains;
-    chains.push_back(ChainPtr<C, A>(new Chain<C, A, S>({}, std::array<Target, 0>{})));
-    return chains.size() - 1;
+    return AppendChain(table, id, new Chain<C, A, S>({}, nullptr, Target{}));
 }
 
 template <class C, class A, class S>
@@ -122,32 +129,43 @@ ChainPtr<C, A>& ChainToExtend(Table<C, A>& table, const void* from_key, std::siz
     return table.meta[table.Find(from_key)].chains[chain];
 }
 
+/// A push or a pop needs the push stack: refused unless SetPushCapacity came first.
+template <class C, class A>
+[[TICKFSM_DETAIL_COLD]] void CheckStackFor(const Table<C, A>& table, std::string_view (*from_name)() noexcept,
+                                           std::uint8_t kind) {
+    if (table.stack_capacity == 0)
+        table.Fail(Format("From<{}>().{}(): this machine has no push stack; call SetPushCapacity<N>() before "
+                          "configuring pushes and pops",
+                          from_name(), kind == kKindPush ? "Push" : "Pop"));
+}
+
+/// Puts `fresh` (chain `chain` of `from`, one transition longer) in place of
+/// the chain it extends; `always` notes that its last condition is Always.
+template <class C, class A>
+[[TICKFSM_DETAIL_COLD]] void ReplaceChain(Table<C, A>& table, StateIndex from, std::size_t chain,
+                                          ChainBase<C, A>* fresh, bool always) noexcept(false) {
+    ChainPtr<C, A> owned(fresh);
+    table.meta[from].chains[chain] = std::move(owned);
+    if (always) table.Note(from, chain, fresh->count - 1).always = true;
+    table.finalized = false;
+}
+
 template <class C, class A, class S, class T, class Cond, unsigned kFlags, class Maker, class... Edges>
 [[TICKFSM_DETAIL_COLD]] void ApplyTo(Table<C, A>& table, std::size_t chain, Cond&& condition, Maker&& make) {
     using Old = Chain<C, A, S, Edges...>;
     using E = Edge<T, Cond, kFlags, Maker>;
     using New = Chain<C, A, S, Edges..., E>;
-    if constexpr (E::kKind == kKindPush || E::kKind == kKindPop)
-        if (table.stack_capacity == 0)
-            table.Fail(Format("From<{}>().{}(): this machine has no push stack; call SetPushCapacity<N>() before "
-                              "configuring pushes and pops",
-                              StateName<S>(), E::kKind == kKindPush ? "Push" : "Pop"));
+    if constexpr (E::kKind == kKindPush || E::kKind == kKindPop) CheckStackFor(table, &StateName<S>, E::kKind);
     const StateIndex to = table.template Register<T>();
-    auto& owned = ChainToExtend(table, TypeKey<S>(), chain, TypeKey<Old>(), &StateName<S>, &StateName<T>);
-    Old& old = static_cast<Old&>(*owned);
-    std::array<Target, sizeof...(Edges) + 1> targets{};
-    for (std::size_t i = 0; i < sizeof...(Edges); ++i) targets[i] = old.target_array[i];
-    targets[sizeof...(Edges)] = Target{to, 0, table.meta[to].offset};
+    Old& old = static_cast<Old&>(*ChainToExtend(table, TypeKey<S>(), chain, TypeKey<Old>(), &StateName<S>,
+                                                &StateName<T>));
     // The old chain's edges move over one by one: no tuple machinery per prefix.
-    ChainPtr<C, A> fresh([&]<std::size_t... I>(std::index_sequence<I...>) {
+    New* fresh = [&]<std::size_t... I>(std::index_sequence<I...>) {
         return new New(typename New::Store{static_cast<EdgeHolder<I, Edges>&&>(old.edges)...,
                                            EdgeHolder<sizeof...(Edges), E>{std::move(condition), std::move(make)}},
-                       targets);
-    }(std::index_sequence_for<Edges...>{}));
-    owned = std::move(fresh);
-    if constexpr (std::is_same_v<Cond, Always>)
-        table.Note(table.Find(TypeKey<S>()), chain, sizeof...(Edges)).always = true;
-    table.finalized = false;
+                       old.targets, Target{to, 0, table.meta[to].offset});
+    }(std::index_sequence_for<Edges...>{});
+    ReplaceChain(table, table.Find(TypeKey<S>()), chain, fresh, std::is_same_v<Cond, Always>);
 }
 
 template <class C, class A, class S, class T>

@@ -88,18 +88,73 @@ struct ManagerConfig {
         Storage::BlockOf(seat)->stale = Storage::TableOf(seat) != nullptr;
     }
 
-    /// A To step on the shared path, if the machine is on it at `token` (the
-    /// builder's position): the new position, else null. Not a template, so
-    /// each transition costs little code.
-    static const void* StepTo(Seat& seat, const void* token, const void* key, void (*function)(), std::size_t chain,
-                              typename Record::Replay replay) {
-        if (!Sharing(seat) || token != Storage::BlockOf(seat)->node) return nullptr;
+    /// What `From<S>()` or `SetInitialState<S>()` starts, as constants (see EdgeCall).
+    struct ChainCall {
+        NameFn state;                   // S's name
+        const void* state_key;          // TypeKey of S
+        const void* step_key;           // TypeKey of the step (FromStep<S> or InitStep<S>)
+        typename Record::Replay replay; // the step on a shared table
+        bool initial;                   // SetInitialState<S>() rather than From<S>()
+    };
+
+    /// The checks and the shared step of a new chain of S's transitions: the
+    /// node the machine moves to on the shared path, or null when it
+    /// configures a private table (where the caller adds the chain). Refuses a
+    /// frozen machine, and a second initial state on the shared path.
+    [[TICKFSM_DETAIL_COLD]] static Node* BeginChain(Seat& seat, const ChainCall& call) {
+        if (seat.rt.flags & kFrozen) [[unlikely]]
+            FailFrozen(call.initial ? Format("SetInitialState<{}>()", call.state()) : Format("From<{}>()", call.state()));
+        if (!Sharing(seat)) return nullptr;
+        if (call.initial && !Storage::BlockOf(seat)->node->initial.empty())
+            MachineTable::Fail(Format("SetInitialState<{}>(): the initial state is already {}; a machine has one "
+                                      "initial state (use From<{}>() to add transitions from {})",
+                                      call.state(), Storage::BlockOf(seat)->node->initial, call.state(),
+                                      call.state()));
         Record step;
-        step.key = key;
-        step.function = function;
-        step.chain = chain;
-        step.replay = replay;
+        step.key = call.step_key;
+        step.replay = call.replay;
+        step.starts_chain_of = call.state_key;
+        if (call.initial) step.initial = call.state();
         return Step(seat, step);
+    }
+
+    /// What one `From<S>().To<T>(...)` (or ForceTo, ToWhenDone, Push, Pop)
+    /// adds, as constants: a builder keeps one per transition in read-only
+    /// data and BeginEdge makes every check and step from it, so that a
+    /// transition costs a call of code rather than a copy of these checks.
+    struct EdgeCall {
+        NameFn from;                    // S's name
+        NameFn to;                      // T's name
+        const char* api;                // "To", "ForceTo", "ToWhenDone", "Push" or "Pop"
+        const void* from_key;           // TypeKey of S
+        const void* old_chain;          // TypeKey of the chain the builder extends
+        const void* new_chain;          // TypeKey of the chain with this transition
+        typename Record::Replay replay; // rebuilds the transition on a shared table; null if it holds data
+        bool stack;                     // a push or a pop: needs SetPushCapacity first
+    };
+
+    /// The checks and the shared step of a transition: the machine's new
+    /// position on the shared path if the transition took a step along it (the
+    /// builder at `token` is where the machine is, and the condition is
+    /// rebuilt from `call.replay` and `function`), else null after the checks
+    /// that a private table's transition needs, with the machine's table made
+    /// private. Refuses a frozen machine, a push or pop without a stack and a
+    /// builder used twice before anything changes.
+    [[TICKFSM_DETAIL_COLD]] static const void* BeginEdge(Seat& seat, const void* token, std::size_t chain,
+                                                         const EdgeCall& call, void (*function)()) {
+        CheckConfigurableEdge(seat, call.from, call.api, call.to);
+        if (call.stack) CheckPushStack(seat, call.from, call.api);
+        if (call.replay && Sharing(seat) && token == Storage::BlockOf(seat)->node) {
+            Record step;
+            step.key = call.new_chain;
+            step.function = function;
+            step.chain = chain;
+            step.replay = call.replay;
+            return Step(seat, step);
+        }
+        CheckChain(seat, call.from_key, chain, call.old_chain, call.from, call.to);
+        Storage::Detach(seat);
+        return nullptr;
     }
 
     /// In a shared configuration, refuse a second transition from S on `event` now.

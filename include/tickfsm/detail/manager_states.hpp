@@ -17,22 +17,11 @@ template <class Controller, class Action>
 template <class S>
 inline TransitionBuilder<Controller, Action, S> StateManager<Controller, Action>::SetInitialState() {
     static_assert(detail::CheckState<S, Controller, Action>());
-    ManagerConfig::CheckConfigurable(machine_seat,
-                                     [] { return detail::Format("SetInitialState<{}>()", detail::StateName<S>()); });
-    if (ManagerConfig::Sharing(machine_seat)) {
-        if (!OwnBlock()->node->initial.empty())
-            MachineTable::Fail(detail::Format(
-                "SetInitialState<{}>(): the initial state is already {}; a machine has one "
-                "initial state (use From<{}>() to add transitions from {})",
-                detail::StateName<S>(), OwnBlock()->node->initial, detail::StateName<S>(), detail::StateName<S>()));
-        StepRecord step;
-        step.key = detail::TypeKey<detail::InitStep<S>>();
-        step.replay = &detail::ReplayInit<Controller, Action, S>;
-        step.starts_chain_of = detail::TypeKey<S>();
-        step.initial = detail::StateName<S>();
-        StepNode* node = ManagerConfig::Step(machine_seat, step);
+    static constexpr typename ManagerConfig::ChainCall kCall{&detail::StateName<S>, &detail::TypeKeyHolder<S>::key,
+                                                             &detail::TypeKeyHolder<detail::InitStep<S>>::key,
+                                                             &detail::ReplayInit<Controller, Action, S>, true};
+    if (StepNode* node = ManagerConfig::BeginChain(machine_seat, kCall))
         return TransitionBuilder<Controller, Action, S>(*this, node->chain_index, node);
-    }
     if (CurrentTable()->initial != detail::kNoState)
         detail::ApplyInit<Controller, Action, S>(*CurrentTable()); // reports
     AddStatePrivately<S>();
@@ -44,15 +33,11 @@ template <class Controller, class Action>
 template <class S>
 inline TransitionBuilder<Controller, Action, S> StateManager<Controller, Action>::From() {
     static_assert(detail::CheckState<S, Controller, Action>());
-    ManagerConfig::CheckConfigurable(machine_seat, [] { return detail::Format("From<{}>()", detail::StateName<S>()); });
-    if (ManagerConfig::Sharing(machine_seat)) {
-        StepRecord step;
-        step.key = detail::TypeKey<detail::FromStep<S>>();
-        step.replay = &detail::ReplayFrom<Controller, Action, S>;
-        step.starts_chain_of = detail::TypeKey<S>();
-        StepNode* node = ManagerConfig::Step(machine_seat, step);
+    static constexpr typename ManagerConfig::ChainCall kCall{&detail::StateName<S>, &detail::TypeKeyHolder<S>::key,
+                                                             &detail::TypeKeyHolder<detail::FromStep<S>>::key,
+                                                             &detail::ReplayFrom<Controller, Action, S>, false};
+    if (StepNode* node = ManagerConfig::BeginChain(machine_seat, kCall))
         return TransitionBuilder<Controller, Action, S>(*this, node->chain_index, node);
-    }
     AddStatePrivately<S>();
     return TransitionBuilder<Controller, Action, S>(
         *this, detail::ApplyNewChain<Controller, Action, S>(*CurrentTable()), nullptr);

@@ -359,62 +359,77 @@ struct Table {
         static_assert(CheckState<S, C, A>());
         static_assert(alignof(S) <= 64, "tickfsm: a state aligned to more than 64 bytes is not supported; lower its "
                                         "alignas or keep the over-aligned data behind a pointer");
-        const void* key = identity;
-        if (key)
-            if (const StateIndex found = Find(key); found != kNoState) return found;
-        if (meta.size() >= kNoState - 1)
-            Fail(detail::Format("cannot add state {}: a machine holds at most {} states", name, kNoState - 1));
-
-        // Reserve first so that nothing below throws half-way.
-        ReserveOneMore(words);
-        ReserveOneMore(selfs);
-        ReserveOneMore(keys);
-        ReserveOneMore(meta);
-        ReserveOneMore(items);
-        ReserveOneMore(tree);
-
-        StateMeta<C, A> m;
-        m.name = name;
-        m.key = key;
+        if (const StateIndex found = PrepareAdd(identity, name); found != kNoState) return found;
+        DataItem item;
+        std::uint32_t offset = 0;
+        if constexpr (!std::is_empty_v<S>) {
+            offset = Place<S>();
+            item = DataItemFor<S, kFromPrototype>(offset, std::move(prototype));
+        }
+        // Nothing below throws: PrepareAdd made room.
+        StateMeta<C, A>& m = PushState(identity, name, std::is_empty_v<S> ? nullptr : &item);
+        m.offset = offset;
         m.takes_machine = kTakesMachine<S, C, A>;
         m.has_enter = HasOnStateEnter<S, C, A> || HasOnStateEnterM<S, C, A>;
-        if constexpr (!std::is_empty_v<S>) {
-            m.has_data = true;
-            m.offset = Place<S>();
-            DataItem item = DataItemFor<S, kFromPrototype>(m.offset, std::move(prototype));
-            items.push_back(std::move(item));
-        }
         if constexpr (HasCanEnterState<S, C>)
-            m.can_enter = [](const C& c, std::byte* data, std::uint32_t offset, const StateRef& from) {
-                return static_cast<bool>(StateObject<S>(data, offset).CanEnterState(c, from));
+            m.can_enter = [](const C& c, std::byte* data, std::uint32_t at, const StateRef& from) {
+                return static_cast<bool>(StateObject<S>(data, at).CanEnterState(c, from));
             };
         if constexpr (HasCanExitState<S, C>)
-            m.can_exit = [](const C& c, std::byte* data, std::uint32_t offset, const StateRef& to) {
-                return static_cast<bool>(StateObject<S>(data, offset).CanExitState(c, to));
+            m.can_exit = [](const C& c, std::byte* data, std::uint32_t at, const StateRef& to) {
+                return static_cast<bool>(StateObject<S>(data, at).CanExitState(c, to));
             };
         if constexpr (HasOnStateInit<S, C>)
-            m.init = [](C& c, std::byte* data, std::uint32_t offset) { StateObject<S>(data, offset).OnStateInit(c); };
+            m.init = [](C& c, std::byte* data, std::uint32_t at) { StateObject<S>(data, at).OnStateInit(c); };
         m.enter = &EnterHook<S>;
         m.perform = &PerformHook<S>;
         m.exit = &ExitHook<S>;
         if constexpr (HasOnStatePause<S, C, A> || HasOnStatePauseM<S, C, A>) m.pause = &PauseHook<S>;
         if constexpr (HasOnStateResume<S, C, A> || HasOnStateResumeM<S, C, A>) m.resume = &ResumeHook<S>;
         if constexpr (HasPerform<S, C, A>)
-            m.fast_perform = [](C& c, const A& a, std::byte* data, std::uint32_t offset) {
-                CallPerform(StateObject<S>(data, offset), c, a);
+            m.fast_perform = [](C& c, const A& a, std::byte* data, std::uint32_t at) {
+                CallPerform(StateObject<S>(data, at), c, a);
             };
         m.step_none.step = &StepNone<C, A, S>;
         if constexpr (std::is_empty_v<S>) m.step_none.bare = &StepNoneBare<C, A, S>;
         m.step_none.machine = &StepNoneMachine<C, A, S>;
-        m.step_none.offset = m.offset;
-        meta.push_back(std::move(m));
-        keys.push_back(key);
+        m.step_none.offset = offset;
+        if constexpr (std::is_same_v<S, Any>) any = static_cast<StateIndex>(meta.size() - 1);
+        return static_cast<StateIndex>(meta.size() - 1);
+    }
+
+    /// Add's part that does not depend on the state's class: the id of the
+    /// state known by `identity` if there is one, else kNoState once every
+    /// per-state list has room for one more (so that PushState cannot throw).
+    [[TICKFSM_DETAIL_COLD]] StateIndex PrepareAdd(const void* identity, std::string_view name) {
+        if (identity)
+            if (const StateIndex found = Find(identity); found != kNoState) return found;
+        if (meta.size() >= kNoState - 1)
+            Fail(detail::Format("cannot add state {}: a machine holds at most {} states", name, kNoState - 1));
+        ReserveOneMore(words);
+        ReserveOneMore(selfs);
+        ReserveOneMore(keys);
+        ReserveOneMore(meta);
+        ReserveOneMore(items);
+        ReserveOneMore(tree);
+        return kNoState;
+    }
+    /// Appends a state (and its per-character data item, if any) after PrepareAdd: its facts, to fill in.
+    [[TICKFSM_DETAIL_COLD]] StateMeta<C, A>& PushState(const void* identity, std::string_view name,
+                                                       DataItem* item) noexcept {
+        StateMeta<C, A>& m = meta.emplace_back();
+        m.name = name;
+        m.key = identity;
+        if (item) {
+            m.has_data = true;
+            items.push_back(std::move(*item));
+        }
+        keys.push_back(identity);
         tree.push_back({});
         words.push_back({}); // set by Finalize
         selfs.push_back(nullptr);
         finalized = false;
-        if constexpr (std::is_same_v<S, Any>) any = static_cast<StateIndex>(meta.size() - 1);
-        return static_cast<StateIndex>(meta.size() - 1);
+        return m;
     }
 
     /// Id of the keyed state `value` of key type `key_type`, or kNoState.
