@@ -473,79 +473,7 @@ struct Table {
     /// Pick the step for every state and point each at its context. Run once the
     /// table's shape is final (before the first tick): contexts point into
     /// `meta`, which moves while states are being added.
-    [[TICKFSM_DETAIL_COLD]] void Finalize() {
-        // A state needs the general path if its hooks take the machine handle or
-        // it has actions; so does a state that can enter such a state, because
-        // the fast path inlines the entered state's hooks.
-        std::vector<bool> general(meta.size());
-        for (std::size_t s = 0; s < meta.size(); ++s)
-            general[s] = meta[s].takes_machine || !meta[s].actions.empty();
-        if (code.check_lanes) code.check_lanes(*this);
-        uses_machine = false;
-        all_fast = true;
-        names.clear();
-        for (std::size_t s = 0; s < meta.size(); ++s) {
-            StateMeta<C, A>& m = meta[s];
-            names.push_back(m.name);
-            std::size_t non_empty = 0;
-            m.slow = general[s];
-            for (const auto& chain : m.chains) {
-                non_empty += chain->count != 0;
-                for (std::size_t i = 0; i < chain->count; ++i)
-                    m.slow = m.slow || general[chain->targets[i].id] || Gated(m, *chain, i);
-            }
-            // a chain known only at run time, or with pushes, pops or waits, is the general path's
-            for (const auto& chain : m.chains) m.slow = m.slow || (chain->count != 0 && !chain->step) || chain->kinds;
-            // several chains, history to keep, a tree, any-state transitions
-            m.slow = m.slow || non_empty > 1 || keep_previous || nested || any != kNoState || stack_capacity != 0 ||
-                     passing;
-            uses_machine = uses_machine || general[s];
-            all_fast = all_fast && !m.slow;
-        }
-        nested_steppers.assign(nested ? meta.size() : 0, NestedStepper<C, A>{});
-        if (plan_nested) plan_nested(*this);
-        bare = data_size == 0; // then no state has data and no target a maker: every fast step has a bare form
-        machine_words.assign(words.size(), StepWord<C, A>{});
-        for (std::size_t s = 0; s < meta.size(); ++s) {
-            StateMeta<C, A>& m = meta[s];
-            const ChainBase<C, A>* only = nullptr;
-            std::size_t non_empty = 0;
-            for (const auto& chain : m.chains) {
-                chain->offset = m.offset;
-                for (std::size_t i = 0; i < chain->count; ++i)
-                    chain->targets[i].flags = meta[chain->targets[i].id].slow ? kSlow : 0;
-                if (chain->count != 0) {
-                    ++non_empty;
-                    only = chain.get();
-                }
-            }
-            // A crowd never reads a slow state's entry: kSlow sends its ticks to the general path.
-            const Stepper<C, A>* stepper = nullptr;
-            if (!m.slow) {
-                if (nested) stepper = &nested_steppers[s];
-                else if (non_empty == 0) stepper = &m.step_none;
-                else stepper = only;
-            }
-            if (bare) {
-                words[kStepHeaderWords + s].bare = stepper ? stepper->bare : nullptr;
-            } else {
-                words[kStepHeaderWords + s].step = stepper ? stepper->step : nullptr;
-            }
-            machine_words[kStepHeaderWords + s].machine = stepper ? stepper->machine : &MachineGeneralStep<C, A>;
-            selfs[s] = stepper;
-        }
-        quick_start = !nested && initial < meta.size() && !meta[initial].slow && !meta[initial].has_enter;
-        for (const StateMeta<C, A>& m : meta) quick_start = quick_start && !m.init;
-        // The header words sit just before the steps (steps[kDtWord], steps[kSelfsWord]).
-        constexpr auto kDtAt = static_cast<std::size_t>(static_cast<std::ptrdiff_t>(kStepHeaderWords) + kDtWord);
-        constexpr auto kSelfsAt = static_cast<std::size_t>(static_cast<std::ptrdiff_t>(kStepHeaderWords) + kSelfsWord);
-        words[kDtAt].dt = dt;
-        words[kSelfsAt].selfs = selfs.data();
-        machine_words[kDtAt].dt = dt;
-        machine_words[kSelfsAt].selfs = selfs.data();
-        fingerprint = Fingerprint(CharacterName(), Layout(), Shape());
-        finalized = true;
-    }
+    [[TICKFSM_DETAIL_COLD]] void Finalize();
 
     /// Gives the leaves that can take the nested fast path their
     /// NestedStepper (defined in nested_step.hpp).
@@ -585,14 +513,7 @@ struct Table {
 
     /// Whether the gates let the machine go from `from` to `to`: from's
     /// CanExitState told `to`, then to's CanEnterState told `from`.
-    bool Allowed(StateIndex from, StateIndex to, const C& c, std::byte* data) const {
-        if (from != kNoState) {
-            const StateMeta<C, A>& leaving = meta[from];
-            if (leaving.can_exit && !leaving.can_exit(c, data, leaving.offset, Ref(to))) return false;
-        }
-        const StateMeta<C, A>& entering = meta[to];
-        return !entering.can_enter || entering.can_enter(c, data, entering.offset, Ref(from));
-    }
+    bool Allowed(StateIndex from, StateIndex to, const C& c, std::byte* data) const;
 
     /// Which state the conditions of `from` send the machine to at time t: the
     /// first whose condition holds and whose gates agree (forced ones skip them).
@@ -601,33 +522,7 @@ struct Table {
     /// ToWhenDone transition also waits for the current state `active` to be
     /// done: `done` (it called Machine::Done()), or its CanExitState agrees.
     Probed<C, A> Probe(StateIndex from, const C& c, const A& a, float t, std::byte* data,
-                       StateIndex leaf = kNoState, StateIndex active = kNoState, bool done = false) const {
-        const StateIndex gate = leaf != kNoState ? leaf : from;
-        std::size_t before = 0;
-        for (const auto& chain : meta[from].chains) {
-            for (int start = 0;;) {
-                const int i = chain->probe(*chain, c, a, t, start);
-                if (i < 0) break;
-                const StateIndex to = chain->targets[i].id;
-                if (leaf != kNoState && Within(leaf, to)) {
-                    start = i + 1;
-                    continue;
-                }
-                if (chain->kinds && chain->kinds[i] == kKindWait && !done && active != kNoState && active != from) {
-                    const StateMeta<C, A>& current = meta[active];
-                    if (current.can_exit && !current.can_exit(c, data, current.offset, Ref(to))) {
-                        start = i + 1; // waits: tried again next tick, condition and all
-                        continue;
-                    }
-                }
-                if (chain->forced[i] || Allowed(gate, to, c, data))
-                    return {to, before + static_cast<std::size_t>(i), chain.get(), i};
-                start = i + 1;
-            }
-            before += chain->count;
-        }
-        return {};
-    }
+                       StateIndex leaf = kNoState, StateIndex active = kNoState, bool done = false) const;
 
     /// Which state the conditions of the active path of `leaf` send the machine
     /// to: each state's transitions from the outermost state in, each with its
@@ -635,25 +530,7 @@ struct Table {
     /// one tick on if `ahead`: a dry run sees the ticks the next tick will).
     /// A region's lane has no any-state transitions (`with_any` false): those are the machine's.
     Probed<C, A> ProbePath(StateIndex leaf, std::uint32_t leaf_ticks, const C& c, const A& a, std::byte* data,
-                           bool ahead = false, bool done = false, bool with_any = true) const {
-        if (any != kNoState && with_any) // the any-state transitions first, with the current state's time
-            if (const Probed<C, A> fired = Probe(any, c, a, TimeOf(leaf_ticks, dt), data, leaf); fired.to != kNoState)
-                return fired;
-        if (!nested) return Probe(leaf, c, a, TimeOf(leaf_ticks, dt), data, kNoState, leaf, done);
-        TreeIndex path[kMaxDepth];
-        const std::size_t n = ActivePathOf(tree, leaf, path);
-        for (std::size_t i = 0; i < n; ++i) {
-            const StateIndex s = path[i];
-            std::uint32_t ticks = leaf_ticks;
-            if (s != leaf) {
-                ticks = SlotOf(tree[s], data).ticks;
-                if (ahead) CountTick(ticks);
-            }
-            const Probed<C, A> fired = Probe(s, c, a, TimeOf(ticks, dt), data, kNoState, leaf, done);
-            if (fired.to != kNoState) return fired;
-        }
-        return {};
-    }
+                           bool ahead = false, bool done = false, bool with_any = true) const;
 
     /// The state outward of `s`: its parent, or (`across` regions) the
     /// parallel state that holds a region.
@@ -766,3 +643,4 @@ private:
 } // namespace tickfsm::detail
 
 #include "table_describe.hpp"
+#include "table_steps.hpp"
