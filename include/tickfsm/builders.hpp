@@ -49,7 +49,7 @@ public:
         // Refused before anything changes, also for a builder off the machine's place on the shared path.
         if (Configuration::Sharing(m.machine_seat)) Configuration::template CheckNoEventOnPath<S, T>(m.machine_seat, event);
         if (Configuration::Sharing(m.machine_seat) && from.token == m.OwnBlock()->node) {
-            detail::StepRecord<Controller, Action> step;
+            detail::StepRecord step;
             step.key = detail::TypeKey<detail::OnStep<S, T>>();
             step.event = event;
             step.event_state = detail::TypeKey<S>();
@@ -109,7 +109,7 @@ private:
         });
         if constexpr (std::is_empty_v<G> && std::is_default_constructible_v<G>) {
             if (Configuration::Sharing(m.machine_seat) && from.token == m.OwnBlock()->node) {
-                detail::StepRecord<Controller, Action> step;
+                detail::StepRecord step;
                 step.key = detail::TypeKey<detail::TypedOnStep<S, E, G, T>>();
                 step.replay = &detail::ReplayTypedOn<Controller, Action, S, E, G, T>;
                 return TransitionBuilder<Controller, Action, S, Edges...>(m, from.chain,
@@ -302,7 +302,7 @@ public:
 private:
     using Manager = StateManager<Controller, Action>;
     using Configuration = detail::ManagerConfig<Controller, Action>;
-    using StepRecord = detail::StepRecord<Controller, Action>;
+    using StepRecord = detail::StepRecord;
 
     static constexpr const char* EdgeApi(unsigned flags) noexcept {
         if (flags & detail::kEdgePush) return "Push";

@@ -32,7 +32,7 @@
     Kind struct ::tickfsm::detail::ManagerEngine<Controller, Action>;                                          \
     Kind class ::tickfsm::Machine<Controller, Action>;                                                         \
     Kind struct ::tickfsm::detail::Table<Controller, Action>;                                                  \
-    Kind class ::tickfsm::detail::Registry<Controller, Action>;                                                \
+    Kind ::tickfsm::detail::Registry& ::tickfsm::detail::RegistryOf<Controller, Action>();                     \
     Kind void ::tickfsm::detail::GeneralTick<Controller, Action>(::tickfsm::detail::TickContext<Controller, Action>&); \
     Kind void ::tickfsm::detail::Initialize<Controller, Action>(::tickfsm::detail::TickContext<Controller, Action>&);  \
     Kind void ::tickfsm::detail::ChangeTo<Controller, Action>(                                                 \

@@ -71,7 +71,7 @@ public:
         if (!detail::PositiveFinite(fixed_dt))
             MachineTable::Fail(detail::Format("fixed_dt must be finite and positive, got {}", fixed_dt));
         machine_seat.home = ManagerStorage::NewBlock(0, alignof(ManagerBlock));
-        OwnBlock()->node = detail::Registry<Controller, Action>::Get().Root(fixed_dt);
+        OwnBlock()->node = detail::RegistryOf<Controller, Action>().Root(fixed_dt);
         OwnBlock()->dt = fixed_dt;
     }
 
@@ -502,8 +502,8 @@ private:
     using ManagerEngine = detail::ManagerEngine<Controller, Action>;
     using ManagerBlock = typename ManagerStorage::Block;
     using MachineTable = detail::Table<Controller, Action>;
-    using StepRecord = detail::StepRecord<Controller, Action>;
-    using StepNode = detail::StepNode<Controller, Action>;
+    using StepRecord = detail::StepRecord;
+    using StepNode = detail::StepNode;
     using BusyScope = typename ManagerEngine::BusyScope;
     template <class, class, class, class...>
     friend class TransitionBuilder;

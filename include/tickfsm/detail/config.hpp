@@ -22,6 +22,7 @@
 #include <vector>
 
 #include "owned.hpp"
+#include "registry.hpp"
 #include "format.hpp"
 
 #include "../event.hpp"
@@ -58,26 +59,6 @@ inline constexpr bool kIsFunctionPointer = std::is_pointer_v<F> && std::is_funct
 template <class F>
 inline constexpr bool kShareableCondition =
     kIsFunctionPointer<F> || (std::is_empty_v<F> && std::is_default_constructible_v<F>);
-
-template <class C, class A>
-struct StepRecord {
-    using Replay = void (*)(Table<C, A>&, const StepRecord&);
-    const void* key = nullptr;       // TypeKey of the step
-    void (*function)() = nullptr;    // a function-pointer condition
-    std::size_t chain = 0;           // To: the chain it extends
-    Replay replay = nullptr;
-    const void* starts_chain_of = nullptr; // Init/From: TypeKey of S
-    std::string_view initial;              // Init: name of S
-    Event event;                           // On: the event
-    const void* event_state = nullptr;     // On: TypeKey of S
-    std::size_t edge = 0;                  // Name: the edge of `chain` named
-    std::string name;                      // Name: the condition's name
-
-    bool Same(const StepRecord& other) const noexcept {
-        return key == other.key && function == other.function && chain == other.chain && event == other.event &&
-               edge == other.edge && name == other.name;
-    }
-};
 
 // --- the steps, applied to a table --------------------------------------------
 
@@ -243,7 +224,8 @@ template <class C, class A, class Parent, class... Children>
     ApplySubstates(table, parent, children);
 }
 template <class C, class A, class Parent, class... Children>
-[[TICKFSM_DETAIL_COLD]] void ReplaySubstates(Table<C, A>& table, const StepRecord<C, A>&) {
+[[TICKFSM_DETAIL_COLD]] void ReplaySubstates(void* erased, const StepRecord&) {
+    Table<C, A>& table = *static_cast<Table<C, A>*>(erased);
     ApplySubstates<C, A, Parent, Children...>(table);
 }
 
@@ -277,7 +259,8 @@ template <class C, class A, class Parallel, class... Regions>
     ApplyRegions(table, parallel, regions);
 }
 template <class C, class A, class Parallel, class... Regions>
-[[TICKFSM_DETAIL_COLD]] void ReplayRegions(Table<C, A>& table, const StepRecord<C, A>&) {
+[[TICKFSM_DETAIL_COLD]] void ReplayRegions(void* erased, const StepRecord&) {
+    Table<C, A>& table = *static_cast<Table<C, A>*>(erased);
     ApplyRegions<C, A, Parallel, Regions...>(table);
 }
 
@@ -289,7 +272,8 @@ template <class C, class A, class S>
     table.finalized = false;
 }
 template <class C, class A, class S>
-[[TICKFSM_DETAIL_COLD]] void ReplayHistory(Table<C, A>& table, const StepRecord<C, A>& step) {
+[[TICKFSM_DETAIL_COLD]] void ReplayHistory(void* erased, const StepRecord& step) {
+    Table<C, A>& table = *static_cast<Table<C, A>*>(erased);
     ApplyHistory<C, A, S>(table, static_cast<History>(step.chain));
 }
 
@@ -324,7 +308,8 @@ template <class C, class A, class S, class E, class G, class T>
     table.finalized = false;
 }
 template <class C, class A, class S, class E, class G, class T>
-[[TICKFSM_DETAIL_COLD]] void ReplayTypedOn(Table<C, A>& table, const StepRecord<C, A>&) {
+[[TICKFSM_DETAIL_COLD]] void ReplayTypedOn(void* erased, const StepRecord&) {
+    Table<C, A>& table = *static_cast<Table<C, A>*>(erased);
     ApplyTypedOn<C, A, S, E, G, T>(table, G{});
 }
 
@@ -341,7 +326,8 @@ template <class C, class A, class S>
     table.finalized = false;
 }
 template <class C, class A, class S>
-[[TICKFSM_DETAIL_COLD]] void ReplayPassThrough(Table<C, A>& table, const StepRecord<C, A>&) {
+[[TICKFSM_DETAIL_COLD]] void ReplayPassThrough(void* erased, const StepRecord&) {
+    Table<C, A>& table = *static_cast<Table<C, A>*>(erased);
     ApplyPassThrough<C, A, S>(table);
 }
 
@@ -355,7 +341,8 @@ template <class C, class A>
     table.Note(from, chain, edge).name = std::string(name);
 }
 template <class C, class A, class S>
-[[TICKFSM_DETAIL_COLD]] void ReplayConditionName(Table<C, A>& table, const StepRecord<C, A>& step) {
+[[TICKFSM_DETAIL_COLD]] void ReplayConditionName(void* erased, const StepRecord& step) {
+    Table<C, A>& table = *static_cast<Table<C, A>*>(erased);
     ApplyConditionName(table, table.Find(TypeKey<S>()), step.chain, step.edge, step.name);
 }
 
@@ -372,7 +359,8 @@ template <class C, class A, class S>
     table.finalized = false;
 }
 template <class C, class A, class S>
-[[TICKFSM_DETAIL_COLD]] void ReplayTerminal(Table<C, A>& table, const StepRecord<C, A>&) {
+[[TICKFSM_DETAIL_COLD]] void ReplayTerminal(void* erased, const StepRecord&) {
+    Table<C, A>& table = *static_cast<Table<C, A>*>(erased);
     ApplyTerminal<C, A, S>(table);
 }
 
@@ -386,7 +374,8 @@ template <class C, class A>
     table.declared.push_back(event);
 }
 template <class C, class A>
-[[TICKFSM_DETAIL_COLD]] void ReplayDeclareEvent(Table<C, A>& table, const StepRecord<C, A>& step) {
+[[TICKFSM_DETAIL_COLD]] void ReplayDeclareEvent(void* erased, const StepRecord& step) {
+    Table<C, A>& table = *static_cast<Table<C, A>*>(erased);
     ApplyDeclareEvent(table, step.event);
 }
 
@@ -410,7 +399,8 @@ template <class C, class A, std::size_t N>
     table.finalized = false;
 }
 template <class C, class A, std::size_t N>
-[[TICKFSM_DETAIL_COLD]] void ReplayPushCapacity(Table<C, A>& table, const StepRecord<C, A>&) {
+[[TICKFSM_DETAIL_COLD]] void ReplayPushCapacity(void* erased, const StepRecord&) {
+    Table<C, A>& table = *static_cast<Table<C, A>*>(erased);
     ApplyPushCapacity<C, A, N>(table);
 }
 
@@ -421,36 +411,43 @@ template <class C, class A, class S, class X>
 
 
 template <class C, class A, class S, class T>
-[[TICKFSM_DETAIL_COLD]] void ReplayOn(Table<C, A>& table, const StepRecord<C, A>& step) {
+[[TICKFSM_DETAIL_COLD]] void ReplayOn(void* erased, const StepRecord& step) {
+    Table<C, A>& table = *static_cast<Table<C, A>*>(erased);
     ApplyOn<C, A, S, T>(table, step.event);
 }
 template <class C, class A, class S, class X>
-[[TICKFSM_DETAIL_COLD]] void ReplayDo(Table<C, A>& table, const StepRecord<C, A>&) {
+[[TICKFSM_DETAIL_COLD]] void ReplayDo(void* erased, const StepRecord&) {
+    Table<C, A>& table = *static_cast<Table<C, A>*>(erased);
     ApplyDo<C, A, S, X>(table, detail::MakeShared<const X>());
 }
 
 struct KeepPreviousStep {};
 
 template <class C, class A>
-[[TICKFSM_DETAIL_COLD]] void ReplayKeepPrevious(Table<C, A>& table, const StepRecord<C, A>&) {
+[[TICKFSM_DETAIL_COLD]] void ReplayKeepPrevious(void* erased, const StepRecord&) {
+    Table<C, A>& table = *static_cast<Table<C, A>*>(erased);
     table.keep_previous = true;
     table.finalized = false;
 }
 
 template <class C, class A, class S>
-[[TICKFSM_DETAIL_COLD]] void ReplayInit(Table<C, A>& table, const StepRecord<C, A>&) {
+[[TICKFSM_DETAIL_COLD]] void ReplayInit(void* erased, const StepRecord&) {
+    Table<C, A>& table = *static_cast<Table<C, A>*>(erased);
     ApplyInit<C, A, S>(table);
 }
 template <class C, class A, class S>
-[[TICKFSM_DETAIL_COLD]] void ReplayFrom(Table<C, A>& table, const StepRecord<C, A>&) {
+[[TICKFSM_DETAIL_COLD]] void ReplayFrom(void* erased, const StepRecord&) {
+    Table<C, A>& table = *static_cast<Table<C, A>*>(erased);
     ApplyNewChain<C, A, S>(table);
 }
 template <class C, class A, class S>
-[[TICKFSM_DETAIL_COLD]] void ReplayAdd(Table<C, A>& table, const StepRecord<C, A>&) {
+[[TICKFSM_DETAIL_COLD]] void ReplayAdd(void* erased, const StepRecord&) {
+    Table<C, A>& table = *static_cast<Table<C, A>*>(erased);
     table.template Register<S>();
 }
 template <class C, class A, class S, class T, class Cond, unsigned kFlags, class Maker, class... Edges>
-[[TICKFSM_DETAIL_COLD]] void ReplayTo(Table<C, A>& table, const StepRecord<C, A>& step) {
+[[TICKFSM_DETAIL_COLD]] void ReplayTo(void* erased, const StepRecord& step) {
+    Table<C, A>& table = *static_cast<Table<C, A>*>(erased);
     if constexpr (kIsFunctionPointer<Cond>)
         ApplyTo<C, A, S, T, Cond, kFlags, Maker, Edges...>(table, step.chain, reinterpret_cast<Cond>(step.function),
                                                             Maker{});
@@ -460,90 +457,31 @@ template <class C, class A, class S, class T, class Cond, unsigned kFlags, class
 
 // --- the registry ------------------------------------------------------------------
 
+/// The registry's view of the tables of kind <C, A>.
 template <class C, class A>
-struct StepNode {
-    StepRecord<C, A> step;
-    StepNode* parent = nullptr;
-    std::vector<detail::Owned<StepNode>> children;
-    Table<C, A>* table = nullptr; // published table for the configuration root..here
-    // Facts about the path root..here, computed once when the node is made.
-    std::string_view initial; // empty while no initial state
-    std::size_t chain_index = 0; // Init/From: index of the chain this step starts
-    float dt = 0;
-
-    ~StepNode() { Table<C, A>::Release(table); }
+inline constexpr TableOps kTableOps{
+    [](float dt) -> void* { return new Table<C, A>(dt); },
+    [](void* table) { static_cast<Table<C, A>*>(table)->Finalize(); },
+    [](void* table) noexcept { static_cast<Table<C, A>*>(table)->Acquire(); },
+    [](void* table) noexcept { Table<C, A>::Release(static_cast<Table<C, A>*>(table)); },
 };
 
+/// The registry of kind <C, A>.
 template <class C, class A>
-class Registry {
-public:
-    using Node = StepNode<C, A>;
+Registry& RegistryOf() {
+    static Registry registry(kTableOps<C, A>);
+    return registry;
+}
 
-    static Registry& Get() {
-        static Registry registry;
-        return registry;
-    }
-
-    Node* Root(float dt) {
-        RegistryLock lock;
-        for (auto& root : roots_)
-            if (root->dt == dt) return root.get();
-        roots_.push_back(detail::MakeOwned<Node>());
-        roots_.back()->dt = dt;
-        return roots_.back().get();
-    }
-
-    /// The node after `parent` for `step`, made if new.
-    Node* Child(Node* parent, const StepRecord<C, A>& step) {
-        RegistryLock lock;
-        for (auto& child : parent->children)
-            if (child->step.Same(step)) return child.get();
-        auto node = detail::MakeOwned<Node>();
-        node->step = step;
-        node->parent = parent;
-        node->dt = parent->dt;
-        node->initial = step.initial.empty() ? parent->initial : step.initial;
-        if (step.starts_chain_of)
-            for (const Node* n = parent; n; n = n->parent)
-                node->chain_index += n->step.starts_chain_of == step.starts_chain_of;
-        parent->children.push_back(std::move(node));
-        return parent->children.back().get();
-    }
-
-    /// The table published at `node` with a reference taken for the caller, or null.
-    Table<C, A>* Published(Node* node) {
-        RegistryLock lock;
-        if (node->table) node->table->Acquire();
-        return node->table;
-    }
-
-    /// Publish `fresh` at `node` unless another table got there first; returns the
-    /// table to use, with one reference for the caller (fresh's own, or a new one).
-    Table<C, A>* Publish(Node* node, Table<C, A>* fresh) {
-        RegistryLock lock;
-        if (node->table) {
-            node->table->Acquire();
-            Table<C, A>::Release(fresh);
-            return node->table;
-        }
-        fresh->Acquire(); // the registry's reference
-        node->table = fresh;
-        return fresh;
-    }
-
-    /// A new private table holding the configuration root..node.
-    static Table<C, A>* Build(Node* node) {
-        std::vector<const StepRecord<C, A>*> path;
-        for (const Node* n = node; n->parent; n = n->parent) path.push_back(&n->step);
-        detail::Owned<Table<C, A>> table(new Table<C, A>(node->dt));
-        for (auto it = path.rbegin(); it != path.rend(); ++it) (*it)->replay(*table, **it);
-        table->Finalize();
-        return table.release();
-    }
-
-private:
-    Registry() = default;
-    std::vector<detail::Owned<Node>> roots_;
-};
+/// The table of the configuration root..node (see Registry::TableAt).
+template <class C, class A>
+Table<C, A>* SharedTableAt(StepNode* node) {
+    return static_cast<Table<C, A>*>(RegistryOf<C, A>().TableAt(node));
+}
+/// A new private table holding the configuration root..node.
+template <class C, class A>
+Table<C, A>* PrivateTableOf(const StepNode* node) {
+    return static_cast<Table<C, A>*>(RegistryOf<C, A>().Build(node));
+}
 
 } // namespace tickfsm::detail

@@ -24,8 +24,8 @@ template <class C, class A>
 struct ManagerConfig {
     using Storage = ManagerStorage<C, A>;
     using MachineTable = Table<C, A>;
-    using Record = StepRecord<C, A>;
-    using Node = StepNode<C, A>;
+    using Record = StepRecord;
+    using Node = StepNode;
     using NameFn = std::string_view (*)() noexcept;
 
     /// Refuses configuration once the machine is frozen (its first tick, a
@@ -69,7 +69,7 @@ struct ManagerConfig {
 
     /// A shareable step: move along the registry's path.
     static Node* Step(Seat& seat, const Record& step) {
-        Node* next = Registry<C, A>::Get().Child(Storage::BlockOf(seat)->node, step);
+        Node* next = RegistryOf<C, A>().Child(Storage::BlockOf(seat)->node, step);
         Storage::BlockOf(seat)->node = next;
         Storage::BlockOf(seat)->stale = Storage::TableOf(seat) != nullptr;
         return next;
@@ -79,11 +79,8 @@ struct ManagerConfig {
     /// it is built (and published for every later machine) before this
     /// machine moves on, so that a ConfigError leaves it where it was.
     static void CheckedStep(Seat& seat, const Record& step) {
-        auto& registry = Registry<C, A>::Get();
-        Node* next = registry.Child(Storage::BlockOf(seat)->node, step);
-        MachineTable* table = registry.Published(next);
-        if (!table) table = registry.Publish(next, registry.Build(next));
-        MachineTable::Release(table);
+        Node* next = RegistryOf<C, A>().Child(Storage::BlockOf(seat)->node, step);
+        MachineTable::Release(SharedTableAt<C, A>(next));
         Storage::BlockOf(seat)->node = next;
         Storage::BlockOf(seat)->stale = Storage::TableOf(seat) != nullptr;
     }

@@ -19,7 +19,7 @@ namespace tickfsm::detail {
 /// itself is the five words a tick reads (the controller and the Seat).
 template <class C, class A>
 struct ManagerBlock {
-    StepNode<C, A>* node = nullptr; // position on the shared configuration path; null once private
+    StepNode* node = nullptr; // position on the shared configuration path; null once private
     std::uint32_t data_count = 0;   // states of the table whose data lives in this block
     std::uint32_t capacity = 0;     // bytes of state data the block holds
     std::uint32_t align = 0;        // alignment the block was allocated with
@@ -116,18 +116,14 @@ struct ManagerStorage {
         return *TableOf(seat);
     }
     [[gnu::cold, gnu::noinline]] static void Resolve(Seat& seat) {
-        auto& registry = Registry<C, A>::Get();
-        StepNode<C, A>* node = BlockOf(seat)->node;
-        MachineTable* table = registry.Published(node);
-        if (!table) table = registry.Publish(node, registry.Build(node));
-        Adopt(seat, table);
+        Adopt(seat, SharedTableAt<C, A>(BlockOf(seat)->node));
     }
 
     /// Leave the shared path: the machine gets a private table holding its
     /// configuration so far (a step that holds data is about to be added).
     static void Detach(Seat& seat) {
         if (!BlockOf(seat)->node) return;
-        MachineTable* table = Registry<C, A>::Get().Build(BlockOf(seat)->node);
+        MachineTable* table = PrivateTableOf<C, A>(BlockOf(seat)->node);
         Adopt(seat, table);
         BlockOf(seat)->node = nullptr;
     }

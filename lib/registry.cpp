@@ -1,0 +1,77 @@
+#include <tickfsm/detail/registry.hpp>
+#include <tickfsm/detail/sharing.hpp>
+
+namespace tickfsm::detail {
+
+StepNode::~StepNode() {
+    if (table) ops->release(table);
+}
+
+StepNode* Registry::Root(float dt) {
+    RegistryLock lock;
+    for (auto& root : roots)
+        if (root->dt == dt) return root.get();
+    roots.push_back(MakeOwned<StepNode>());
+    roots.back()->dt = dt;
+    roots.back()->ops = ops;
+    return roots.back().get();
+}
+
+StepNode* Registry::Child(StepNode* parent, const StepRecord& step) {
+    RegistryLock lock;
+    for (auto& child : parent->children)
+        if (child->step.Same(step)) return child.get();
+    auto node = MakeOwned<StepNode>();
+    node->step = step;
+    node->parent = parent;
+    node->ops = ops;
+    node->dt = parent->dt;
+    node->initial = step.initial.empty() ? parent->initial : step.initial;
+    if (step.starts_chain_of)
+        for (const StepNode* n = parent; n; n = n->parent)
+            node->chain_index += n->step.starts_chain_of == step.starts_chain_of;
+    parent->children.push_back(std::move(node));
+    return parent->children.back().get();
+}
+
+void* Registry::Published(StepNode* node) {
+    RegistryLock lock;
+    if (node->table) ops->acquire(node->table);
+    return node->table;
+}
+
+void* Registry::Publish(StepNode* node, void* fresh) {
+    RegistryLock lock;
+    if (node->table) {
+        ops->acquire(node->table);
+        ops->release(fresh);
+        return node->table;
+    }
+    ops->acquire(fresh); // the registry's reference
+    node->table = fresh;
+    return fresh;
+}
+
+void* Registry::Build(const StepNode* node) const {
+    std::vector<const StepRecord*> path;
+    for (const StepNode* n = node; n->parent; n = n->parent) path.push_back(&n->step);
+    struct Held { // releases the table if a step throws
+        const TableOps* ops;
+        void* table;
+        ~Held() {
+            if (table) ops->release(table);
+        }
+    } held{ops, ops->make(node->dt)};
+    for (auto it = path.rbegin(); it != path.rend(); ++it) (*it)->replay(held.table, **it);
+    ops->finalize(held.table);
+    void* built = held.table;
+    held.table = nullptr;
+    return built;
+}
+
+void* Registry::TableAt(StepNode* node) {
+    if (void* table = Published(node)) return table;
+    return Publish(node, Build(node));
+}
+
+} // namespace tickfsm::detail
