@@ -22,24 +22,24 @@ namespace {
 /// The Description's states by id, with their children.
 class Index {
 public:
-    explicit Index(const Description& d) : d_(d) {
+    explicit Index(const Description& d) : machine(d) {
         std::size_t size = 0;
         for (const StateInfo& s : d.states) size = std::max<std::size_t>(size, s.id.value + 1u);
-        at_.assign(size, -1);
-        children_.resize(size);
-        for (std::size_t i = 0; i < d.states.size(); ++i) at_[d.states[i].id.value] = static_cast<int>(i);
+        positions.assign(size, -1);
+        children.resize(size);
+        for (std::size_t i = 0; i < d.states.size(); ++i) positions[d.states[i].id.value] = static_cast<int>(i);
         for (const StateInfo& s : d.states)
             if (const StateInfo* parent = Get(s.parent)) {
                 // the initial substate first, the others in id order
-                auto& list = children_[parent->id.value];
+                auto& list = children[parent->id.value];
                 if (parent->initial == s.id) list.insert(list.begin(), s.id);
                 else list.push_back(s.id);
             }
     }
 
     const StateInfo* Get(StateId id) const noexcept {
-        if (!id.Valid() || id.value >= at_.size() || at_[id.value] < 0) return nullptr;
-        return &d_.states[static_cast<std::size_t>(at_[id.value])];
+        if (!id.Valid() || id.value >= positions.size() || positions[id.value] < 0) return nullptr;
+        return &machine.states[static_cast<std::size_t>(positions[id.value])];
     }
     std::string_view Name(StateId id) const noexcept {
         const StateInfo* s = Get(id);
@@ -47,7 +47,7 @@ public:
     }
     const std::vector<StateId>& Children(StateId id) const {
         static const std::vector<StateId> none;
-        return id.value < children_.size() ? children_[id.value] : none;
+        return id.value < children.size() ? children[id.value] : none;
     }
     bool Composite(StateId id) const { return !Children(id).empty(); }
     /// Whether `state` is `leaf` or one of its ancestors.
@@ -64,9 +64,9 @@ public:
     }
 
 private:
-    const Description& d_;
-    std::vector<int> at_;
-    std::vector<std::vector<StateId>> children_;
+    const Description& machine;
+    std::vector<int> positions;
+    std::vector<std::vector<StateId>> children;
 };
 
 bool ChangesOnCondition(TransitionKind kind) noexcept {
@@ -131,69 +131,69 @@ std::string DotQuoted(std::string_view text) {
 
 class DotWriter {
 public:
-    DotWriter(std::string& out, const Description& d, std::size_t number) : out_(out), d_(d), index_(d) {
-        prefix_ = fmt::format("m{}", number);
+    DotWriter(std::string& text, const Description& d, std::size_t number) : out(text), machine(d), index(d) {
+        prefix = fmt::format("m{}", number);
     }
 
     void Body(int depth) {
         const std::string pad(static_cast<std::size_t>(depth) * 2, ' ');
         const StateInfo* initial = nullptr;
-        for (const StateInfo& s : d_.states) {
+        for (const StateInfo& s : machine.states) {
             if (s.is_initial) initial = &s;
             if (!s.parent.Valid()) State(s, depth);
         }
         if (initial) {
-            out_ += fmt::format("{}{}start [shape=point, width=0.15, label=\"\"];\n", pad, prefix_);
-            out_ += fmt::format("{}{}start -> {}{};\n", pad, prefix_, Node(initial->id), Head(initial->id));
+            out += fmt::format("{}{}start [shape=point, width=0.15, label=\"\"];\n", pad, prefix);
+            out += fmt::format("{}{}start -> {}{};\n", pad, prefix, Node(initial->id), Head(initial->id));
         }
         bool any = false, pop = false;
-        for (const TransitionRule& rule : d_.transitions) {
+        for (const TransitionRule& rule : machine.transitions) {
             any = any || rule.any;
             pop = pop || rule.kind == TransitionKind::Pop;
         }
-        if (any) out_ += fmt::format("{}{}any [label=\"any state\", shape=octagon];\n", pad, prefix_);
+        if (any) out += fmt::format("{}{}any [label=\"any state\", shape=octagon];\n", pad, prefix);
         if (pop)
-            out_ += fmt::format("{}{}pop [label=\"the state buried last\", shape=box, style=\"rounded,dotted\"];\n",
-                                pad, prefix_);
-        for (const TransitionRule& rule : d_.transitions) Edge(rule, pad);
+            out += fmt::format("{}{}pop [label=\"the state buried last\", shape=box, style=\"rounded,dotted\"];\n",
+                               pad, prefix);
+        for (const TransitionRule& rule : machine.transitions) Edge(rule, pad);
     }
 
 private:
-    std::string Node(StateId id) const { return fmt::format("{}s{}", prefix_, id.value); }
-    std::string Cluster(StateId id) const { return fmt::format("cluster_{}s{}", prefix_, id.value); }
+    std::string Node(StateId id) const { return fmt::format("{}s{}", prefix, id.value); }
+    std::string Cluster(StateId id) const { return fmt::format("cluster_{}s{}", prefix, id.value); }
     /// The attribute that ends an edge at a composite's border.
     std::string Head(StateId id) const {
-        return index_.Composite(id) ? fmt::format(" [lhead={}]", Cluster(id)) : std::string();
+        return index.Composite(id) ? fmt::format(" [lhead={}]", Cluster(id)) : std::string();
     }
 
     void State(const StateInfo& s, int depth) {
         const std::string pad(static_cast<std::size_t>(depth) * 2, ' ');
-        const std::string label = StateLabel(d_, index_, s);
-        if (!index_.Composite(s.id)) {
+        const std::string label = StateLabel(machine, index, s);
+        if (!index.Composite(s.id)) {
             std::string attributes = "label=" + DotQuoted(label);
             if (s.terminal) attributes += ", peripheries=2";
-            if (s.id == d_.global || s.region) attributes += ", style=\"rounded,dashed\"";
-            out_ += fmt::format("{}{} [{}];\n", pad, Node(s.id), attributes);
+            if (s.id == machine.global || s.region) attributes += ", style=\"rounded,dashed\"";
+            out += fmt::format("{}{} [{}];\n", pad, Node(s.id), attributes);
             return;
         }
         // A composite is a cluster holding a point: its children's initial
         // arrow starts there, and edges to or from the composite end there.
-        out_ += fmt::format("{}subgraph {} {{\n", pad, Cluster(s.id));
-        out_ += fmt::format("{}  label={};\n{}  style={};\n", pad, DotQuoted(label), pad,
-                            s.region ? "\"rounded,dashed\"" : "rounded");
-        if (s.terminal) out_ += fmt::format("{}  peripheries=2;\n", pad);
-        out_ += fmt::format("{}  {} [shape=point, width=0.1, label=\"\"];\n", pad, Node(s.id));
-        for (const StateId child : index_.Children(s.id))
-            if (const StateInfo* c = index_.Get(child)) State(*c, depth + 1);
+        out += fmt::format("{}subgraph {} {{\n", pad, Cluster(s.id));
+        out += fmt::format("{}  label={};\n{}  style={};\n", pad, DotQuoted(label), pad,
+                           s.region ? "\"rounded,dashed\"" : "rounded");
+        if (s.terminal) out += fmt::format("{}  peripheries=2;\n", pad);
+        out += fmt::format("{}  {} [shape=point, width=0.1, label=\"\"];\n", pad, Node(s.id));
+        for (const StateId child : index.Children(s.id))
+            if (const StateInfo* c = index.Get(child)) State(*c, depth + 1);
         if (s.initial.Valid())
-            out_ += fmt::format("{}  {} -> {}{};\n", pad, Node(s.id), Node(s.initial), Head(s.initial));
-        out_ += fmt::format("{}}}\n", pad);
+            out += fmt::format("{}  {} -> {}{};\n", pad, Node(s.id), Node(s.initial), Head(s.initial));
+        out += fmt::format("{}}}\n", pad);
     }
 
     void Edge(const TransitionRule& rule, const std::string& pad) {
-        const std::string from = rule.any ? prefix_ + "any" : Node(rule.from);
+        const std::string from = rule.any ? prefix + "any" : Node(rule.from);
         std::string to;
-        if (rule.kind == TransitionKind::Pop) to = prefix_ + "pop";
+        if (rule.kind == TransitionKind::Pop) to = prefix + "pop";
         else if (rule.to.Valid()) to = Node(rule.to);
         else to = from; // a typed event handled in place
         std::vector<std::string> attributes{"label=" + DotQuoted(EdgeLabel(rule))};
@@ -206,18 +206,18 @@ private:
         if (rule.kind == TransitionKind::Push) attributes.push_back("arrowhead=veevee");
         // Clipped at a cluster's border only when the other end is outside it:
         // Graphviz ignores it otherwise, with a warning.
-        if (!rule.any && index_.Composite(rule.from) && to != from && !index_.Within(rule.to, rule.from))
+        if (!rule.any && index.Composite(rule.from) && to != from && !index.Within(rule.to, rule.from))
             attributes.push_back("ltail=" + Cluster(rule.from));
-        if (rule.to.Valid() && rule.kind != TransitionKind::Pop && index_.Composite(rule.to) && to != from &&
-            !index_.Within(rule.from, rule.to))
+        if (rule.to.Valid() && rule.kind != TransitionKind::Pop && index.Composite(rule.to) && to != from &&
+            !index.Within(rule.from, rule.to))
             attributes.push_back("lhead=" + Cluster(rule.to));
-        out_ += fmt::format("{}{} -> {} [{}];\n", pad, from, to, fmt::join(attributes, ", "));
+        out += fmt::format("{}{} -> {} [{}];\n", pad, from, to, fmt::join(attributes, ", "));
     }
 
-    std::string& out_;
-    const Description& d_;
-    Index index_;
-    std::string prefix_;
+    std::string& out;
+    const Description& machine;
+    Index index;
+    std::string prefix;
 };
 
 // --- Mermaid -------------------------------------------------------------------------
@@ -237,121 +237,121 @@ std::string MermaidText(std::string_view text) {
 
 class MermaidWriter {
 public:
-    MermaidWriter(std::string& out, const Description& d, std::size_t number) : out_(out), d_(d), index_(d) {
-        prefix_ = fmt::format("m{}", number);
+    MermaidWriter(std::string& text, const Description& d, std::size_t number) : out(text), machine(d), index(d) {
+        prefix = fmt::format("m{}", number);
     }
 
     void Body(int depth) {
         const std::string pad(static_cast<std::size_t>(depth) * 4, ' ');
         bool any = false, pop = false;
-        for (const TransitionRule& rule : d_.transitions) {
+        for (const TransitionRule& rule : machine.transitions) {
             any = any || rule.any;
             pop = pop || rule.kind == TransitionKind::Pop;
         }
-        if (any) out_ += fmt::format("{}state \"any state\" as {}any\n", pad, prefix_);
-        if (pop) out_ += fmt::format("{}state \"the state buried last\" as {}pop\n", pad, prefix_);
-        for (const StateInfo& s : d_.states)
+        if (any) out += fmt::format("{}state \"any state\" as {}any\n", pad, prefix);
+        if (pop) out += fmt::format("{}state \"the state buried last\" as {}pop\n", pad, prefix);
+        for (const StateInfo& s : machine.states)
             if (!s.parent.Valid()) State(s, depth);
-        for (const StateInfo& s : d_.states)
-            if (s.is_initial) out_ += fmt::format("{}[*] --> {}\n", pad, Node(s.id));
+        for (const StateInfo& s : machine.states)
+            if (s.is_initial) out += fmt::format("{}[*] --> {}\n", pad, Node(s.id));
         Edges(StateId{}, pad);
     }
 
 private:
-    std::string Node(StateId id) const { return fmt::format("{}s{}", prefix_, id.value); }
+    std::string Node(StateId id) const { return fmt::format("{}s{}", prefix, id.value); }
 
     /// The innermost composite that holds both ends of `rule` (not Valid(): none):
     /// Mermaid wants a transition written inside the state that holds its ends.
     StateId Scope(const TransitionRule& rule) const {
         if (rule.any || rule.kind == TransitionKind::Pop || !rule.to.Valid()) return StateId{};
-        for (const StateInfo* a = index_.Get(rule.from); a && (a = index_.Get(a->parent));)
-            if (a->id != rule.to && index_.Within(rule.to, a->id)) return a->id;
+        for (const StateInfo* a = index.Get(rule.from); a && (a = index.Get(a->parent));)
+            if (a->id != rule.to && index.Within(rule.to, a->id)) return a->id;
         return StateId{};
     }
 
     /// The transitions written in `scope`, and the terminal marks of its states.
     void Edges(StateId scope, const std::string& pad) {
-        for (const TransitionRule& rule : d_.transitions) {
+        for (const TransitionRule& rule : machine.transitions) {
             if (Scope(rule) != scope) continue;
-            const std::string from = rule.any ? prefix_ + "any" : Node(rule.from);
+            const std::string from = rule.any ? prefix + "any" : Node(rule.from);
             std::string to = from;
-            if (rule.kind == TransitionKind::Pop) to = prefix_ + "pop";
+            if (rule.kind == TransitionKind::Pop) to = prefix + "pop";
             else if (rule.to.Valid()) to = Node(rule.to);
-            out_ += fmt::format("{}{} --> {} : {}\n", pad, from, to, MermaidText(EdgeLabel(rule)));
+            out += fmt::format("{}{} --> {} : {}\n", pad, from, to, MermaidText(EdgeLabel(rule)));
         }
-        for (const StateInfo& s : d_.states)
-            if (s.terminal && s.parent == scope) out_ += fmt::format("{}{} --> [*]\n", pad, Node(s.id));
+        for (const StateInfo& s : machine.states)
+            if (s.terminal && s.parent == scope) out += fmt::format("{}{} --> [*]\n", pad, Node(s.id));
     }
 
     void State(const StateInfo& s, int depth) {
         const std::string pad(static_cast<std::size_t>(depth) * 4, ' ');
-        out_ += fmt::format("{}state \"{}\" as {}\n", pad, MermaidText(StateLabel(d_, index_, s)), Node(s.id));
-        if (!index_.Composite(s.id)) return;
-        out_ += fmt::format("{}state {} {{\n", pad, Node(s.id));
+        out += fmt::format("{}state \"{}\" as {}\n", pad, MermaidText(StateLabel(machine, index, s)), Node(s.id));
+        if (!index.Composite(s.id)) return;
+        out += fmt::format("{}state {} {{\n", pad, Node(s.id));
         bool first = true;
-        for (const StateId child : index_.Children(s.id))
-            if (const StateInfo* c = index_.Get(child)) {
-                if (s.parallel && !first) out_ += fmt::format("{}    --\n", pad); // Mermaid's concurrent regions
+        for (const StateId child : index.Children(s.id))
+            if (const StateInfo* c = index.Get(child)) {
+                if (s.parallel && !first) out += fmt::format("{}    --\n", pad); // Mermaid's concurrent regions
                 first = false;
                 State(*c, depth + 1);
             }
-        if (s.initial.Valid()) out_ += fmt::format("{}    [*] --> {}\n", pad, Node(s.initial));
+        if (s.initial.Valid()) out += fmt::format("{}    [*] --> {}\n", pad, Node(s.initial));
         Edges(s.id, pad + "    ");
-        out_ += fmt::format("{}}}\n", pad);
+        out += fmt::format("{}}}\n", pad);
     }
 
-    std::string& out_;
-    const Description& d_;
-    Index index_;
-    std::string prefix_;
+    std::string& out;
+    const Description& machine;
+    Index index;
+    std::string prefix;
 };
 
 // --- Validate --------------------------------------------------------------------------
 
 class Checker {
 public:
-    explicit Checker(const Description& d) : d_(d), index_(d) {}
+    explicit Checker(const Description& d) : machine(d), index(d) {}
 
     std::vector<Finding> Run() {
         Reach();
-        for (const StateInfo& s : d_.states) {
+        for (const StateInfo& s : machine.states) {
             Unreachable(s);
             NoWayOut(s);
             NeverTried(s);
             Rules(s);
         }
         Events();
-        std::stable_sort(found_.begin(), found_.end(),
+        std::stable_sort(findings.begin(), findings.end(),
                          [](const Finding& a, const Finding& b) { return a.kind < b.kind; });
-        return std::move(found_);
+        return std::move(findings);
     }
 
 private:
     void Add(FindingKind kind, std::vector<StateId> states, std::string message) {
         Finding f;
         f.kind = kind;
-        for (const StateId id : states) f.names.push_back(index_.Name(id));
+        for (const StateId id : states) f.names.push_back(index.Name(id));
         f.states = std::move(states);
         f.message = std::move(message);
-        found_.push_back(std::move(f));
+        findings.push_back(std::move(f));
     }
 
-    bool Reached(StateId id) const { return !has_initial_ || (id.value < reached_.size() && reached_[id.value]); }
+    bool Reached(StateId id) const { return !has_initial || (id.value < reached.size() && reached[id.value]); }
 
     void Mark(StateId id, std::vector<StateId>& queue) {
-        if (id.value >= reached_.size() || reached_[id.value]) return;
-        reached_[id.value] = true;
+        if (id.value >= reached.size() || reached[id.value]) return;
+        reached[id.value] = true;
         queue.push_back(id);
     }
 
     /// Marks `state` and what entering it enters: every region of a parallel
     /// state, else its initial substate, and so on down.
     void EnterDown(StateId state, std::vector<StateId>& queue) {
-        const StateInfo* s = index_.Get(state);
+        const StateInfo* s = index.Get(state);
         if (!s) return;
         Mark(s->id, queue);
         if (s->parallel) {
-            for (const StateId region : index_.Children(s->id)) EnterDown(region, queue);
+            for (const StateId region : index.Children(s->id)) EnterDown(region, queue);
         } else if (s->initial.Valid()) {
             EnterDown(s->initial, queue);
         }
@@ -360,14 +360,14 @@ private:
     /// Marks every state a machine entering `target` enters: `target` down,
     /// its ancestors, and the other regions of a parallel ancestor.
     void Enter(StateId target, std::vector<StateId>& queue) {
-        const StateInfo* t = index_.Get(target);
+        const StateInfo* t = index.Get(target);
         if (!t) return;
         EnterDown(target, queue);
         StateId below = target;
-        for (const StateInfo* a = index_.Get(t->parent); a; a = index_.Get(a->parent)) {
+        for (const StateInfo* a = index.Get(t->parent); a; a = index.Get(a->parent)) {
             Mark(a->id, queue);
             if (a->parallel)
-                for (const StateId region : index_.Children(a->id))
+                for (const StateId region : index.Children(a->id))
                     if (region != below) EnterDown(region, queue);
             below = a->id;
         }
@@ -375,23 +375,23 @@ private:
 
     void Reach() {
         std::size_t size = 0;
-        for (const StateInfo& s : d_.states) size = std::max<std::size_t>(size, s.id.value + 1u);
-        reached_.assign(size, false);
+        for (const StateInfo& s : machine.states) size = std::max<std::size_t>(size, s.id.value + 1u);
+        reached.assign(size, false);
         std::vector<StateId> queue;
-        for (const StateInfo& s : d_.states)
+        for (const StateInfo& s : machine.states)
             if (s.is_initial) {
-                has_initial_ = true;
-                initial_ = s.id;
+                has_initial = true;
+                initial = s.id;
                 Enter(s.id, queue);
             }
-        if (!has_initial_) return;
-        if (d_.global.Valid()) Enter(d_.global, queue);
-        for (const TransitionRule& rule : d_.transitions)
+        if (!has_initial) return;
+        if (machine.global.Valid()) Enter(machine.global, queue);
+        for (const TransitionRule& rule : machine.transitions)
             if (rule.any && rule.to.Valid() && rule.kind != TransitionKind::Pop) Enter(rule.to, queue);
         while (!queue.empty()) {
             const StateId s = queue.back();
             queue.pop_back();
-            for (const TransitionRule& rule : d_.transitions)
+            for (const TransitionRule& rule : machine.transitions)
                 if (!rule.any && rule.from == s && rule.to.Valid() && rule.kind != TransitionKind::Pop)
                     Enter(rule.to, queue);
         }
@@ -400,28 +400,28 @@ private:
     void Unreachable(const StateInfo& s) {
         if (Reached(s.id)) return;
         // a substate of an unreachable state is said to be with it
-        if (const StateInfo* parent = index_.Get(s.parent); parent && !Reached(parent->id)) return;
-        Add(FindingKind::Unreachable, {s.id, initial_},
+        if (const StateInfo* parent = index.Get(s.parent); parent && !Reached(parent->id)) return;
+        Add(FindingKind::Unreachable, {s.id, initial},
             fmt::format("state {} is unreachable: no transition leads to it{} from the initial state {}", s.name,
-                        index_.Composite(s.id) ? " (nor to its substates)" : "", index_.Name(initial_)));
+                        index.Composite(s.id) ? " (nor to its substates)" : "", index.Name(initial)));
     }
 
     /// The first transition that takes the machine out of leaf `leaf`, or null.
     const TransitionRule* WayOut(StateId leaf) const {
-        for (const TransitionRule& rule : d_.transitions) {
+        for (const TransitionRule& rule : machine.transitions) {
             if (rule.kind == TransitionKind::Typed && !rule.to.Valid()) continue;
             if (rule.any) {
-                if (rule.kind == TransitionKind::Pop || !index_.Within(leaf, rule.to)) return &rule;
+                if (rule.kind == TransitionKind::Pop || !index.Within(leaf, rule.to)) return &rule;
                 continue;
             }
-            if (!index_.Within(leaf, rule.from)) continue;
+            if (!index.Within(leaf, rule.from)) continue;
             if (rule.kind == TransitionKind::Pop || rule.kind == TransitionKind::Push || rule.to != leaf) return &rule;
         }
         return nullptr;
     }
 
     void NoWayOut(const StateInfo& s) {
-        if (index_.Composite(s.id) || s.terminal || s.id == d_.global || !Reached(s.id)) return;
+        if (index.Composite(s.id) || s.terminal || s.id == machine.global || !Reached(s.id)) return;
         if (WayOut(s.id)) return;
         Add(FindingKind::NoWayOut, {s.id},
             fmt::format("state {} has no way out: no transition of its own, of a state holding it or of any state "
@@ -434,23 +434,23 @@ private:
         if (!rule.always || rule.any || !ChangesOnCondition(rule.kind) || rule.kind == TransitionKind::WhenDone)
             return false;
         if (rule.forced) return true;
-        const StateInfo* from = index_.Get(rule.from);
-        const StateInfo* to = index_.Get(rule.to);
+        const StateInfo* from = index.Get(rule.from);
+        const StateInfo* to = index.Get(rule.to);
         return !(from && from->can_exit) && !(to && to->can_enter);
     }
 
     void NeverTried(const StateInfo& s) {
         // A transition of s, or of a state holding s, that always fires first.
         const TransitionRule* first = nullptr;
-        for (const StateInfo* a = index_.Get(s.parent); a && !first; a = index_.Get(a->parent))
-            for (const TransitionRule& rule : d_.transitions)
+        for (const StateInfo* a = index.Get(s.parent); a && !first; a = index.Get(a->parent))
+            for (const TransitionRule& rule : machine.transitions)
                 if (!rule.any && rule.from == a->id && AlwaysFires(rule)) {
                     first = &rule;
                     break;
                 }
         const bool parents = first != nullptr;
         const TransitionRule* first_typed = nullptr;
-        for (const TransitionRule& rule : d_.transitions) {
+        for (const TransitionRule& rule : machine.transitions) {
             if (rule.any || rule.from != s.id) continue;
             if (rule.kind == TransitionKind::Typed) {
                 const TransitionRule* earlier = nullptr;
@@ -473,7 +473,7 @@ private:
                 if (parents)
                     Add(FindingKind::NeverTried, {s.id, first->from},
                         fmt::format("{}'s {} is never tried: {}, which holds it, always takes its {} first", s.name,
-                                    RuleText(rule), index_.Name(first->from), RuleText(*first)));
+                                    RuleText(rule), index.Name(first->from), RuleText(*first)));
                 else
                     Add(FindingKind::NeverTried, {s.id, Target(rule)},
                         fmt::format("{}'s {} is never tried: its {} has no condition and no gate to refuse it, and "
@@ -502,44 +502,44 @@ private:
     StateId Target(const TransitionRule& rule) const { return rule.to.Valid() ? rule.to : rule.from; }
     std::string TargetName(const TransitionRule& rule) const {
         if (rule.kind == TransitionKind::Pop) return "the state buried last";
-        return std::string(index_.Name(Target(rule)));
+        return std::string(index.Name(Target(rule)));
     }
 
     void Rules(const StateInfo& s) {
-        if (index_.Composite(s.id) && s.history != History::None) {
-            const bool single = s.history == History::Shallow ? index_.Children(s.id).size() == 1
-                                                               : index_.Leaves(s.id) == 1;
+        if (index.Composite(s.id) && s.history != History::None) {
+            const bool single = s.history == History::Shallow ? index.Children(s.id).size() == 1
+                                                               : index.Leaves(s.id) == 1;
             if (single)
                 Add(FindingKind::RuleCannotApply, {s.id},
                     fmt::format("state {}'s {} history cannot apply: it holds one {}, which it always re-enters",
                                 s.name, HistoryText(s.history),
                                 s.history == History::Shallow ? "substate" : "path of substates"));
         }
-        if (s.parallel && index_.Children(s.id).size() == 1)
-            Add(FindingKind::RuleCannotApply, {s.id, index_.Children(s.id)[0]},
+        if (s.parallel && index.Children(s.id).size() == 1)
+            Add(FindingKind::RuleCannotApply, {s.id, index.Children(s.id)[0]},
                 fmt::format("state {} holds one region, {}: nothing runs beside it, so it is a plain substate",
-                            s.name, index_.Name(index_.Children(s.id)[0])));
+                            s.name, index.Name(index.Children(s.id)[0])));
         if (s.pass_through) {
             bool routes = false;
-            for (const TransitionRule& rule : d_.transitions)
-                routes = routes || (ChangesOnCondition(rule.kind) && (rule.any || index_.Within(s.id, rule.from)));
+            for (const TransitionRule& rule : machine.transitions)
+                routes = routes || (ChangesOnCondition(rule.kind) && (rule.any || index.Within(s.id, rule.from)));
             if (!routes)
                 Add(FindingKind::RuleCannotApply, {s.id},
                     fmt::format("state {} is a pass-through state, but no condition transition (its own, of a "
                                 "state holding it or of any state) can route the machine on from it",
                                 s.name));
         }
-        if (s.terminal && !index_.Composite(s.id))
+        if (s.terminal && !index.Composite(s.id))
             if (const TransitionRule* out = WayOut(s.id))
                 Add(FindingKind::RuleCannotApply, {s.id},
                     fmt::format("state {} is marked terminal, but the machine can leave it: {}{}", s.name,
-                                out->any ? "the any-state " : "", ConditionText(d_, *out)));
+                                out->any ? "the any-state " : "", ConditionText(machine, *out)));
     }
 
     void Events() {
-        for (const Event& e : d_.events) {
+        for (const Event& e : machine.events) {
             bool handled = false;
-            for (const TransitionRule& rule : d_.transitions)
+            for (const TransitionRule& rule : machine.transitions)
                 handled = handled || ((rule.kind == TransitionKind::Event || rule.kind == TransitionKind::Typed) &&
                                       rule.event == e);
             if (!handled)
@@ -549,12 +549,12 @@ private:
         }
     }
 
-    const Description& d_;
-    Index index_;
-    std::vector<bool> reached_;
-    bool has_initial_ = false;
-    StateId initial_;
-    std::vector<Finding> found_;
+    const Description& machine;
+    Index index;
+    std::vector<bool> reached;
+    bool has_initial = false;
+    StateId initial;
+    std::vector<Finding> findings;
 };
 
 } // namespace

@@ -24,23 +24,23 @@ struct InspectorCache {
 };
 } // namespace detail
 
-InspectorState::InspectorState(const TransitionHistory* history) : history_(history) {}
+InspectorState::InspectorState(const TransitionHistory* history) : transition_history(history) {}
 InspectorState::~InspectorState() = default;
 
 bool InspectorState::ShouldTick() noexcept {
-    if (!paused_) return true;
-    if (steps_ == 0) return false;
-    --steps_;
+    if (!paused) return true;
+    if (steps == 0) return false;
+    --steps;
     return true;
 }
 
 void InspectorState::Forget_(const void* machine) {
-    std::erase_if(cache_, [&](const auto& entry) { return entry->machine == machine; });
+    std::erase_if(cache, [&](const auto& entry) { return entry->machine == machine; });
 }
 
 bool InspectorState::Find_(const void* machine, std::span<const StateInfo>& states,
                            std::span<const TransitionRule>& transitions) const {
-    for (const auto& entry : cache_)
+    for (const auto& entry : cache)
         if (entry->machine == machine && entry->kept) {
             states = entry->states;
             transitions = entry->transitions;
@@ -53,9 +53,9 @@ void InspectorState::Store_(const void* machine, std::vector<StateInfo> states, 
                             bool keep, std::span<const StateInfo>& out_states,
                             std::span<const TransitionRule>& out_transitions) {
     detail::InspectorCache* slot = nullptr;
-    for (const auto& entry : cache_)
+    for (const auto& entry : cache)
         if (entry->machine == machine) slot = entry.get();
-    if (!slot) slot = cache_.emplace_back(std::make_unique<detail::InspectorCache>()).get();
+    if (!slot) slot = cache.emplace_back(std::make_unique<detail::InspectorCache>()).get();
     slot->machine = machine;
     slot->kept = keep;
     slot->states = std::move(states);
@@ -311,9 +311,9 @@ void BeginPanel(std::string_view name) { ImGui::Begin(CText(name)); }
 detail::InspectorRequest DrawInspectorView(const detail::InspectorView& view, InspectorState& state) {
     detail::InspectorRequest request;
     BeginPanel(view.name);
-    if (!state.log_path_.empty()) {
-        ImGui::LogToFile(-1, state.log_path_.c_str());
-        state.log_path_.clear();
+    if (!state.log_path.empty()) {
+        ImGui::LogToFile(-1, state.log_path.c_str());
+        state.log_path.clear();
     }
     DrawControls(state);
     ImGui::SameLine();
@@ -349,7 +349,7 @@ detail::InspectorRequest DrawInspectorView(const detail::InspectorView& view, In
     }
     if (ImGui::CollapsingHeader("Transitions", ImGuiTreeNodeFlags_DefaultOpen)) DrawTransitions(view);
     if (ImGui::CollapsingHeader("History", ImGuiTreeNodeFlags_DefaultOpen)) {
-        if (state.history_) DrawHistory(view, *state.history_, state.history_rows_);
+        if (state.transition_history) DrawHistory(view, *state.transition_history, state.history_rows);
         else TextColored(kQuiet, "no history: attach a TransitionHistory (SetObserver) and give it to the InspectorState");
     }
     ImGui::End();
@@ -358,9 +358,9 @@ detail::InspectorRequest DrawInspectorView(const detail::InspectorView& view, In
 
 std::size_t DrawCrowdView(const detail::CrowdView& view, InspectorState& state) {
     BeginPanel(view.name);
-    if (!state.log_path_.empty()) {
-        ImGui::LogToFile(-1, state.log_path_.c_str());
-        state.log_path_.clear();
+    if (!state.log_path.empty()) {
+        ImGui::LogToFile(-1, state.log_path.c_str());
+        state.log_path.clear();
     }
     ImGui::Text("%zu characters", view.state_of.size());
     std::size_t not_started = 0;
@@ -390,8 +390,8 @@ std::size_t DrawCrowdView(const detail::CrowdView& view, InspectorState& state) 
                 ImGui::TableSetColumnIndex(0);
                 char label[48];
                 std::snprintf(label, sizeof label, "character %zu", i);
-                if (ImGui::Selectable(label, state.selected_ == i, ImGuiSelectableFlags_SpanAllColumns))
-                    state.selected_ = i;
+                if (ImGui::Selectable(label, state.selected == i, ImGuiSelectableFlags_SpanAllColumns))
+                    state.selected = i;
                 ImGui::TableSetColumnIndex(1);
                 ImGui::Text("%" PRIu32 " ticks", view.ticks_of[i]);
             }
@@ -403,20 +403,20 @@ std::size_t DrawCrowdView(const detail::CrowdView& view, InspectorState& state) 
         ImGui::EndTable();
     }
 
-    if (state.selected_ < view.state_of.size()) {
-        const std::size_t i = state.selected_;
+    if (state.selected < view.state_of.size()) {
+        const std::size_t i = state.selected;
         const StateId id = view.state_of[i];
         const std::string_view name = id.Valid() && id.value < view.names.size() ? view.names[id.value]
                                                                                  : std::string_view("(not started)");
         ImGui::Separator();
         ImGui::Text("character %zu: %.*s, %" PRIu32 " ticks (%.2f s)", i, static_cast<int>(name.size()), name.data(),
                     view.ticks_of[i], static_cast<double>(view.ticks_of[i]) * view.dt);
-        if (ImGui::SmallButton("Unpick")) state.selected_ = static_cast<std::size_t>(-1);
+        if (ImGui::SmallButton("Unpick")) state.selected = static_cast<std::size_t>(-1);
     } else {
         TextColored(kQuiet, "open a state and pick a character");
     }
     ImGui::End();
-    return state.selected_ < view.state_of.size() ? state.selected_ : static_cast<std::size_t>(-1);
+    return state.selected < view.state_of.size() ? state.selected : static_cast<std::size_t>(-1);
 }
 
 } // namespace tickfsm

@@ -71,15 +71,15 @@ std::string WhatText(const TransitionRule& rule) {
 
 // --- paths ---------------------------------------------------------------------------
 
-void PathRecorder::AddStates(std::span<const StateInfo> states) { SetNames(states, names_, parents_); }
+void PathRecorder::AddStates(std::span<const StateInfo> states) { SetNames(states, names, parents); }
 
 void PathRecorder::OnTransition(const TransitionInfo& info) {
     // A change of the machine's own state leaves every region; a region's
     // change, that region's state (the observer is not told of regions' exits).
-    std::erase_if(open_, [&](std::size_t i) {
-        Visit& v = visits_[i];
+    std::erase_if(open, [&](std::size_t i) {
+        Visit& v = visits[i];
         if (!info.region.empty() && v.region != info.region) return false;
-        v.ticks = tick_ >= v.entered ? tick_ - v.entered : 0;
+        v.ticks = current_tick >= v.entered ? current_tick - v.entered : 0;
         v.open = false;
         return true;
     });
@@ -87,24 +87,25 @@ void PathRecorder::OnTransition(const TransitionInfo& info) {
     visit.region = std::string(info.region);
     visit.state = std::string(info.to);
     visit.cause = detail::CauseText(info);
-    visit.entered = tick_;
+    visit.entered = current_tick;
     visit.open = true;
-    const std::size_t id = IdOf(names_, info.to);
+    const std::size_t id = IdOf(names, info.to);
     if (id == kTop) {
         visit.path = visit.state;
     } else {
-        for (const std::size_t s : ActivePath(parents_, id)) {
+        for (const std::size_t s : ActivePath(parents, id)) {
             if (!visit.path.empty()) visit.path.push_back('/');
-            visit.path += names_[s];
+            visit.path += names[s];
         }
     }
-    open_.push_back(visits_.size());
-    visits_.push_back(std::move(visit));
+    open.push_back(visits.size());
+    visits.push_back(std::move(visit));
 }
 
 std::vector<Visit> PathRecorder::Path() const {
-    std::vector<Visit> path = visits_;
-    for (const std::size_t i : open_) path[i].ticks = tick_ >= path[i].entered ? tick_ - path[i].entered : 0;
+    std::vector<Visit> path = visits;
+    for (const std::size_t i : open)
+        path[i].ticks = current_tick >= path[i].entered ? current_tick - path[i].entered : 0;
     return path;
 }
 
@@ -170,7 +171,7 @@ void TransitionCoverage::AddMachine(std::string_view machine, std::span<const St
     Tracked tracked;
     tracked.name = std::string(machine);
     SetNames(states, tracked.names, tracked.parents);
-    tracked.first = rows_.size();
+    tracked.first = rows.size();
     for (const TransitionRule& rule : transitions) {
         CoverageRow row;
         row.machine = tracked.name;
@@ -182,20 +183,20 @@ void TransitionCoverage::AddMachine(std::string_view machine, std::span<const St
         else if (!rule.to.Valid()) row.to = "(in place)";
         else row.to = rule.to.value < tracked.names.size() ? tracked.names[rule.to.value] : std::string("?");
         row.what = WhatText(rule);
-        rows_.push_back(std::move(row));
+        rows.push_back(std::move(row));
     }
-    tracked.count = rows_.size() - tracked.first;
-    machines_.push_back(std::move(tracked));
+    tracked.count = rows.size() - tracked.first;
+    machines.push_back(std::move(tracked));
 }
 
 void TransitionCoverage::OnTransition(const TransitionInfo& info) {
-    auto unmatched = [&] {
-        unmatched_.push_back(fmt::format("{}: {} -> {} ({})", info.machine, info.from, info.to, detail::CauseText(info)));
+    auto note_unmatched = [&] {
+        unmatched.push_back(fmt::format("{}: {} -> {} ({})", info.machine, info.from, info.to, detail::CauseText(info)));
     };
     const bool outside = info.cause == Cause::Initial || info.cause == Cause::Direct || info.cause == Cause::Request;
-    const auto tracked = std::find_if(machines_.begin(), machines_.end(),
+    const auto tracked = std::find_if(machines.begin(), machines.end(),
                                       [&](const Tracked& t) { return t.name == info.machine; });
-    const std::size_t to = tracked == machines_.end() ? kTop : IdOf(tracked->names, info.to);
+    const std::size_t to = tracked == machines.end() ? kTop : IdOf(tracked->names, info.to);
     // What the regions' current states are after this change: a change of the
     // machine's own state leaves every region.
     const auto update_regions = [&] {
@@ -210,12 +211,12 @@ void TransitionCoverage::OnTransition(const TransitionInfo& info) {
     };
     if (outside) {
         if (to != kTop) update_regions();
-        ++other_;
+        ++other_changes;
         return;
     }
-    if (to == kTop) return unmatched();
+    if (to == kTop) return note_unmatched();
     const std::size_t from = IdOf(tracked->names, info.from);
-    if (from == kTop) return unmatched();
+    if (from == kTop) return note_unmatched();
 
     auto fits = [&](const TransitionRule& rule) {
         const bool reaches = rule.to.Valid() && Holds(tracked->parents, rule.to.value, to);
@@ -249,43 +250,43 @@ void TransitionCoverage::OnTransition(const TransitionInfo& info) {
                 if (std::find(owners.begin(), owners.end(), s) == owners.end()) owners.push_back(s);
     for (const std::size_t owner : owners)
         for (std::size_t r = tracked->first; r < tracked->first + tracked->count; ++r) {
-            const TransitionRule& rule = rows_[r].rule;
+            const TransitionRule& rule = rows[r].rule;
             const bool owned = owner == kTop ? rule.any : !rule.any && rule.from.value == owner;
             if (owned && fits(rule)) {
-                ++rows_[r].fired;
+                ++rows[r].fired;
                 return update_regions();
             }
         }
     update_regions();
     // A push or pop asked for by a hook is no transition of the table.
     if (info.cause == Cause::Push || info.cause == Cause::Pop) {
-        ++other_;
+        ++other_changes;
         return;
     }
-    unmatched();
+    note_unmatched();
 }
 
 std::vector<CoverageRow> TransitionCoverage::NeverFired() const {
     std::vector<CoverageRow> never;
-    for (const CoverageRow& row : rows_)
+    for (const CoverageRow& row : rows)
         if (row.fired == 0 && (row.rule.to.Valid() || row.rule.kind == TransitionKind::Pop)) never.push_back(row);
     return never;
 }
 
 std::size_t TransitionCoverage::FiredCount() const noexcept {
     return static_cast<std::size_t>(
-        std::count_if(rows_.begin(), rows_.end(), [](const CoverageRow& row) { return row.fired > 0; }));
+        std::count_if(rows.begin(), rows.end(), [](const CoverageRow& row) { return row.fired > 0; }));
 }
 
 void TransitionCoverage::Clear() noexcept {
-    for (CoverageRow& row : rows_) row.fired = 0;
-    unmatched_.clear();
-    other_ = 0;
+    for (CoverageRow& row : rows) row.fired = 0;
+    unmatched.clear();
+    other_changes = 0;
 }
 
 std::string TransitionCoverage::Table() const {
     std::size_t w_machine = 7, w_from = 4, w_to = 2, w_what = 4;
-    for (const CoverageRow& row : rows_) {
+    for (const CoverageRow& row : rows) {
         w_machine = std::max(w_machine, row.machine.size());
         w_from = std::max(w_from, row.from.size());
         w_to = std::max(w_to, row.to.size());
@@ -299,7 +300,7 @@ std::string TransitionCoverage::Table() const {
     };
     line("machine", "from", "to", "what", "fired");
     std::size_t in_place = 0;
-    for (const CoverageRow& row : rows_) {
+    for (const CoverageRow& row : rows) {
         if (!row.rule.to.Valid() && row.rule.kind != TransitionKind::Pop) { // heard by no observer
             ++in_place;
             line(row.machine, row.from, row.to, row.what, "-");
@@ -308,18 +309,19 @@ std::string TransitionCoverage::Table() const {
         line(row.machine, row.from, row.to, row.what, row.fired > 0 ? fmt::format("{}", row.fired) : "NEVER");
     }
     const std::vector<CoverageRow> never = NeverFired();
-    fmt::format_to(std::back_inserter(out), "{} of {} transitions fired", FiredCount(), rows_.size() - in_place);
+    fmt::format_to(std::back_inserter(out), "{} of {} transitions fired", FiredCount(), rows.size() - in_place);
     if (in_place > 0) fmt::format_to(std::back_inserter(out), " ({} typed events handled in place not counted)", in_place);
     fmt::format_to(std::back_inserter(out),
-                   "; changes outside the table (initial, direct, request, pushes and pops from hooks): {}\n", other_);
+                   "; changes outside the table (initial, direct, request, pushes and pops from hooks): {}\n",
+                   other_changes);
     if (!never.empty()) {
         out += "never fired:\n";
         for (const CoverageRow& row : never)
             fmt::format_to(std::back_inserter(out), "  {}: {} -> {} ({})\n", row.machine, row.from, row.to, row.what);
     }
-    if (!unmatched_.empty()) {
+    if (!unmatched.empty()) {
         out += "changes no transition fits:\n";
-        for (const std::string& u : unmatched_) fmt::format_to(std::back_inserter(out), "  {}\n", u);
+        for (const std::string& u : unmatched) fmt::format_to(std::back_inserter(out), "  {}\n", u);
     }
     return out;
 }

@@ -64,33 +64,33 @@ const char* OutcomeText(BufferOutcome outcome) noexcept {
 
 } // namespace
 
-TimelineWriter::TimelineWriter(std::FILE* out, Options options) : file_(out), options_(options) {}
+TimelineWriter::TimelineWriter(std::FILE* out, Options chosen) : file(out), options(chosen) {}
 
-TimelineWriter::TimelineWriter(std::string& out, Options options) : text_(&out), options_(options) {}
+TimelineWriter::TimelineWriter(std::string& out, Options chosen) : text(&out), options(chosen) {}
 
 TimelineWriter::~TimelineWriter() { Finish(); }
 
 std::size_t TimelineWriter::TrackOf(std::string_view machine, std::string_view region) {
-    for (std::size_t t = 0; t < tracks_.size(); ++t)
-        if (tracks_[t].machine == machine && tracks_[t].region == region) return t;
+    for (std::size_t t = 0; t < tracks.size(); ++t)
+        if (tracks[t].machine == machine && tracks[t].region == region) return t;
     Track track;
     track.machine = std::string(machine);
     track.region = std::string(region);
-    track.tid = static_cast<int>(tracks_.size()) + 1;
-    tracks_.push_back(std::move(track));
-    return tracks_.size() - 1;
+    track.tid = static_cast<int>(tracks.size()) + 1;
+    tracks.push_back(std::move(track));
+    return tracks.size() - 1;
 }
 
 const TimelineWriter::States* TimelineWriter::StatesOf(std::string_view machine) const {
-    for (const States& states : states_)
-        if (states.machine == machine) return &states;
+    for (const States& table : tables)
+        if (table.machine == machine) return &table;
     return nullptr;
 }
 
 void TimelineWriter::AddStates(std::string_view machine, std::span<const StateInfo> states) {
     TrackOf(machine);
-    auto found = std::find_if(states_.begin(), states_.end(), [&](const States& s) { return s.machine == machine; });
-    if (found == states_.end()) found = states_.insert(states_.end(), States{std::string(machine), {}, {}});
+    auto found = std::find_if(tables.begin(), tables.end(), [&](const States& s) { return s.machine == machine; });
+    if (found == tables.end()) found = tables.insert(tables.end(), States{std::string(machine), {}, {}});
     States* table = &*found;
     table->names.clear();
     table->parents.clear();
@@ -123,65 +123,65 @@ std::vector<std::string> TimelineWriter::PathOf(const Track& track, std::string_
 }
 
 void TimelineWriter::Close(std::size_t t, std::size_t keep, const std::string& left) {
-    while (tracks_[t].open.size() > keep) {
-        const Open open = std::move(tracks_[t].open.back());
-        tracks_[t].open.pop_back();
+    while (tracks[t].open.size() > keep) {
+        const Open open = std::move(tracks[t].open.back());
+        tracks[t].open.pop_back();
         // A parallel state's regions end with it, before it. The observer is
         // not told of their exits: the writer knows them by the states'
         // parents, or without them, ends every region when the machine's own
         // state changes.
-        const States* table = StatesOf(tracks_[t].machine);
-        for (std::size_t u = 0; u < tracks_.size(); ++u) {
-            if (u == t || tracks_[u].machine != tracks_[t].machine || tracks_[u].region.empty() || tracks_[u].open.empty())
+        const States* table = StatesOf(tracks[t].machine);
+        for (std::size_t u = 0; u < tracks.size(); ++u) {
+            if (u == t || tracks[u].machine != tracks[t].machine || tracks[u].region.empty() || tracks[u].open.empty())
                 continue;
-            bool under = tracks_[t].region.empty();
+            bool under = tracks[t].region.empty();
             if (table) {
-                const auto region = std::find(table->names.begin(), table->names.end(), tracks_[u].region);
+                const auto region = std::find(table->names.begin(), table->names.end(), tracks[u].region);
                 const std::size_t parent =
                     region == table->names.end() ? kTop : table->parents[static_cast<std::size_t>(region - table->names.begin())];
                 under = parent != kTop && parent < table->names.size() && table->names[parent] == open.state;
             }
             if (under) Close(u, 0, left);
         }
-        const Track& track = tracks_[t];
-        const std::uint64_t ticks = tick_ >= open.since ? tick_ - open.since : 0;
+        const Track& track = tracks[t];
+        const std::uint64_t ticks = current_tick >= open.since ? current_tick - open.since : 0;
         Record record;
-        record.ts = open.since * options_.microseconds_per_tick;
+        record.ts = open.since * options.microseconds_per_tick;
         record.depth = track.open.size();
         record.json = fmt::format(
             "{{\"name\":{},\"cat\":\"state\",\"ph\":\"X\",\"ts\":{},\"dur\":{},\"pid\":{},\"tid\":{},"
             "\"args\":{{\"leaf\":{},{}\"ticks\":{},\"entered_tick\":{},{}{}}}}}",
-            Quoted(open.state), record.ts, ticks * options_.microseconds_per_tick, kPid, track.tid,
+            Quoted(open.state), record.ts, ticks * options.microseconds_per_tick, kPid, track.tid,
             open.visit > 0 ? "true" : "false", open.visit > 0 ? fmt::format("\"visit\":{},", open.visit) : "",
             ticks, open.since, open.entered, left);
-        records_.push_back(std::move(record));
+        records.push_back(std::move(record));
     }
 }
 
 void TimelineWriter::Instant(std::size_t t, std::string name, std::string args) {
     Record record;
-    record.ts = tick_ * options_.microseconds_per_tick;
+    record.ts = current_tick * options.microseconds_per_tick;
     record.depth = kInstantDepth;
     record.json = fmt::format("{{\"name\":{},\"cat\":\"event\",\"ph\":\"i\",\"s\":\"t\",\"ts\":{},\"pid\":{},"
                               "\"tid\":{},\"args\":{{\"tick\":{}{}}}}}",
-                              Quoted(name), record.ts, kPid, tracks_[t].tid, tick_, args);
-    records_.push_back(std::move(record));
+                              Quoted(name), record.ts, kPid, tracks[t].tid, current_tick, args);
+    records.push_back(std::move(record));
 }
 
 void TimelineWriter::OnInitialized(std::string_view machine, std::span<const std::string_view>, std::size_t) {
-    if (!finished_) TrackOf(machine); // the track is there before its first slice
+    if (!finished) TrackOf(machine); // the track is there before its first slice
 }
 
 void TimelineWriter::OnTransition(const TransitionInfo& info) {
-    if (finished_) return;
+    if (finished) return;
     const std::size_t t = TrackOf(info.machine, info.region);
-    const std::vector<std::string> path = PathOf(tracks_[t], info.to);
+    const std::vector<std::string> path = PathOf(tracks[t], info.to);
     const std::string left =
-        fmt::format(",{},\"to\":{},\"left_tick\":{}", CauseMembers("left_by", info), Quoted(info.to), tick_);
+        fmt::format(",{},\"to\":{},\"left_tick\":{}", CauseMembers("left_by", info), Quoted(info.to), current_tick);
     // What the observer cannot see (a start, a Reset, an observer attached
     // mid-run) shows as every open slice ending here.
     std::size_t keep = 0;
-    const std::vector<Open>& open = tracks_[t].open;
+    const std::vector<Open>& open = tracks[t].open;
     if (info.cause != Cause::Initial && !open.empty() && open.back().state == info.from) {
         while (keep < open.size() && keep < path.size() && open[keep].state == path[keep]) ++keep;
         if (keep == path.size() && info.from == info.to) --keep; // the state is left and entered again
@@ -191,8 +191,8 @@ void TimelineWriter::OnTransition(const TransitionInfo& info) {
     Close(t, keep, left);
     const std::string entered = fmt::format("{},\"from\":{}", CauseMembers("cause", info), Quoted(info.from));
     for (std::size_t i = keep; i < path.size(); ++i) {
-        Track& track = tracks_[t];
-        track.open.push_back(Open{path[i], tick_, entered, i + 1 == path.size() ? ++track.visits : 0});
+        Track& track = tracks[t];
+        track.open.push_back(Open{path[i], current_tick, entered, i + 1 == path.size() ? ++track.visits : 0});
     }
     if (info.cause == Cause::Event && info.event)
         Instant(t, "event " + detail::EventText(*info.event),
@@ -200,43 +200,43 @@ void TimelineWriter::OnTransition(const TransitionInfo& info) {
 }
 
 void TimelineWriter::OnUnhandledEvent(std::string_view machine, std::string_view state, const Event& event) {
-    if (finished_) return;
+    if (finished) return;
     Instant(TrackOf(machine), "unhandled " + detail::EventText(event),
             fmt::format(",\"state\":{},\"event\":{}", Quoted(state), Quoted(detail::EventText(event))));
 }
 
 void TimelineWriter::OnBufferedRequest(std::string_view machine, std::string_view state, BufferOutcome outcome) {
-    if (finished_) return;
+    if (finished) return;
     Instant(TrackOf(machine), fmt::format("buffered {} {}", state, OutcomeText(outcome)),
             fmt::format(",\"state\":{},\"outcome\":{}", Quoted(state), Quoted(OutcomeText(outcome))));
 }
 
 void TimelineWriter::OnRefused(std::string_view machine, std::string_view from, std::string_view to) {
-    if (finished_) return;
+    if (finished) return;
     Instant(TrackOf(machine), fmt::format("refused {} -> {}", from, to),
             fmt::format(",\"from\":{},\"to\":{}", Quoted(from), Quoted(to)));
 }
 
 void TimelineWriter::OnWarning(std::string_view machine, std::string_view message) {
-    if (finished_) return;
+    if (finished) return;
     Instant(TrackOf(machine), "warning", fmt::format(",\"message\":{}", Quoted(message)));
 }
 
 void TimelineWriter::Finish() {
-    if (finished_) return;
-    for (std::size_t t = 0; t < tracks_.size(); ++t)
-        Close(t, 0, fmt::format(",\"left_by\":\"end\",\"left_tick\":{}", tick_));
-    finished_ = true;
-    std::stable_sort(records_.begin(), records_.end(), [](const Record& a, const Record& b) {
+    if (finished) return;
+    for (std::size_t t = 0; t < tracks.size(); ++t)
+        Close(t, 0, fmt::format(",\"left_by\":\"end\",\"left_tick\":{}", current_tick));
+    finished = true;
+    std::stable_sort(records.begin(), records.end(), [](const Record& a, const Record& b) {
         return a.ts != b.ts ? a.ts < b.ts : a.depth < b.depth;
     });
     std::string out = fmt::format("{{\"displayTimeUnit\":\"ms\",\"otherData\":{{\"microseconds_per_tick\":{}}},"
                                   "\"traceEvents\":[\n",
-                                  options_.microseconds_per_tick);
+                                  options.microseconds_per_tick);
     fmt::format_to(std::back_inserter(out),
                    "{{\"name\":\"process_name\",\"ph\":\"M\",\"pid\":{},\"tid\":0,\"args\":{{\"name\":{}}}}}", kPid,
-                   Quoted(options_.process));
-    for (const Track& track : tracks_) {
+                   Quoted(options.process));
+    for (const Track& track : tracks) {
         fmt::format_to(std::back_inserter(out),
                        ",\n{{\"name\":\"thread_name\",\"ph\":\"M\",\"pid\":{},\"tid\":{},\"args\":{{\"name\":{}}}}}",
                        kPid, track.tid, Quoted(track.region.empty() ? track.machine : track.machine + "/" + track.region));
@@ -245,14 +245,14 @@ void TimelineWriter::Finish() {
                        "\"args\":{{\"sort_index\":{}}}}}",
                        kPid, track.tid, track.tid);
     }
-    for (const Record& record : records_) {
+    for (const Record& record : records) {
         out += ",\n";
         out += record.json;
     }
     out += "\n]}\n";
-    records_.clear();
-    if (text_) text_->append(out);
-    else if (file_) std::fwrite(out.data(), 1, out.size(), file_);
+    records.clear();
+    if (text) text->append(out);
+    else if (file) std::fwrite(out.data(), 1, out.size(), file);
 }
 
 } // namespace tickfsm

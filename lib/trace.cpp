@@ -19,7 +19,7 @@ void TracePrinter::OnInitialized(std::string_view machine, std::span<const std::
 }
 
 void TracePrinter::OnTransition(const TransitionInfo& info) {
-    if (!options_.causes) {
+    if (!options.causes) {
         Line(fmt::format("{} -> {}", info.from, info.to));
         return;
     }
@@ -55,12 +55,12 @@ void TracePrinter::OnWarning(std::string_view machine, std::string_view message)
 std::string TracePrinter::EventText(const Event& event) { return detail::EventText(event); }
 
 void TracePrinter::Line(const std::string& line) {
-    if (text_) {
-        text_->append(line);
-        text_->push_back('\n');
+    if (text) {
+        text->append(line);
+        text->push_back('\n');
     } else {
-        std::fputs(line.c_str(), file_);
-        std::fputc('\n', file_);
+        std::fputs(line.c_str(), file);
+        std::fputc('\n', file);
     }
 }
 

@@ -51,16 +51,16 @@ struct HistoryEntry {
 class TransitionHistory : public Observer {
 public:
     /// Keeps the last `capacity` transitions (at least one).
-    explicit TransitionHistory(std::size_t capacity = 64) : entries_(capacity == 0 ? 1 : capacity) {}
+    explicit TransitionHistory(std::size_t capacity = 64) : entries(capacity == 0 ? 1 : capacity) {}
 
     /// Stamps the transitions that follow with `tick`: the game loop calls it
     /// before it ticks, since an observer cannot know the game's clock.
-    void SetTick(std::uint64_t tick) noexcept { tick_ = tick; }
+    void SetTick(std::uint64_t tick) noexcept { current_tick = tick; }
 
     /// Records one change (called by the machine).
     void OnTransition(const TransitionInfo& info) override {
-        HistoryEntry& entry = entries_[next_];
-        entry.tick = tick_;
+        HistoryEntry& entry = entries[next];
+        entry.tick = current_tick;
         entry.machine = info.machine;
         entry.from = info.from;
         entry.to = info.to;
@@ -69,32 +69,32 @@ public:
                                  : std::string_view{};
         entry.cause = info.cause;
         entry.condition = info.condition;
-        next_ = next_ + 1 == entries_.size() ? 0 : next_ + 1;
-        ++total_;
+        next = next + 1 == entries.size() ? 0 : next + 1;
+        ++total;
     }
 
     /// How many transitions are kept now (at most Capacity()).
-    std::size_t Size() const noexcept { return total_ < entries_.size() ? static_cast<std::size_t>(total_) : entries_.size(); }
+    std::size_t Size() const noexcept { return total < entries.size() ? static_cast<std::size_t>(total) : entries.size(); }
     /// How many transitions it keeps.
-    std::size_t Capacity() const noexcept { return entries_.size(); }
+    std::size_t Capacity() const noexcept { return entries.size(); }
     /// How many transitions it has heard of since construction or Clear().
-    std::uint64_t Total() const noexcept { return total_; }
+    std::uint64_t Total() const noexcept { return total; }
     /// The `i`th most recent transition kept (0: the newest); `i` < Size().
     const HistoryEntry& Recent(std::size_t i) const noexcept {
-        const std::size_t n = entries_.size();
-        return entries_[(next_ + n - 1 - i % n) % n];
+        const std::size_t n = entries.size();
+        return entries[(next + n - 1 - i % n) % n];
     }
     /// Forgets every transition (keeps the memory).
     void Clear() noexcept {
-        next_ = 0;
-        total_ = 0;
+        next = 0;
+        total = 0;
     }
 
 private:
-    std::vector<HistoryEntry> entries_;
-    std::size_t next_ = 0;
-    std::uint64_t total_ = 0;
-    std::uint64_t tick_ = 0;
+    std::vector<HistoryEntry> entries;
+    std::size_t next = 0;
+    std::uint64_t total = 0;
+    std::uint64_t current_tick = 0;
 };
 
 namespace detail {
@@ -147,28 +147,28 @@ public:
     /// paused true once for each press of the panel's Step button (or Step()).
     bool ShouldTick() noexcept;
     /// True while the game's ticks are paused (the panel's Pause button).
-    bool Paused() const noexcept { return paused_; }
+    bool Paused() const noexcept { return paused; }
     /// Pauses or resumes the game's ticks.
-    void SetPaused(bool paused) noexcept { paused_ = paused; }
+    void SetPaused(bool on) noexcept { paused = on; }
     /// While paused, lets the next ShouldTick() through once.
-    void Step() noexcept { ++steps_; }
+    void Step() noexcept { ++steps; }
 
     /// The transitions the panels list (null: none).
-    void SetHistory(const TransitionHistory* history) noexcept { history_ = history; }
+    void SetHistory(const TransitionHistory* history) noexcept { transition_history = history; }
     /// The history the panels list.
-    const TransitionHistory* History() const noexcept { return history_; }
+    const TransitionHistory* History() const noexcept { return transition_history; }
     /// How many of the newest transitions a panel lists.
-    void SetHistoryRows(std::size_t rows) noexcept { history_rows_ = rows; }
+    void SetHistoryRows(std::size_t rows) noexcept { history_rows = rows; }
 
     /// The character picked in a crowd panel, or -1 (std::size_t) for none.
-    std::size_t SelectedCharacter() const noexcept { return selected_; }
+    std::size_t SelectedCharacter() const noexcept { return selected; }
     /// Picks character `i` of the crowd panels.
-    void SelectCharacter(std::size_t i) noexcept { selected_ = i; }
+    void SelectCharacter(std::size_t i) noexcept { selected = i; }
 
     /// The next panel drawn copies its text to the end of the file at `path`
     /// (ImGui's LogToFile), once: a bug report's or a test's record of what
     /// was on screen.
-    void LogNextPanelTo(std::string path) { log_path_ = std::move(path); }
+    void LogNextPanelTo(std::string path) { log_path = std::move(path); }
 
     /// Gathering buffers, reused from frame to frame (used by DrawInspector).
     struct Buffers {
@@ -179,7 +179,7 @@ public:
         std::vector<std::string_view> names;
     };
     /// The buffers DrawInspector and DrawCrowdInspector fill.
-    Buffers& Scratch() noexcept { return scratch_; }
+    Buffers& Scratch() noexcept { return scratch; }
     /// The states and transitions of `machine` (its address is the key),
     /// asked of it each frame until it has started, then kept.
     template <class Manager>
@@ -206,16 +206,16 @@ private:
     void Store_(const void* machine, std::vector<StateInfo> states, std::vector<TransitionRule> transitions,
                 bool keep, std::span<const StateInfo>& out_states, std::span<const TransitionRule>& out_transitions);
 
-    const TransitionHistory* history_ = nullptr;
-    std::size_t history_rows_ = 12;
-    bool paused_ = false;
-    unsigned steps_ = 0;
-    std::size_t selected_ = static_cast<std::size_t>(-1);
-    std::string log_path_;
-    Buffers scratch_;
+    const TransitionHistory* transition_history = nullptr;
+    std::size_t history_rows = 12;
+    bool paused = false;
+    unsigned steps = 0;
+    std::size_t selected = static_cast<std::size_t>(-1);
+    std::string log_path;
+    Buffers scratch;
     // One per machine drawn. A machine's configuration closes when it starts,
     // so from then on its description is kept; before, it is asked each frame.
-    std::vector<std::unique_ptr<detail::InspectorCache>> cache_;
+    std::vector<std::unique_ptr<detail::InspectorCache>> cache;
 };
 
 /// Draws the panel (an ImGui window titled `name`) of one machine: its states

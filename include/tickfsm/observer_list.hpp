@@ -19,13 +19,13 @@ class ObserverList final : public Observer {
 public:
     /// An empty list.
     ObserverList() = default;
-    /// A list of `observers`; null pointers are skipped.
-    ObserverList(std::initializer_list<Observer*> observers);
+    /// A list of the `given` observers; null pointers are skipped.
+    ObserverList(std::initializer_list<Observer*> given);
 
     /// Adds `observer` at the end of the list.
     void Add(Observer& observer);
     /// How many observers the list holds.
-    std::size_t Size() const noexcept { return observers_.size(); }
+    std::size_t Size() const noexcept { return observers.size(); }
 
     /// Passed on to every observer.
     void OnInitialized(std::string_view machine, std::span<const std::string_view> states,
@@ -43,7 +43,7 @@ public:
     void OnWarning(std::string_view machine, std::string_view message) override;
 
 private:
-    std::vector<Observer*> observers_;
+    std::vector<Observer*> observers;
 };
 
 } // namespace tickfsm

@@ -26,30 +26,30 @@ struct StateId {
 class StateRef {
 public:
     constexpr StateRef() noexcept = default;
-    constexpr StateRef(const void* key, std::string_view name, StateId id, const void* key_type = nullptr,
-                       std::uint64_t key_value = 0) noexcept
-        : key_(key), name_(name), id_(id), key_type_(key_type), key_value_(key_value) {}
+    constexpr StateRef(const void* state_type, std::string_view state_name, StateId state_id,
+                       const void* state_key_type = nullptr, std::uint64_t state_key = 0) noexcept
+        : type_key(state_type), name(state_name), id(state_id), key_type(state_key_type), key_value(state_key) {}
 
     /// True when this is state T.
     template <class T>
     bool Is() const noexcept {
-        return key_ == detail::TypeKey<T>();
+        return type_key == detail::TypeKey<T>();
     }
     /// True when this is the keyed state registered under `key` (AddState<S>(key)).
     template <class K>
     bool IsKey(K key) const noexcept {
-        return key_type_ == detail::TypeKey<K>() && key_value_ == static_cast<std::uint64_t>(key);
+        return key_type == detail::TypeKey<K>() && key_value == static_cast<std::uint64_t>(key);
     }
-    std::string_view Name() const noexcept { return name_; }
-    StateId Id() const noexcept { return id_; }
-    bool Valid() const noexcept { return id_.Valid(); }
+    std::string_view Name() const noexcept { return name; }
+    StateId Id() const noexcept { return id; }
+    bool Valid() const noexcept { return id.Valid(); }
 
 private:
-    const void* key_ = nullptr;
-    std::string_view name_;
-    StateId id_;
-    const void* key_type_ = nullptr;
-    std::uint64_t key_value_ = 0;
+    const void* type_key = nullptr;
+    std::string_view name;
+    StateId id;
+    const void* key_type = nullptr;
+    std::uint64_t key_value = 0;
 };
 
 } // namespace tickfsm

@@ -70,27 +70,27 @@ public:
     /// that visits know their active path.
     void AddStates(std::span<const StateInfo> states);
     /// The tick what is heard next happens on.
-    void SetTick(std::uint64_t tick) noexcept { tick_ = tick; }
+    void SetTick(std::uint64_t tick) noexcept { current_tick = tick; }
     /// The tick what is heard next happens on.
-    std::uint64_t Tick() const noexcept { return tick_; }
+    std::uint64_t Tick() const noexcept { return current_tick; }
     /// The visits so far, in the order they began (with parallel regions, each
     /// region's among them); the open ones last up to the current tick.
     std::vector<Visit> Path() const;
     /// Forgets the visits so far.
     void Clear() noexcept {
-        visits_.clear();
-        open_.clear();
+        visits.clear();
+        open.clear();
     }
 
     /// Ends the current visit and starts the next.
     void OnTransition(const TransitionInfo& info) override;
 
 private:
-    std::vector<std::string> names_;   // by state id
-    std::vector<std::size_t> parents_; // by state id
-    std::vector<Visit> visits_;
-    std::vector<std::size_t> open_; // the visits still open: one per active region, and the machine's
-    std::uint64_t tick_ = 0;
+    std::vector<std::string> names;   // by state id
+    std::vector<std::size_t> parents; // by state id
+    std::vector<Visit> visits;
+    std::vector<std::size_t> open; // the visits still open: one per active region, and the machine's
+    std::uint64_t current_tick = 0;
 };
 
 /// Drives one machine (a StateManager or a class derived from it) through a
@@ -109,29 +109,29 @@ public:
     /// The machine's action, the input of one tick.
     using Action = typename Manager::ActionType;
 
-    /// Watches `machine` (configured, started or not) under `name` (which
+    /// Watches `target` (configured, started or not) under `label` (which
     /// must outlive the machine; a literal does).
-    explicit Scenario(Manager& machine, std::string_view name = "machine") : machine_(&machine), name_(name) {
-        recorder_.AddStates(machine.States());
-        observers_.Add(recorder_);
-        machine.SetObserver(&observers_, name_);
+    explicit Scenario(Manager& target, std::string_view label = "machine") : machine(&target), name(label) {
+        recorder.AddStates(target.States());
+        observers.Add(recorder);
+        target.SetObserver(&observers, name);
     }
-    ~Scenario() { machine_->SetObserver(nullptr); }
+    ~Scenario() { machine->SetObserver(nullptr); }
     Scenario(const Scenario&) = delete;
     Scenario& operator=(const Scenario&) = delete;
 
     /// Adds an observer that hears the machine beside the scenario (a
     /// TransitionCoverage, a TimelineWriter, a TracePrinter).
     Scenario& Also(Observer& observer) {
-        observers_.Add(observer);
+        observers.Add(observer);
         return *this;
     }
 
     /// Adds a timeline that hears the machine and follows the scenario's ticks.
-    Scenario& Also(TimelineWriter& timeline) {
-        observers_.Add(timeline);
-        timeline_ = &timeline;
-        timeline.SetTick(tick_);
+    Scenario& Also(TimelineWriter& writer) {
+        observers.Add(writer);
+        timeline = &writer;
+        writer.SetTick(current_tick);
         return *this;
     }
 
@@ -139,7 +139,7 @@ public:
     /// game loop does beside the machine (physics, an input buffer's Update()).
     template <class F>
     Scenario& AfterEachTick(F&& after) {
-        after_ = std::forward<F>(after);
+        follow_up = std::forward<F>(after);
         return *this;
     }
 
@@ -153,7 +153,7 @@ public:
     template <class F>
         requires std::is_invocable_r_v<Action, F&, std::uint64_t>
     Scenario& Ticks(std::uint64_t count, F&& action_at) {
-        for (std::uint64_t i = 0; i < count; ++i) PerformOne_(action_at(tick_));
+        for (std::uint64_t i = 0; i < count; ++i) PerformOne_(action_at(current_tick));
         return *this;
     }
 
@@ -162,15 +162,15 @@ public:
     template <class E>
         requires detail::TypedEventValue<E>
     Scenario& Send(const E& event) {
-        SetTick_(tick_);
-        took_ = machine_->SendEvent(event);
+        SetTick_(current_tick);
+        taken = machine->SendEvent(event);
         return *this;
     }
 
     /// Sends `event` (a name or a value of an enum) from outside a tick.
     Scenario& Send(const Event& event) {
-        SetTick_(tick_);
-        took_ = machine_->SendEvent(event);
+        SetTick_(current_tick);
+        taken = machine->SendEvent(event);
         return *this;
     }
 
@@ -179,20 +179,20 @@ public:
     /// set on the character.
     template <class F>
     Scenario& Call(F&& step) {
-        SetTick_(tick_);
-        if constexpr (std::is_invocable_v<F&, Manager&>) step(*machine_);
-        else step(machine_->GetController());
+        SetTick_(current_tick);
+        if constexpr (std::is_invocable_v<F&, Manager&>) step(*machine);
+        else step(machine->GetController());
         return *this;
     }
 
     /// Whether the last Send changed state (or was handled in place).
-    bool Took() const noexcept { return took_; }
+    bool Took() const noexcept { return taken; }
     /// The tick the next Perform is.
-    std::uint64_t Tick() const noexcept { return tick_; }
+    std::uint64_t Tick() const noexcept { return current_tick; }
     /// The machine driven.
-    Manager& Driven() noexcept { return *machine_; }
+    Manager& Driven() noexcept { return *machine; }
     /// The visits so far, the current state's up to now.
-    std::vector<Visit> Path() const { return recorder_.Path(); }
+    std::vector<Visit> Path() const { return recorder.Path(); }
     /// The visits so far as lines (PathText).
     std::string PathString() const {
         const std::vector<Visit> path = Path();
@@ -212,26 +212,26 @@ public:
 
 private:
     void SetTick_(std::uint64_t tick) {
-        recorder_.SetTick(tick);
-        if (timeline_) timeline_->SetTick(tick);
+        recorder.SetTick(tick);
+        if (timeline) timeline->SetTick(tick);
     }
 
     void PerformOne_(const Action& action) {
-        SetTick_(tick_);
-        machine_->Perform(action);
-        ++tick_;
-        SetTick_(tick_);
-        if (after_) after_(*machine_);
+        SetTick_(current_tick);
+        machine->Perform(action);
+        ++current_tick;
+        SetTick_(current_tick);
+        if (follow_up) follow_up(*machine);
     }
 
-    Manager* machine_;
-    std::string_view name_;
-    PathRecorder recorder_;
-    ObserverList observers_;
-    TimelineWriter* timeline_ = nullptr;
-    std::function<void(Manager&)> after_;
-    std::uint64_t tick_ = 0;
-    bool took_ = false;
+    Manager* machine;
+    std::string_view name;
+    PathRecorder recorder;
+    ObserverList observers;
+    TimelineWriter* timeline = nullptr;
+    std::function<void(Manager&)> follow_up;
+    std::uint64_t current_tick = 0;
+    bool taken = false;
 };
 
 /// One transition of a machine's table and how often it fired.
@@ -274,16 +274,16 @@ public:
     }
 
     /// Every transition of the tracked machines, in the order of Transitions().
-    const std::vector<CoverageRow>& Rows() const noexcept { return rows_; }
+    const std::vector<CoverageRow>& Rows() const noexcept { return rows; }
     /// The transitions that never fired.
     std::vector<CoverageRow> NeverFired() const;
     /// How many transitions fired at least once.
     std::size_t FiredCount() const noexcept;
     /// Changes heard that are not transitions of the table (initial, direct, request, ...).
-    std::size_t OtherChanges() const noexcept { return other_; }
+    std::size_t OtherChanges() const noexcept { return other_changes; }
     /// Changes heard that no transition of the table fits (a machine not
     /// tracked, a configuration changed after AddMachine), as "machine: A -> B (cause)".
-    const std::vector<std::string>& Unmatched() const noexcept { return unmatched_; }
+    const std::vector<std::string>& Unmatched() const noexcept { return unmatched; }
     /// Forgets the counts (keeps the machines).
     void Clear() noexcept;
 
@@ -306,10 +306,10 @@ private:
         std::vector<std::pair<std::string, std::size_t>> regions; // each active region's current state
     };
 
-    std::vector<Tracked> machines_;
-    std::vector<CoverageRow> rows_;
-    std::vector<std::string> unmatched_;
-    std::size_t other_ = 0;
+    std::vector<Tracked> machines;
+    std::vector<CoverageRow> rows;
+    std::vector<std::string> unmatched;
+    std::size_t other_changes = 0;
 };
 
 } // namespace tickfsm::testing

@@ -36,12 +36,12 @@ public:
 
     /// Writes the document to `out` (not closed by the writer) at Finish().
     explicit TimelineWriter(std::FILE* out) : TimelineWriter(out, Options{}) {}
-    /// Writes the document to `out` at Finish(), with `options`.
-    TimelineWriter(std::FILE* out, Options options);
+    /// Writes the document to `out` at Finish(), with the `chosen` options.
+    TimelineWriter(std::FILE* out, Options chosen);
     /// Appends the document to `out` at Finish().
     explicit TimelineWriter(std::string& out) : TimelineWriter(out, Options{}) {}
-    /// Appends the document to `out` at Finish(), with `options`.
-    TimelineWriter(std::string& out, Options options);
+    /// Appends the document to `out` at Finish(), with the `chosen` options.
+    TimelineWriter(std::string& out, Options chosen);
     /// Finishes, if Finish() was not called.
     ~TimelineWriter() override;
 
@@ -49,11 +49,11 @@ public:
     TimelineWriter& operator=(const TimelineWriter&) = delete;
 
     /// The tick what is heard next happens on.
-    void SetTick(std::uint64_t tick) noexcept { tick_ = tick; }
+    void SetTick(std::uint64_t tick) noexcept { current_tick = tick; }
     /// Moves the clock on by `ticks`.
-    void AdvanceTick(std::uint64_t ticks = 1) noexcept { tick_ += ticks; }
+    void AdvanceTick(std::uint64_t ticks = 1) noexcept { current_tick += ticks; }
     /// The tick what is heard next happens on.
-    std::uint64_t Tick() const noexcept { return tick_; }
+    std::uint64_t Tick() const noexcept { return current_tick; }
 
     /// Tells the writer the states of the machine observed under `machine`
     /// (StateManager::States()), so that a nested state's parents get slices
@@ -73,7 +73,7 @@ public:
     /// Only the first call writes; what is heard after it is dropped.
     void Finish();
     /// Whether Finish() has run.
-    bool Finished() const noexcept { return finished_; }
+    bool Finished() const noexcept { return finished; }
 
     /// Gives the machine its track before its first slice.
     void OnInitialized(std::string_view machine, std::span<const std::string_view> states,
@@ -120,14 +120,14 @@ private:
     void Close(std::size_t track, std::size_t keep, const std::string& left);
     void Instant(std::size_t track, std::string name, std::string args);
 
-    std::FILE* file_ = nullptr;
-    std::string* text_ = nullptr;
-    Options options_;
-    std::uint64_t tick_ = 0;
-    bool finished_ = false;
-    std::vector<Track> tracks_;
-    std::vector<States> states_;
-    std::vector<Record> records_;
+    std::FILE* file = nullptr;
+    std::string* text = nullptr;
+    Options options;
+    std::uint64_t current_tick = 0;
+    bool finished = false;
+    std::vector<Track> tracks;
+    std::vector<States> tables;
+    std::vector<Record> records;
 };
 
 } // namespace tickfsm

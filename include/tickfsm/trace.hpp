@@ -27,9 +27,9 @@ public:
     };
 
     explicit TracePrinter(std::FILE* out = stdout) : TracePrinter(out, Options{}) {}
-    TracePrinter(std::FILE* out, Options options) : file_(out), options_(options) {}
+    TracePrinter(std::FILE* out, Options chosen) : file(out), options(chosen) {}
     explicit TracePrinter(std::string& out) : TracePrinter(out, Options{}) {}
-    TracePrinter(std::string& out, Options options) : text_(&out), options_(options) {}
+    TracePrinter(std::string& out, Options chosen) : text(&out), options(chosen) {}
 
     void OnInitialized(std::string_view machine, std::span<const std::string_view> states,
                        std::size_t initial) override;
@@ -44,9 +44,9 @@ public:
 private:
     void Line(const std::string& line);
 
-    std::FILE* file_ = nullptr;
-    std::string* text_ = nullptr;
-    Options options_;
+    std::FILE* file = nullptr;
+    std::string* text = nullptr;
+    Options options;
 };
 
 } // namespace tickfsm
