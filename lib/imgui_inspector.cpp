@@ -34,12 +34,12 @@ bool InspectorState::ShouldTick() noexcept {
     return true;
 }
 
-void InspectorState::Forget_(const void* machine) {
+void InspectorState::ForgetCached(const void* machine) {
     std::erase_if(cache, [&](const auto& entry) { return entry->machine == machine; });
 }
 
-bool InspectorState::Find_(const void* machine, std::span<const StateInfo>& states,
-                           std::span<const TransitionRule>& transitions) const {
+bool InspectorState::FindCached(const void* machine, std::span<const StateInfo>& states,
+                                std::span<const TransitionRule>& transitions) const {
     for (const auto& entry : cache)
         if (entry->machine == machine && entry->kept) {
             states = entry->states;
@@ -49,9 +49,10 @@ bool InspectorState::Find_(const void* machine, std::span<const StateInfo>& stat
     return false;
 }
 
-void InspectorState::Store_(const void* machine, std::vector<StateInfo> states, std::vector<TransitionRule> transitions,
-                            bool keep, std::span<const StateInfo>& out_states,
-                            std::span<const TransitionRule>& out_transitions) {
+void InspectorState::StoreCached(const void* machine, std::vector<StateInfo> states,
+                                 std::vector<TransitionRule> transitions, bool keep,
+                                 std::span<const StateInfo>& out_states,
+                                 std::span<const TransitionRule>& out_transitions) {
     detail::InspectorCache* slot = nullptr;
     for (const auto& entry : cache)
         if (entry->machine == machine) slot = entry.get();

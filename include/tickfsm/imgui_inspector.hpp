@@ -185,26 +185,27 @@ public:
     template <class Manager>
     void Describe(const Manager& machine, std::span<const StateInfo>& states,
                   std::span<const TransitionRule>& transitions) {
-        if (Find_(&machine, states, transitions) && states.size() == machine.StateCount()) return;
-        Store_(&machine, machine.States(), machine.Transitions(), machine.IsStarted(), states, transitions);
+        if (FindCached(&machine, states, transitions) && states.size() == machine.StateCount()) return;
+        StoreCached(&machine, machine.States(), machine.Transitions(), machine.IsStarted(), states, transitions);
     }
     /// Drops what the panels keep of `machine`: call it before destroying a
     /// machine that was drawn while this state lives on (another machine at
     /// the same address would otherwise be shown with the old one's states).
     template <class Manager>
     void Forget(const Manager& machine) {
-        Forget_(&machine);
+        ForgetCached(&machine);
     }
 
 private:
     friend detail::InspectorRequest DrawInspectorView(const detail::InspectorView& view, InspectorState& state);
     friend std::size_t DrawCrowdView(const detail::CrowdView& view, InspectorState& state);
 
-    void Forget_(const void* machine);
-    bool Find_(const void* machine, std::span<const StateInfo>& states,
-               std::span<const TransitionRule>& transitions) const;
-    void Store_(const void* machine, std::vector<StateInfo> states, std::vector<TransitionRule> transitions,
-                bool keep, std::span<const StateInfo>& out_states, std::span<const TransitionRule>& out_transitions);
+    void ForgetCached(const void* machine);
+    bool FindCached(const void* machine, std::span<const StateInfo>& states,
+                    std::span<const TransitionRule>& transitions) const;
+    void StoreCached(const void* machine, std::vector<StateInfo> states, std::vector<TransitionRule> transitions,
+                     bool keep, std::span<const StateInfo>& out_states,
+                     std::span<const TransitionRule>& out_transitions);
 
     const TransitionHistory* transition_history = nullptr;
     std::size_t history_rows = 12;

@@ -145,7 +145,7 @@ public:
 
     /// `count` ticks with the same action.
     Scenario& Ticks(std::uint64_t count, const Action& action = Action{}) {
-        for (std::uint64_t i = 0; i < count; ++i) PerformOne_(action);
+        for (std::uint64_t i = 0; i < count; ++i) PerformOnce(action);
         return *this;
     }
 
@@ -153,7 +153,7 @@ public:
     template <class F>
         requires std::is_invocable_r_v<Action, F&, std::uint64_t>
     Scenario& Ticks(std::uint64_t count, F&& action_at) {
-        for (std::uint64_t i = 0; i < count; ++i) PerformOne_(action_at(current_tick));
+        for (std::uint64_t i = 0; i < count; ++i) PerformOnce(action_at(current_tick));
         return *this;
     }
 
@@ -162,14 +162,14 @@ public:
     template <class E>
         requires detail::TypedEventValue<E>
     Scenario& Send(const E& event) {
-        SetTick_(current_tick);
+        StampTick(current_tick);
         taken = machine->SendEvent(event);
         return *this;
     }
 
     /// Sends `event` (a name or a value of an enum) from outside a tick.
     Scenario& Send(const Event& event) {
-        SetTick_(current_tick);
+        StampTick(current_tick);
         taken = machine->SendEvent(event);
         return *this;
     }
@@ -179,7 +179,7 @@ public:
     /// set on the character.
     template <class F>
     Scenario& Call(F&& step) {
-        SetTick_(current_tick);
+        StampTick(current_tick);
         if constexpr (std::is_invocable_v<F&, Manager&>) step(*machine);
         else step(machine->GetController());
         return *this;
@@ -211,16 +211,16 @@ public:
     }
 
 private:
-    void SetTick_(std::uint64_t tick) {
+    void StampTick(std::uint64_t tick) {
         recorder.SetTick(tick);
         if (timeline) timeline->SetTick(tick);
     }
 
-    void PerformOne_(const Action& action) {
-        SetTick_(current_tick);
+    void PerformOnce(const Action& action) {
+        StampTick(current_tick);
         machine->Perform(action);
         ++current_tick;
-        SetTick_(current_tick);
+        StampTick(current_tick);
         if (follow_up) follow_up(*machine);
     }
 
