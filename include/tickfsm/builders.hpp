@@ -349,8 +349,10 @@ private:
             &detail::TypeKeyHolder<detail::Chain<Controller, Action, S, Edges...>>::key,
             &detail::TypeKeyHolder<detail::Chain<Controller, Action, S, Edges..., E>>::key,
             []() -> typename Configuration::Record::Replay {
-                if constexpr (kShareable) return &detail::ReplayTo<Controller, Action, S, T, Cond, kFlags, Maker, Edges...>;
-                else return nullptr;
+                if constexpr (kShareable)
+                    return &detail::ReplayTo<Controller, Action, S, T, Cond, kFlags, Maker, Edges...>;
+                else
+                    return nullptr;
             }(),
             (kFlags & (detail::kEdgePush | detail::kEdgePop)) != 0};
         void (*function)() = nullptr;
