@@ -124,7 +124,7 @@ template <class C, class A>
 /// the chain it extends; `always` notes that its last condition is Always.
 template <class C, class A>
 [[TICKFSM_DETAIL_COLD]] void ReplaceChain(Table<C, A>& table, StateIndex from, std::size_t chain,
-                                          ChainBase<C, A>* fresh, bool always) noexcept(false) {
+                                          ChainBase<C, A>* fresh, bool always) {
     ChainPtr<C, A> owned(fresh);
     table.meta[from].chains[chain] = std::move(owned);
     if (always) table.Note(from, chain, fresh->count - 1).always = true;
