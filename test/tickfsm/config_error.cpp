@@ -69,7 +69,7 @@ TEST_CASE("Configuring after the first Perform is an error: the table is frozen"
     m.Perform(0);
     REQUIRE_THROWS_WITH(m.From<Guard>(), Contains("From<Guard>()") && Contains("frozen"));
     REQUIRE_THROWS_WITH(m.From<Patrol>(), Contains("frozen"));
-    REQUIRE_THROWS_WITH(m.SetInitialState<Guard>(), Contains("frozen"));
+    REQUIRE_THROWS_WITH(m.SetInitialState<Guard>(), Contains("SetInitialState<Guard>()") && Contains("frozen"));
     REQUIRE_THROWS_WITH(m.State<Guard>(), Contains("State<Guard>()") && Contains("frozen"));
     m.Reset();
     REQUIRE_THROWS_WITH(m.From<Patrol>(), Contains("frozen"));
@@ -84,6 +84,20 @@ TEST_CASE("A builder kept from before the first Perform cannot add transitions a
     auto builder = m.SetInitialState<Patrol>();
     m.Perform(0);
     REQUIRE_THROWS_WITH(std::move(builder).To<Guard>(), Contains("From<Patrol>().To<Guard>()") && Contains("frozen"));
+    m.Perform(0);
+    CHECK(m.IsIn<Patrol>());
+}
+
+TEST_CASE("A frozen machine's error names the transition a kept builder tried to add", "[error]") {
+    Knight k;
+    Manager m(k);
+    auto from_patrol = m.SetInitialState<Patrol>();
+    auto from_guard = m.From<Guard>();
+    m.Perform(0);
+    REQUIRE_THROWS_WITH(std::move(from_patrol).ForceTo<Guard>([] { return true; }),
+                        Contains("From<Patrol>().ForceTo<Guard>()") && Contains("frozen"));
+    REQUIRE_THROWS_WITH(std::move(from_guard).ToWhenDone<Patrol>(),
+                        Contains("From<Guard>().ToWhenDone<Patrol>()") && Contains("frozen"));
     m.Perform(0);
     CHECK(m.IsIn<Patrol>());
 }
