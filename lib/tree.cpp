@@ -23,8 +23,10 @@ std::size_t EntryPath(std::span<const TreeNode> tree, TreeIndex base, TreeIndex 
     // On to a leaf: each composite's history, else its initial substate.
     for (TreeIndex s = target; tree[s].initial != kNoNode && n < kMaxDepth;) {
         const TreeNode& node = tree[s];
-        const TreeIndex last = reinterpret_cast<const CompositeSlot*>(data + node.slot)->last;
-        const bool remembered = node.history != History::None && last != kNoNode && IsWithin(tree, last, s);
+        const TreeIndex last = node.history != History::None && node.history_slot != kNoSlot
+                                   ? reinterpret_cast<const HistorySlot*>(data + node.history_slot)->last
+                                   : kNoNode;
+        const bool remembered = last != kNoNode && IsWithin(tree, last, s);
         if (remembered && node.history == History::Deep) {
             const std::size_t from = n;
             for (TreeIndex d = last; d != s; d = tree[d].parent) out[n++] = d;

@@ -264,11 +264,21 @@ template <class C, class A, class Parallel, class... Regions>
     ApplyRegions<C, A, Parallel, Regions...>(table);
 }
 
-/// SetHistory<S>(history).
+/// SetHistory<S>(history): the first time, each character gets S's
+/// HistorySlot. Nothing changes if the tree refuses it.
 template <class C, class A, class S>
 [[TICKFSM_DETAIL_COLD]] void ApplyHistory(Table<C, A>& table, History history) {
     const StateIndex id = table.template Register<S>();
+    ReserveOneMore(table.items);
+    PlacedRoom<C, A> room(table); // the slot's room goes back if the tree refuses
+    const bool placed = table.tree[id].history_slot != kNoSlot;
+    const std::uint32_t slot = placed ? table.tree[id].history_slot : table.template Place<HistorySlot>();
     SetHistoryOf(table.tree, table.StateNames(), id, history, &Table<C, A>::Fail);
+    room.Keep();
+    if (!placed) {
+        table.tree[id].history_slot = slot;
+        table.items.push_back(DataItemFor<HistorySlot, false>(slot, nullptr));
+    }
     table.finalized = false;
 }
 template <class C, class A, class S>

@@ -162,7 +162,8 @@ inline void StateManager<Controller, Action>::SetHistory(History history) {
         return;
     }
     AddStatePrivately<S>();
-    detail::ApplyHistory<Controller, Action, S>(*CurrentTable(), history);
+    ManagerStorage::ApplyPrivately(
+        machine_seat, [history](MachineTable& table) { detail::ApplyHistory<Controller, Action, S>(table, history); });
 }
 
 template <class Controller, class Action>

@@ -157,8 +157,8 @@ void ExitUpTo(TickContext<C, A>& ctx, StateIndex from, StateIndex base) {
     const Table<C, A>& table = *ctx.table;
     if (from == kNoState) return;
     for (StateIndex s = from; s != base; s = table.tree[s].parent) {
-        if (table.tree[s].initial != kNoNode && table.tree[from].initial == kNoNode)
-            SlotOf(table.tree[s], ctx.data).last = from; // a leaf: a composite is current only mid-change
+        if (table.tree[s].history_slot != kNoSlot && table.tree[from].initial == kNoNode)
+            HistoryOf(table.tree[s], ctx.data).last = from; // a leaf: a composite is current only mid-change
         if (table.tree[s].first_region != kNoNode) table.code.exit_regions(ctx, table.tree[s].first_region);
         RunExit(ctx, s);
     }
@@ -359,7 +359,8 @@ void MarkStarted(TickContext<C, A>& ctx) {
     const Table<C, A>& table = *ctx.table;
     if (table.stack_capacity != 0) BuriedCount(ctx.data, table.stack) = 0; // a fresh start buries nothing
     for (const TreeNode& node : table.tree) {
-        if (node.initial != kNoNode) SlotOf(node, ctx.data) = CompositeSlot{}; // nor remembers any history
+        if (node.initial != kNoNode) SlotOf(node, ctx.data) = CompositeSlot{};
+        if (node.history_slot != kNoSlot) HistoryOf(node, ctx.data) = HistorySlot{}; // nor remembers any history
         if (node.owner != kNoNode) LaneOf(node, ctx.data) = Runtime{};         // nor has a region entered
     }
     rt.state = kNoState;

@@ -35,6 +35,9 @@ inline constexpr TreeIndex kNoNode = 0xFFFF;
 /// The deepest nesting a machine accepts: entering walks a path this long on the stack.
 inline constexpr std::size_t kMaxDepth = 16;
 
+/// No per-character slot (a composite's history slot before SetHistory).
+inline constexpr std::uint32_t kNoSlot = UINT32_MAX;
+
 /// A state's place in the tree.
 struct TreeNode {
     TreeIndex parent = kNoNode;
@@ -45,13 +48,18 @@ struct TreeNode {
     TreeIndex first_region = kNoNode; // a parallel state: its first region (then each region's next_region)
     TreeIndex next_region = kNoNode;  // a region: the next region of its parallel state, in the order written
     std::uint32_t slot = 0;      // composites: offset of their CompositeSlot in a character's data
+    std::uint32_t history_slot = kNoSlot; // composites given SetHistory: offset of their HistorySlot
     std::uint32_t lane = 0;      // a region: offset of its Runtime in a character's data
 };
 
 /// Per character and composite state: what the composite needs beyond its state object.
 struct CompositeSlot {
-    std::uint32_t ticks = 0;  // ticks since the composite was entered
-    TreeIndex last = kNoNode; // the leaf active when it was last exited (history)
+    std::uint32_t ticks = 0; // ticks since the composite was entered
+};
+/// Per character and composite state given SetHistory: kept apart from its
+/// CompositeSlot, so that a composite without history costs 4 bytes.
+struct HistorySlot {
+    TreeIndex last = kNoNode; // the leaf active when it was last exited
 };
 
 /// One state buried by a push: the leaf it had and its ticks.
@@ -77,6 +85,10 @@ inline Buried* BuriedEntries(std::byte* data, std::uint32_t offset) noexcept {
 
 inline CompositeSlot& SlotOf(const TreeNode& node, std::byte* data) noexcept {
     return *reinterpret_cast<CompositeSlot*>(data + node.slot);
+}
+/// The HistorySlot of a composite given SetHistory (node.history_slot != kNoSlot).
+inline HistorySlot& HistoryOf(const TreeNode& node, std::byte* data) noexcept {
+    return *reinterpret_cast<HistorySlot*>(data + node.history_slot);
 }
 
 /// The Runtime of region `region` (a node with an owner) in a character's data.
