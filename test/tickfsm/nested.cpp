@@ -312,6 +312,16 @@ TEST_CASE("A crowd of nested machines ticks each character along its own path", 
     CHECK_FALSE(crowd.IsIn<Attack>(2));
 }
 
+TEST_CASE("A composite costs a crowd character 4 bytes, and history 2 more as alignment rounds them",
+          "[nested][crowd][history]") {
+    Hero prototype;
+    tickfsm::Crowd<HeroMachine> plain(1, prototype);
+    tickfsm::Crowd<HeroMachine> remembering(1, prototype, tickfsm::History::Shallow);
+    // Combat and Attack hold substates; the states themselves hold no data.
+    CHECK(plain.BytesPerCharacter() == 8 + 2 * 4);
+    CHECK(remembering.BytesPerCharacter() == 8 + 12);
+}
+
 TEST_CASE("Substates misconfigured are ConfigErrors naming the states, and the machine stays usable",
           "[nested][config_error]") {
     struct Plain : tickfsm::StateManager<Hero, Pad> {
