@@ -85,6 +85,19 @@ struct ManagerConfig {
         Storage::BlockOf(seat)->stale = Storage::TableOf(seat) != nullptr;
     }
 
+    /// A step that its key and replay say all of: taken along the shared path
+    /// (true; with `checked`, as CheckedStep takes it), or false when the
+    /// machine configures a private table, where the caller applies it.
+    static bool SharedStep(Seat& seat, const void* key, typename Record::Replay replay, bool checked = false) {
+        if (!Sharing(seat)) return false;
+        Record step;
+        step.key = key;
+        step.replay = replay;
+        if (checked) CheckedStep(seat, step);
+        else Step(seat, step);
+        return true;
+    }
+
     /// What `From<S>()` or `SetInitialState<S>()` starts, as constants (see EdgeCall).
     struct ChainCall {
         NameFn state;                   // S's name
@@ -100,7 +113,7 @@ struct ManagerConfig {
     /// frozen machine, and a second initial state on the shared path.
     [[TICKFSM_DETAIL_COLD]] static Node* BeginChain(Seat& seat, const ChainCall& call) {
         if (seat.rt.flags & kFrozen) [[unlikely]]
-            FailFrozen(call.initial ? Format("SetInitialState<{}>()", call.state()) : Format("From<{}>()", call.state()));
+            FailFrozen(Format(call.initial ? "SetInitialState<{}>()" : "From<{}>()", call.state()));
         if (!Sharing(seat)) return nullptr;
         if (call.initial && !Storage::BlockOf(seat)->node->initial.empty())
             MachineTable::Fail(Format("SetInitialState<{}>(): the initial state is already {}; a machine has one "

@@ -186,14 +186,20 @@ struct ManagerEngine {
         EnterGlobal(ctx);
     }
 
-    [[TICKFSM_DETAIL_COLD]] static void Save(Seat& seat, Snapshot& snapshot) {
+    /// Save's and Restore's start: refused from inside a hook (`api` names the
+    /// call, `verb` what to do instead); like the first Perform, a snapshot
+    /// closes the configuration. The machine's resolved table.
+    static const MachineTable& SnapshotTable(Seat& seat, const char* api, const char* verb) {
         if (Busy(seat))
-            MachineTable::Fail(Format("Save() called from inside a hook or condition of this machine (state {}); "
-                                      "save between ticks",
-                                      CurrentName(seat)));
-        // Like the first Perform, a snapshot closes the configuration.
+            MachineTable::Fail(Format("{}() called from inside a hook or condition of this machine (state {}); {} "
+                                      "between ticks",
+                                      api, CurrentName(seat), verb));
         if (!(seat.rt.flags & kFrozen)) ManagerConfig<C, A>::Freeze(seat);
-        const MachineTable& table = Storage::Resolved(seat);
+        return Storage::Resolved(seat);
+    }
+
+    [[TICKFSM_DETAIL_COLD]] static void Save(Seat& seat, Snapshot& snapshot) {
+        const MachineTable& table = SnapshotTable(seat, "Save", "save");
         const SnapshotLayout layout = table.Layout();
         CheckSavable(layout, &MachineTable::Fail);
         if (!table.items.empty()) Storage::SyncData(seat, table);
@@ -211,12 +217,7 @@ struct ManagerEngine {
     }
 
     [[TICKFSM_DETAIL_COLD]] static void Restore(Seat& seat, const Snapshot& snapshot) {
-        if (Busy(seat))
-            MachineTable::Fail(Format("Restore() called from inside a hook or condition of this machine (state "
-                                      "{}); restore between ticks",
-                                      CurrentName(seat)));
-        if (!(seat.rt.flags & kFrozen)) ManagerConfig<C, A>::Freeze(seat);
-        const MachineTable& table = Storage::Resolved(seat);
+        const MachineTable& table = SnapshotTable(seat, "Restore", "restore");
         const SnapshotLayout layout = table.Layout();
         // Everything is checked before anything changes.
         SnapshotCursor cursor =

@@ -46,13 +46,9 @@ inline TransitionBuilder<Controller, Action, S> StateManager<Controller, Action>
 template <class Controller, class Action>
 inline void StateManager<Controller, Action>::KeepPreviousState() {
     ManagerConfig::CheckConfigurable(machine_seat, [] { return std::string("KeepPreviousState()"); });
-    if (ManagerConfig::Sharing(machine_seat)) {
-        StepRecord step;
-        step.key = detail::TypeKey<detail::KeepPreviousStep>();
-        step.replay = &detail::ReplayKeepPrevious<Controller, Action>;
-        ManagerConfig::Step(machine_seat, step);
+    if (ManagerConfig::SharedStep(machine_seat, detail::TypeKey<detail::KeepPreviousStep>(),
+                                  &detail::ReplayKeepPrevious<Controller, Action>))
         return;
-    }
     CurrentTable()->keep_previous = true;
     CurrentTable()->finalized = false;
 }
@@ -84,14 +80,9 @@ inline S& StateManager<Controller, Action>::State() {
     if (id == detail::kNoState) {
         ManagerConfig::CheckConfigurable(machine_seat, 
             [] { return detail::Format("State<{}>() of a state never configured", detail::StateName<S>()); });
-        if (ManagerConfig::Sharing(machine_seat)) {
-            StepRecord step;
-            step.key = detail::TypeKey<detail::AddStep<S>>();
-            step.replay = &detail::ReplayAdd<Controller, Action, S>;
-            ManagerConfig::Step(machine_seat, step);
-        } else {
+        if (!ManagerConfig::SharedStep(machine_seat, detail::TypeKey<detail::AddStep<S>>(),
+                                       &detail::ReplayAdd<Controller, Action, S>))
             AddStatePrivately<S>();
-        }
         id = ResolvedTable().Find(detail::TypeKey<S>());
     }
     return detail::StateObject<S>(MachineStateData(), CurrentTable()->meta[id].offset);
@@ -109,13 +100,9 @@ inline void StateManager<Controller, Action>::SetSubstates() {
     ManagerConfig::CheckConfigurable(machine_seat, [] {
         return detail::Format("SetSubstates<{}, {}, ...>()", detail::StateName<Parent>(), detail::StateName<Initial>());
     });
-    if (ManagerConfig::Sharing(machine_seat)) {
-        StepRecord step;
-        step.key = detail::TypeKey<detail::SubstatesStep<Parent, Initial, Others...>>();
-        step.replay = &detail::ReplaySubstates<Controller, Action, Parent, Initial, Others...>;
-        ManagerConfig::CheckedStep(machine_seat, step);
+    if (ManagerConfig::SharedStep(machine_seat, detail::TypeKey<detail::SubstatesStep<Parent, Initial, Others...>>(),
+                                  &detail::ReplaySubstates<Controller, Action, Parent, Initial, Others...>, true))
         return;
-    }
     AddStatePrivately<Parent>();
     AddStatePrivately<Initial>();
     (AddStatePrivately<Others>(), ...);
@@ -136,13 +123,9 @@ inline void StateManager<Controller, Action>::SetRegions() {
                   "regions after it");
     ManagerConfig::CheckConfigurable(
         machine_seat, [] { return detail::Format("SetRegions<{}, ...>()", detail::StateName<Parallel>()); });
-    if (ManagerConfig::Sharing(machine_seat)) {
-        StepRecord step;
-        step.key = detail::TypeKey<detail::RegionsStep<Parallel, Regions...>>();
-        step.replay = &detail::ReplayRegions<Controller, Action, Parallel, Regions...>;
-        ManagerConfig::CheckedStep(machine_seat, step);
+    if (ManagerConfig::SharedStep(machine_seat, detail::TypeKey<detail::RegionsStep<Parallel, Regions...>>(),
+                                  &detail::ReplayRegions<Controller, Action, Parallel, Regions...>, true))
         return;
-    }
     AddStatePrivately<Parallel>();
     (AddStatePrivately<Regions>(), ...);
     ManagerStorage::ApplyPrivately(
@@ -172,13 +155,9 @@ inline void StateManager<Controller, Action>::SetPassThrough() {
     static_assert(detail::CheckState<S, Controller, Action>());
     ManagerConfig::CheckConfigurable(machine_seat,
                                      [] { return detail::Format("SetPassThrough<{}>()", detail::StateName<S>()); });
-    if (ManagerConfig::Sharing(machine_seat)) {
-        StepRecord step;
-        step.key = detail::TypeKey<detail::PassThroughStep<S>>();
-        step.replay = &detail::ReplayPassThrough<Controller, Action, S>;
-        ManagerConfig::Step(machine_seat, step);
+    if (ManagerConfig::SharedStep(machine_seat, detail::TypeKey<detail::PassThroughStep<S>>(),
+                                  &detail::ReplayPassThrough<Controller, Action, S>))
         return;
-    }
     AddStatePrivately<S>();
     detail::ApplyPassThrough<Controller, Action, S>(*CurrentTable());
 }
@@ -189,13 +168,9 @@ inline void StateManager<Controller, Action>::SetPushCapacity() {
     static_assert(N > 0 && N < 0x10000, "tickfsm: SetPushCapacity<N>(): N is the number of states a push can "
                                         "bury, between 1 and 65535");
     ManagerConfig::CheckConfigurable(machine_seat, [] { return detail::Format("SetPushCapacity<{}>()", N); });
-    if (ManagerConfig::Sharing(machine_seat)) {
-        StepRecord step;
-        step.key = detail::TypeKey<detail::PushCapacityStep<N>>();
-        step.replay = &detail::ReplayPushCapacity<Controller, Action, N>;
-        ManagerConfig::CheckedStep(machine_seat, step);
+    if (ManagerConfig::SharedStep(machine_seat, detail::TypeKey<detail::PushCapacityStep<N>>(),
+                                  &detail::ReplayPushCapacity<Controller, Action, N>, true))
         return;
-    }
     ManagerStorage::ApplyPrivately(
         machine_seat, [](MachineTable& table) { detail::ApplyPushCapacity<Controller, Action, N>(table); });
 }
@@ -205,13 +180,9 @@ template <class S>
 inline void StateManager<Controller, Action>::SetTerminal() {
     static_assert(detail::CheckState<S, Controller, Action>());
     ManagerConfig::CheckConfigurable(machine_seat, [] { return detail::Format("SetTerminal<{}>()", detail::StateName<S>()); });
-    if (ManagerConfig::Sharing(machine_seat)) {
-        StepRecord step;
-        step.key = detail::TypeKey<detail::TerminalStep<S>>();
-        step.replay = &detail::ReplayTerminal<Controller, Action, S>;
-        ManagerConfig::Step(machine_seat, step);
+    if (ManagerConfig::SharedStep(machine_seat, detail::TypeKey<detail::TerminalStep<S>>(),
+                                  &detail::ReplayTerminal<Controller, Action, S>))
         return;
-    }
     AddStatePrivately<S>();
     detail::ApplyTerminal<Controller, Action, S>(*CurrentTable());
 }
