@@ -5,6 +5,7 @@
 #include <catch2/catch.hpp>
 
 #include <array>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -641,4 +642,88 @@ TEST_CASE("ForceSetState and TicksInState take a state's id as tools know it", "
     CHECK_THROWS_WITH(m.ForceSetState(tickfsm::StateId{200}),
                       Catch::Contains("ForceSetState(StateId 200): not a state of this machine"));
     CHECK(m.ActivePath() == "Combat/Attack/Heavy");
+}
+
+namespace {
+
+// A controller whose hook named `fuse` ("enter Attack", "exit Light", ...) throws once.
+struct Fused {
+    std::vector<std::string> log;
+    std::string fuse;
+    void Hit(std::string what) {
+        log.push_back(what);
+        if (what == fuse) {
+            fuse.clear();
+            throw std::runtime_error(what);
+        }
+    }
+};
+template <const char* kName>
+struct Fusing {
+    void OnStateEnter(Fused& f, const int&) { f.Hit(std::string("enter ") + kName); }
+    void Perform(Fused& f, const int&) { f.Hit(kName); }
+    void OnStateExit(Fused& f, const int&) { f.Hit(std::string("exit ") + kName); }
+};
+struct FIdle : Fusing<kIdle> {};
+struct FCombat : Fusing<kCombat> {};
+struct FAttack : Fusing<kAttack> {};
+struct FBlock : Fusing<kBlock> {};
+struct FLight : Fusing<kLight> {};
+struct FHeavy : Fusing<kHeavy> {};
+
+// HeroMachine's tree, driven by the input: 1 fight, 2 calm down, 3 guard, 4 attack, 5 heavy.
+class FusedMachine : public tickfsm::StateManager<Fused, int> {
+public:
+    explicit FusedMachine(Fused& f) : StateManager(f) {
+        SetSubstates<FCombat, FAttack, FBlock>();
+        SetSubstates<FAttack, FLight, FHeavy>();
+        SetInitialState<FIdle>().To<FCombat>([](const Fused&, const int& go) { return go == 1; });
+        From<FCombat>().To<FIdle>([](const Fused&, const int& go) { return go == 2; });
+        From<FAttack>().To<FBlock>([](const Fused&, const int& go) { return go == 3; });
+        From<FBlock>().To<FAttack>([](const Fused&, const int& go) { return go == 4; });
+        From<FLight>().To<FHeavy>([](const Fused&, const int& go) { return go == 5; });
+    }
+};
+
+} // namespace
+
+TEST_CASE("A hook that throws during a nested change leaves the machine as the general path would",
+          "[nested][throw]") {
+    // The observed machine ticks on the general path; the other takes the
+    // nested fast path, whose changes are planned when the table is finalized.
+    const std::vector<std::string> fuses{"exit Idle",  "enter Combat", "enter Attack", "enter Light",
+                                         "exit Light", "enter Heavy",  "exit Heavy",   "exit Attack",
+                                         "enter Block", "exit Block",  "exit Combat",  "enter Idle"};
+    const std::vector<int> script{0, 1, 0, 5, 0, 3, 0, 4, 0, 3, 2, 0, 1, 5, 2, 0, 1, 3, 4, 2};
+    for (const std::string& fuse : fuses) {
+        CAPTURE(fuse);
+        Fused fast_hero, general_hero;
+        FusedMachine fast(fast_hero), general(general_hero);
+        tickfsm::Observer quiet;
+        general.SetObserver(&quiet);
+        fast_hero.fuse = general_hero.fuse = fuse;
+        int thrown = 0;
+        for (std::size_t i = 0; i < script.size(); ++i) {
+            CAPTURE(i);
+            bool fast_threw = false, general_threw = false;
+            try {
+                fast.Perform(script[i]);
+            } catch (const std::runtime_error&) {
+                fast_threw = true;
+            }
+            try {
+                general.Perform(script[i]);
+            } catch (const std::runtime_error&) {
+                general_threw = true;
+            }
+            thrown += fast_threw;
+            REQUIRE(fast_threw == general_threw);
+            REQUIRE(fast_hero.log == general_hero.log);
+            REQUIRE(fast.ActivePath() == general.ActivePath());
+            REQUIRE(fast.TicksInState() == general.TicksInState());
+            REQUIRE(fast.TicksInState<FCombat>() == general.TicksInState<FCombat>());
+            REQUIRE(fast.TicksInState<FAttack>() == general.TicksInState<FAttack>());
+        }
+        CHECK(thrown == 1); // every fuse is lit by the script
+    }
 }

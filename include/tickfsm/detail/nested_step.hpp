@@ -82,6 +82,48 @@ template <class C, class A>
         stepper.performs = std::span<const NestedPerform<C, A>>(nested_performs)
                                .subspan(at.performs, next.performs - at.performs);
     }
+    // Every transition of a planned leaf's path, as it fires from that leaf.
+    nested_moves.clear();
+    nested_move_steps.clear();
+    for (std::size_t p = 0; p + 1 < planned.size(); ++p)
+        for (std::size_t i = planned[p].chains; i < planned[p + 1].chains; ++i) {
+            NestedChain<C, A>& level = nested_chains[i];
+            level.moves = static_cast<std::uint32_t>(nested_moves.size());
+            for (std::size_t e = 0; e < level.chain->count; ++e)
+                nested_moves.push_back(PlanMove(planned[p].leaf, *level.chain, e));
+        }
+}
+
+/// What transition `index` of `chain` does when it fires from `leaf` (see
+/// NestedMove): ChangeTo's exits and enters, written down once. A move whose
+/// way down reads a history, whose target is rebuilt from arguments, or
+/// whose entered leaf ticks on the general path is left to the general path.
+template <class C, class A>
+[[TICKFSM_DETAIL_COLD]] NestedMove Table<C, A>::PlanMove(StateIndex leaf, const ChainBase<C, A>& chain,
+                                                         std::size_t index) {
+    NestedMove move;
+    const TreeIndex to = chain.targets[index].id;
+    if (chain.prepare) return move;
+    for (TreeIndex s = to; tree[s].initial != kNoNode; s = tree[s].initial)
+        if (tree[s].history != History::None) return move;
+    const TreeIndex base = ChangeBase(tree, leaf, to);
+    TreeIndex path[kMaxDepth];
+    const std::size_t n = EntryPath(tree, base, to, nullptr, path); // no history read: checked above
+    const StateIndex entered = path[n - 1];
+    if (!nested_steppers[entered].step) return move;
+    move.exits = static_cast<std::uint32_t>(nested_move_steps.size());
+    for (TreeIndex s = leaf; s != base; s = tree[s].parent)
+        nested_move_steps.push_back(
+            {meta[s].has_exit ? meta[s].exit : nullptr, meta[s].offset, tree[s].history_slot, s});
+    move.enters = static_cast<std::uint32_t>(nested_move_steps.size());
+    for (std::size_t i = 0; i < n; ++i) {
+        const StateMeta<C, A>& m = meta[path[i]];
+        nested_move_steps.push_back({m.has_enter ? m.enter : nullptr, m.offset,
+                                     tree[path[i]].initial != kNoNode ? tree[path[i]].slot : kNoSlot, path[i]});
+    }
+    move.end = static_cast<std::uint32_t>(nested_move_steps.size());
+    move.leaf = entered;
+    return move;
 }
 
 /// The Performs of a leaf's active path on the nested fast path, outermost first.
@@ -108,6 +150,27 @@ template <class C, class A>
     ctx.action = &a;
     ctx.data = data;
     ctx.next = &next;
+    if (const NestedMove& move = table.nested_moves[level.moves + static_cast<std::uint32_t>(index)];
+        move.leaf != kNoState) {
+        // ChangeTo's rules, planned: the exits (each composite left
+        // remembering the leaf, if it keeps history), then the enters, each
+        // state current while it is entered.
+        const NestedMoveStep<C, A>* const steps = table.nested_move_steps.data();
+        const StateIndex from = rt.state;
+        for (std::uint32_t i = move.exits; i < move.enters; ++i) {
+            if (steps[i].slot != kNoSlot) reinterpret_cast<HistorySlot*>(data + steps[i].slot)->last = from;
+            if (steps[i].hook) steps[i].hook(ctx, steps[i].offset);
+        }
+        rt.ticks = 0;
+        rt.flags = static_cast<std::uint16_t>(rt.flags & ~(kSlow | kFresh | kDone));
+        for (std::uint32_t i = move.enters; i < move.end; ++i) {
+            rt.state = steps[i].state;
+            if (steps[i].slot != kNoSlot) reinterpret_cast<CompositeSlot*>(data + steps[i].slot)->ticks = 0;
+            if (steps[i].hook) steps[i].hook(ctx, steps[i].offset);
+        }
+        PerformPath(table.nested_steppers[move.leaf].performs, c, a, data);
+        return;
+    }
     Probed<C, A> fired;
     fired.to = chain.targets[index].id;
     fired.condition = level.before + static_cast<std::size_t>(index);

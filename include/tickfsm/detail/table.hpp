@@ -142,6 +142,7 @@ struct NestedChain {
     const ChainBase<C, A>* chain = nullptr;
     std::uint32_t slot = 0;
     std::uint32_t before = 0; // the transitions of the state's earlier lists (a condition's number counts them)
+    std::uint32_t moves = 0;  // where its transitions' NestedMoves start in Table::nested_moves
 };
 inline constexpr std::uint32_t kLeafTicks = 0xFFFFFFFF;
 /// On the nested fast path: the Perform of one state of the active path.
@@ -149,6 +150,26 @@ template <class C, class A>
 struct NestedPerform {
     PerformFn<C, A> perform = nullptr;
     std::uint32_t offset = 0;
+};
+
+/// On the nested fast path: one state a planned move exits or enters.
+template <class C, class A>
+struct NestedMoveStep {
+    HookFn<C, A> hook = nullptr;  // its OnStateExit (or OnStateEnter); null if it has none
+    std::uint32_t offset = 0;     // its object's offset
+    std::uint32_t slot = kNoSlot; // exit: its HistorySlot, if it keeps history; enter: a composite's CompositeSlot
+    StateIndex state = kNoState;
+};
+/// On the nested fast path: what a transition of a leaf's active path does
+/// when it fires from that leaf, planned once the table is finalized: the
+/// states it exits (innermost first) and enters (outermost first), which
+/// depend only on the leaf and the target while no composite on the way down
+/// keeps history. Ranges of Table::nested_move_steps.
+struct NestedMove {
+    std::uint32_t exits = 0;  // [exits, enters): the states exited
+    std::uint32_t enters = 0; // [enters, end): the states entered
+    std::uint32_t end = 0;
+    StateIndex leaf = kNoState; // the leaf entered; kNoState: the general path makes the move
 };
 
 /// The step context of a leaf of a nested machine whose tick needs nothing of
@@ -199,6 +220,7 @@ struct StateMeta {
     bool takes_machine = false; // a hook takes the machine handle
     bool slow = false;          // set by Finalize: this state's tick runs on the general path
     bool has_enter = false;     // it has an OnStateEnter hook
+    bool has_exit = false;      // it has an OnStateExit hook
     bool pass_through = false;  // SetPassThrough<S>(): its transitions are tried again as soon as it is entered
     std::uint32_t offset = 0;
     void (*init)(C&, std::byte*, std::uint32_t) = nullptr;
@@ -280,6 +302,8 @@ struct Table {
     std::vector<std::uint32_t> nested_slots;
     std::vector<NestedChain<C, A>> nested_chains;
     std::vector<NestedPerform<C, A>> nested_performs;
+    std::vector<NestedMove> nested_moves;
+    std::vector<NestedMoveStep<C, A>> nested_move_steps;
     std::vector<StateIndex> terminal; // SetTerminal<S>()
     std::vector<Event> declared;      // DeclareEvent(...)
 
@@ -371,6 +395,7 @@ struct Table {
         m.offset = offset;
         m.takes_machine = kTakesMachine<S, C, A>;
         m.has_enter = HasOnStateEnter<S, C, A> || HasOnStateEnterM<S, C, A>;
+        m.has_exit = HasOnStateExit<S, C, A> || HasOnStateExitM<S, C, A>;
         if constexpr (HasCanEnterState<S, C>)
             m.can_enter = [](const C& c, std::byte* data, std::uint32_t at, const StateRef& from) {
                 return static_cast<bool>(StateObject<S>(data, at).CanEnterState(c, from));
@@ -478,6 +503,8 @@ struct Table {
     /// Gives the leaves that can take the nested fast path their
     /// NestedStepper (defined in nested_step.hpp).
     void PlanNested();
+    /// What transition `index` of `chain` does when it fires from `leaf` (nested_step.hpp).
+    NestedMove PlanMove(StateIndex leaf, const ChainBase<C, A>& chain, std::size_t index);
 
     /// What a snapshot of this configuration holds per character; the
     /// fingerprint is set once the table is finalized.
