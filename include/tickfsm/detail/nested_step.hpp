@@ -1,8 +1,9 @@
 #pragma once
 // The nested fast path (see NestedStepper in table.hpp): which leaves take it,
 // planned when the table is finalized, and their steps. A step counts, tries
-// the active path's conditions and performs; a transition it finds is made
-// by the general path (tick.hpp), the one place where changes are made.
+// the active path's conditions and performs; a transition it finds follows
+// its NestedMove, planned with the steppers from the tree walks the general
+// path (tick.hpp) takes, or is made by the general path itself.
 
 #include <cstddef>
 #include <cstdint>
@@ -18,13 +19,16 @@ namespace tickfsm::detail {
 /// hooks that take the machine handle, a leaf ticks on it (its `slow`
 /// cleared, its step a NestedStep) when no transition of its active path
 /// is gated, pushes, pops or waits. Such a tick only counts, tries conditions and performs,
-/// exactly as GeneralTick would; a transition that fires goes to the
-/// general path, which may enter a leaf of either kind.
+/// exactly as GeneralTick would; a transition that fires follows its
+/// NestedMove (PlanMove), or goes to the general path, which may enter a
+/// leaf of either kind.
 template <class C, class A>
 [[TICKFSM_DETAIL_COLD]] void Table<C, A>::PlanNested() {
     nested_slots.clear();
     nested_chains.clear();
     nested_performs.clear();
+    nested_moves.clear();
+    nested_move_steps.clear();
     if (!nested || parallel || any != kNoState || passing || stack_capacity != 0 || keep_previous ||
         uses_machine)
         return;
@@ -83,8 +87,6 @@ template <class C, class A>
                                .subspan(at.performs, next.performs - at.performs);
     }
     // Every transition of a planned leaf's path, as it fires from that leaf.
-    nested_moves.clear();
-    nested_move_steps.clear();
     for (std::size_t p = 0; p + 1 < planned.size(); ++p)
         for (std::size_t i = planned[p].chains; i < planned[p + 1].chains; ++i) {
             NestedChain<C, A>& level = nested_chains[i];
@@ -133,7 +135,8 @@ template <class C, class A>
     for (const NestedPerform<C, A>& state : performs) state.perform(c, a, data, state.offset);
 }
 
-/// A transition found by a NestedStep fires: made, and the tick finished, on
+/// A transition found by a NestedStep fires: made by its NestedMove, then
+/// the leaf entered performs; or, unplanned, made and the tick finished on
 /// the general path. No hook of the machine takes the machine handle (see
 /// Table::PlanNested), so none can reach what the context leaves out: a
 /// NextState request, the previous state, an observer, a global state.
