@@ -148,15 +148,16 @@ public:
     Machine(const Machine&) = delete;
     Machine& operator=(const Machine&) = delete;
 
-    /// If the current state (or, nested, the innermost active state that has
-    /// one) has a transition on `event`, the machine takes it as
+    /// If FromAny() or the current state (or, nested, the innermost active
+    /// state that has one) has a transition on `event`, the machine takes it as
     /// soon as this hook returns (the rest of the state's actions are skipped
     /// this time); otherwise nothing changes and the observer hears of it. The
     /// last change asked for in one hook wins. Not allowed from an exit hook.
     void SendEvent(const Event& event) {
         CheckNotLeaving("SendEvent");
-        const auto* edge =
-            context.rt->state == detail::kNoState ? nullptr : context.table->FindEventOutward(context.rt->state, event, true);
+        const auto* edge = context.table->FindAnyEvent(context.main->state, event, context.data);
+        if (!edge && context.rt->state != detail::kNoState)
+            edge = context.table->FindEventOutward(context.rt->state, event, true);
         if (!edge) {
             if (context.observer)
                 context.observer->OnUnhandledEvent(context.name, context.table->NameOf(context.rt->state), event);
@@ -170,19 +171,20 @@ public:
     }
 
     /// Sends a typed event (a value of class E, at most 64 bytes) from a hook:
-    /// the transition on it (from the current state outward, the first whose
-    /// guard holds) is taken when this hook returns, its target receiving a
-    /// copy of the value in OnEvent; a state that handles E in place receives
-    /// it now. Not allowed from an exit hook.
+    /// the transition on it (FromAny()'s first, then from the current state
+    /// outward, the first whose guard holds) is taken when this hook returns,
+    /// its target receiving a copy of the value in OnEvent; a state that
+    /// handles E in place receives it now. Not allowed from an exit hook.
     template <class E>
         requires detail::TypedEventValue<E>
     void SendEvent(const E& value) {
         CheckNotLeaving("SendEvent");
         detail::StateIndex holder = detail::kNoState;
-        const auto* edge = context.rt->state == detail::kNoState
-                               ? nullptr
-                               : context.table->FindTypedOutward(context.rt->state, detail::TypeKey<E>(), *context.controller,
-                                                              &value, holder, true);
+        const auto* edge = context.table->FindAnyTyped(context.main->state, detail::TypeKey<E>(), *context.controller,
+                                                       &value, context.data);
+        if (!edge && context.rt->state != detail::kNoState)
+            edge = context.table->FindTypedOutward(context.rt->state, detail::TypeKey<E>(), *context.controller, &value,
+                                                   holder, true);
         if (!edge) {
             if (context.observer)
                 context.observer->OnUnhandledEvent(context.name, context.table->NameOf(context.rt->state), detail::kTypedEvent<E>);

@@ -436,6 +436,56 @@ TEST_CASE("Any-state transitions are tried before every other and never into an 
     CHECK(m.ActivePath() == "Combat/Attack");
 }
 
+TEST_CASE("Any-state event transitions take an event before the active states and never into an active state",
+          "[any][event]") {
+    struct Parry {
+        int strength = 0;
+    };
+    // Sends "alarm" from its enter hook, through the Machine handle.
+    struct Alarmed {
+        void OnStateEnter(Hero& h, const Pad&, tickfsm::Machine<Hero, Pad>& m) {
+            h.log.push_back("enter Alarmed");
+            m.SendEvent(tickfsm::Event("alarm"));
+        }
+    };
+    struct Anywhere : tickfsm::StateManager<Hero, Pad> {
+        explicit Anywhere(Hero& h) : StateManager(h) {
+            SetSubstates<Combat, Attack, Block>();
+            FromAny().On("alarm").To<Combat>().On<Parry>([](const Hero&, const Parry& p) { return p.strength > 5; })
+                .To<Block>();
+            SetInitialState<Idle>().On("go").To<Alarmed>();
+            From<Attack>().On("alarm").To<Block>(); // the any-state transition wins while it may fire
+            From<Combat>().On<Parry>().To<Idle>();
+        }
+    };
+    Hero hero;
+    Anywhere m(hero);
+    bool any_rule = false;
+    for (const tickfsm::TransitionRule& rule : m.Transitions())
+        any_rule = any_rule || (rule.any && rule.kind == tickfsm::TransitionKind::Event && !rule.from.Valid());
+    CHECK(any_rule);
+    CHECK_FALSE(m.SendEvent(tickfsm::Event("alarm"))); // not started: nothing takes it
+    m.Perform({});
+    Take(hero);
+    // From Idle, which has no transition on it.
+    CHECK(m.SendEvent(tickfsm::Event("alarm")));
+    CHECK(m.ActivePath() == "Combat/Attack");
+    // Combat is active: the any-state transition is passed over, and Attack's own takes the event.
+    CHECK(m.SendEvent(tickfsm::Event("alarm")));
+    CHECK(m.ActivePath() == "Combat/Block");
+    // Typed: the any-state transition's guard refuses a weak parry; Combat's own takes it.
+    CHECK(m.SendEvent(Parry{.strength = 1}));
+    CHECK(m.ActivePath() == "Idle");
+    CHECK(m.SendEvent(Parry{.strength = 9}));
+    CHECK(m.ActivePath() == "Combat/Block");
+    // From a hook: Alarmed's enter hook sends the event, taken when the hook returns.
+    m.ForceSetState<Idle>();
+    Take(hero);
+    CHECK(m.SendEvent(tickfsm::Event("go")));
+    CHECK(Take(hero) == std::vector<std::string>{"exit Idle", "enter Alarmed", "enter Combat", "enter Attack"});
+    CHECK(m.ActivePath() == "Combat/Attack");
+}
+
 TEST_CASE("Any-state transitions ask the current state's gate and work on a flat machine", "[any]") {
     struct Stuck {
         bool CanExitState(const Hero& h, const tickfsm::StateRef&) const { return !h.guard; }

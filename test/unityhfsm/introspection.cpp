@@ -58,8 +58,8 @@ using Machine = tickfsm::StateManager<Log, Pad>;
 
 // --- what a machine is made of --------------------------------------------------
 
-// A, B and C with condition transitions, event transitions and any-state transitions (UnityHFSM's
-// any-state event transitions are left out: see the report of this port).
+// A, B and C with condition transitions, event transitions, any-state transitions and any-state
+// event transitions.
 class ExampleMachine : public Machine {
 public:
     explicit ExampleMachine(Log& log) : Machine(log) {
@@ -70,6 +70,8 @@ public:
         From<C>().On("event1").To<A>();
         From<B>().On("event2").To<C>();
         FromAny().To<A>().To<A>().To<B>();
+        // UnityHFSM also has a second any-state A on event1 and C on event2: one per event in tickfsm.
+        FromAny().On("event1").To<A>().On("event2").To<A>();
     }
 };
 
@@ -205,6 +207,16 @@ TEST_CASE("A machine without states lists no event transitions", "[unityhfsm][st
     Log log;
     Machine m(log);
     REQUIRE(EventEdges(m, false).empty());
+}
+
+TEST_CASE("A machine lists its any-state event transitions by event", "[unityhfsm][state_and_transition_getters]") {
+    Log log;
+    ExampleMachine m(log);
+    const std::map<std::string, std::vector<Edge>> expected{{"event1", {{"-", "A"}}}, {"event2", {{"-", "A"}}}};
+    REQUIRE(EventEdges(m, true) == expected);
+    for (const tickfsm::TransitionRule& t : m.Transitions())
+        if (t.kind == tickfsm::TransitionKind::Event) CHECK(t.any == !t.from.Valid());
+    REQUIRE_THROWS_AS(m.FromAny().On("event2").To<C>(), tickfsm::ConfigError);
 }
 
 TEST_CASE("A machine without states lists no any-state event transitions",

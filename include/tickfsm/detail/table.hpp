@@ -566,6 +566,26 @@ struct Table {
         return across ? tree[s].owner : kNoState;
     }
 
+    /// FromAny()'s transition on `event`, unless its target is active while
+    /// `leaf` is the machine's current state (passed over, as FromAny()'s
+    /// conditions are): offered an event before the active states are.
+    const EventEdge* FindAnyEvent(StateIndex leaf, const Event& event, const std::byte* data) const noexcept {
+        if (any == kNoState || leaf == kNoState) return nullptr;
+        const EventEdge* edge = FindEvent(any, event);
+        return edge && !Active(leaf, edge->to, data) ? edge : nullptr;
+    }
+    /// FromAny()'s first transition on the typed event of TypeKey `type` whose
+    /// target is not active while `leaf` is current and whose guard holds.
+    const TypedEdge<C>* FindAnyTyped(StateIndex leaf, const void* type, const C& c, const void* payload,
+                                     const std::byte* data) const {
+        if (any == kNoState || leaf == kNoState) return nullptr;
+        for (const TypedEdge<C>& edge : meta[any].typed)
+            if (edge.type == type && edge.to != kNoState && !Active(leaf, edge.to, data) &&
+                (!edge.guard || edge.guard(edge.guard_object.get(), c, payload)))
+                return &edge;
+        return nullptr;
+    }
+
     /// The transition for `event` of the innermost state of `leaf`'s active
     /// path that has one (the leaf first, then its parent, ...; `across`: on
     /// past a region to its parallel state and beyond), or null.

@@ -73,6 +73,7 @@ std::vector<TransitionRule> Table<C, A>::DescribeTransitions() const {
             rule.to = StateId{to};
             rule.kind = kind;
             rule.order = at;
+            rule.any = is_any;
             rule.event = event;
             list.push_back(rule);
         };

@@ -566,6 +566,16 @@ bool DeliverEventInLane(TickContext<C, A>& ctx, const Event& event) {
     return true;
 }
 
+/// Takes typed transition `edge` (a change: its target set): the target
+/// receives `payload` right after its enter hooks.
+template <class C, class A>
+void TakeTyped(TickContext<C, A>& ctx, const TypedEdge<C>& edge, const void* payload) {
+    ctx.deliver = edge.deliver;
+    ctx.payload = payload;
+    ctx.receiver = edge.to;
+    ChangeTo(ctx, edge.to, Cause::Event, 0, &edge.event);
+}
+
 /// A typed event's delivery in the lane that runs, by DeliverEventInLane's rules.
 template <class C, class A>
 bool DeliverTypedInLane(TickContext<C, A>& ctx, const void* type, const void* payload) {
@@ -580,21 +590,24 @@ bool DeliverTypedInLane(TickContext<C, A>& ctx, const void* type, const void* pa
         if (edge->deliver) edge->deliver(*ctx.controller, ctx.data, table.meta[holder].offset, payload);
         return true;
     }
-    ctx.deliver = edge->deliver;
-    ctx.payload = payload;
-    ctx.receiver = edge->to;
-    ChangeTo(ctx, edge->to, Cause::Event, 0, &edge->event);
+    TakeTyped(ctx, *edge, payload);
     return true;
 }
 
 /// A typed event (a value of class E, `type` its TypeKey) sent from outside a
-/// tick: from the leaf outward, the first state with a transition on E whose
-/// guard holds takes it (its target receives the payload in OnEvent after its
-/// enter hooks), or handles it in place. Returns whether a state took it.
+/// tick: first FromAny()'s transitions on E, then from the leaf outward, the
+/// first state with a transition on E whose guard holds takes it (its target
+/// receives the payload in OnEvent after its enter hooks), or handles it in
+/// place. Returns whether a state took it.
 template <class C, class A>
 bool DeliverTyped(TickContext<C, A>& ctx, const void* type, const void* payload, const Event& as) {
     const Table<C, A>& table = *ctx.table;
     Runtime& rt = *ctx.rt;
+    if (rt.flags & kStarted)
+        if (const TypedEdge<C>* any = table.FindAnyTyped(rt.state, type, *ctx.controller, payload, ctx.data)) {
+            TakeTyped(ctx, *any, payload);
+            return true;
+        }
     if (table.parallel) {
         const bool taken = rt.flags & kStarted && DeliverTypedInLane(ctx, type, payload);
         if (!taken && ctx.observer) ctx.observer->OnUnhandledEvent(ctx.name, table.NameOf(rt.state), as);
@@ -608,18 +621,16 @@ bool DeliverTyped(TickContext<C, A>& ctx, const void* type, const void* payload,
         return true;
     }
     if (edge) {
-        ctx.deliver = edge->deliver;
-        ctx.payload = payload;
-        ctx.receiver = edge->to;
-        ChangeTo(ctx, edge->to, Cause::Event, 0, &edge->event);
+        TakeTyped(ctx, *edge, payload);
         return true;
     }
     if (ctx.observer) ctx.observer->OnUnhandledEvent(ctx.name, table.NameOf(rt.state), as);
     return false;
 }
 
-/// An event sent from outside a tick: the change happens now, or the observer
-/// hears that nothing happened. Returns whether the state changed.
+/// An event sent from outside a tick: FromAny()'s transition on it first,
+/// then the active states' (from the leaf outward); the change happens now,
+/// or the observer hears that nothing happened. Returns whether the state changed.
 template <class C, class A>
 bool DeliverEvent(TickContext<C, A>& ctx, const Event& event) {
     const Table<C, A>& table = *ctx.table;
@@ -627,6 +638,10 @@ bool DeliverEvent(TickContext<C, A>& ctx, const Event& event) {
     if (!(rt.flags & kStarted)) {
         if (ctx.observer) ctx.observer->OnUnhandledEvent(ctx.name, {}, event);
         return false;
+    }
+    if (const EventEdge* any = table.FindAnyEvent(rt.state, event, ctx.data)) {
+        ChangeTo(ctx, any->to, Cause::Event, 0, &any->event);
+        return true;
     }
     if (table.parallel) {
         const bool taken = DeliverEventInLane(ctx, event);
