@@ -88,7 +88,10 @@ public:
     /// S handles E where it is: no change of state; S's `OnEvent(Controller&,
     /// const E&)` receives the payload.
     TransitionBuilder<Controller, Action, S, Edges...> Handle() && {
-        static_assert(detail::HasOnEvent<S, Controller, E>,
+        static_assert(!std::is_same_v<S, detail::Any>,
+                      "tickfsm: FromAny().On<E>().Handle(): no state is the any-state one, so none would handle E; "
+                      "write From<S>().On<E>().Handle() for the state that handles it, or FromAny().On<E>().To<T>()");
+        static_assert(std::is_same_v<S, detail::Any> || detail::HasOnEvent<S, Controller, E>,
                       "tickfsm: From<S>().On<E>().Handle(): S handles E in place, so S needs a member `void "
                       "OnEvent(Controller&, const E&)`");
         return std::move(*this).template Add<void>();
