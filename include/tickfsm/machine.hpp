@@ -313,13 +313,12 @@ public:
         return context.table->template IsIn<S>(context.main->state, context.data);
     }
     std::string_view CurrentStateName() const noexcept { return context.table->NameOf(context.rt->state); }
-    /// True when the keyed state `key` is current.
+    /// True when the keyed state `key` is active (see IsIn<S>()).
     template <class K>
         requires StateKey<K>
     bool IsIn(K key) const noexcept {
-        if (context.rt->state == detail::kNoState) return false;
-        const auto& meta = context.table->meta[context.rt->state];
-        return meta.key_type == detail::TypeKey<K>() && meta.key_value == static_cast<std::uint64_t>(key);
+        return context.table->IsInKey(context.main->state, detail::TypeKey<K>(), static_cast<std::uint64_t>(key),
+                                      context.data);
     }
     /// The current state as a gate would see it (type, key, name).
     StateRef CurrentState() const noexcept { return context.table->Ref(context.rt->state); }

@@ -15,6 +15,7 @@
 #include <cstddef>
 #include <cstring>
 #include <cstdint>
+#include <initializer_list>
 #include <new>
 #include <optional>
 #include <span>
@@ -415,6 +416,21 @@ public:
     template <class K>
         requires StateKey<K>
     void SetTerminal(K key);
+    /// SetSubstates for keyed states (registered already): `substates` (the
+    /// first entered first) become the substates of `parent`. Their keys may
+    /// be of another type than the parent's.
+    template <class K, class KS>
+        requires StateKey<K> && StateKey<KS>
+    void SetSubstates(K parent, std::initializer_list<KS> substates);
+    /// SetRegions for keyed states (registered already): `regions` become the
+    /// regions of `parallel`, in that order.
+    template <class K, class KS>
+        requires StateKey<K> && StateKey<KS>
+    void SetRegions(K parallel, std::initializer_list<KS> regions);
+    /// SetHistory for the keyed composite state `key`.
+    template <class K>
+        requires StateKey<K>
+    void SetHistory(K key, History history);
     /// TrySetState for a keyed state.
     template <class K>
         requires StateKey<K>
@@ -444,13 +460,13 @@ public:
     /// TicksInState<S>() for the state `id`: the current state's ticks, or a
     /// composite's that holds it; 0 when the state is not active.
     std::uint32_t TicksInState(StateId id) const;
-    /// True when the keyed state `key` is current.
+    /// True when the keyed state `key` is current, or holds it (nested states).
     template <class K>
         requires StateKey<K>
     bool IsIn(K key) const noexcept {
-        if (machine_seat.rt.state == detail::kNoState) return false;
-        const auto& meta = CurrentTable()->meta[machine_seat.rt.state];
-        return meta.key_type == detail::TypeKey<K>() && meta.key_value == static_cast<std::uint64_t>(key);
+        return machine_seat.rt.state != detail::kNoState &&
+               CurrentTable()->IsInKey(machine_seat.rt.state, detail::TypeKey<K>(), static_cast<std::uint64_t>(key),
+                                       MachineStateData());
     }
     /// The current state's key; a ConfigError if the current state has no key of type K.
     template <class K>

@@ -226,3 +226,75 @@ TEST_CASE("A keyed machine takes 65,534 states quickly and refuses the 65,535th"
     m.Perform({});
     CHECK(m.IsIn(0));
 }
+
+namespace {
+
+enum class Mode { Calm, Alert, Fight };
+enum class Limb { Legs = 10, Walk, Run, Arms, Lower, Raise };
+
+// A state that logs its enter and exit under a name of its own.
+struct Noted {
+    std::string name;
+    Noted() = default;
+    explicit Noted(std::string n) : name(std::move(n)) {}
+    void OnStateEnter(Creature& c, const Buttons&) { c.log.push_back("enter " + name); }
+    void OnStateExit(Creature& c, const Buttons&) { c.log.push_back("exit " + name); }
+};
+
+} // namespace
+
+TEST_CASE("Keyed states nest: substates of other key types, history and regions", "[keyed][nested]") {
+    Creature c;
+    tickfsm::StateManager<Creature, Buttons> m(c);
+    m.AddState<Noted>(Mode::Calm, "Calm");
+    m.AddState<Noted>(Mode::Alert, "Alert");
+    m.AddState<Noted>(Mode::Fight, "Fight");
+    for (const auto& [key, name] : {std::pair{Limb::Legs, "Legs"}, {Limb::Walk, "Walk"}, {Limb::Run, "Run"},
+                                    {Limb::Arms, "Arms"}, {Limb::Lower, "Lower"}, {Limb::Raise, "Raise"}})
+        m.AddState<Noted>(key, name);
+    m.SetSubstates(Mode::Alert, {Limb::Walk, Limb::Run}); // a Mode holds Limbs
+    m.SetHistory(Mode::Alert, tickfsm::History::Shallow);
+    m.SetRegions(Mode::Fight, {Limb::Legs, Limb::Arms});
+    m.SetSubstates(Limb::Arms, {Limb::Lower, Limb::Raise});
+    m.SetInitialState(Mode::Calm).On("noise").To(Mode::Alert);
+    m.From(Mode::Alert).On("enemy").To(Mode::Fight).On("quiet").To(Mode::Calm);
+    m.From(Limb::Walk).To(Limb::Run, [](const Creature&, const Buttons& b) { return b.attack; });
+    m.From(Mode::Fight).On("won").To(Mode::Alert);
+    m.Perform({});
+    CHECK(m.SendEvent(tickfsm::Event("noise")));
+    CHECK(m.ActivePath() == "Alert/Walk");
+    m.Perform({.attack = true});
+    CHECK(m.ActivePath() == "Alert/Run");
+    CHECK(m.IsIn(Mode::Alert));
+    // Shallow history: Alert re-enters Run, the substate it held last.
+    CHECK(m.SendEvent(tickfsm::Event("quiet")));
+    CHECK(m.SendEvent(tickfsm::Event("noise")));
+    CHECK(m.ActivePath() == "Alert/Run");
+    c.log.clear();
+    CHECK(m.SendEvent(tickfsm::Event("enemy")));
+    CHECK(c.log == std::vector<std::string>{"exit Run", "exit Alert", "enter Fight", "enter Legs", "enter Arms",
+                                            "enter Lower"});
+    CHECK(m.ActivePath() == "Fight/{Legs, Arms/Lower}");
+    CHECK(m.IsIn(Limb::Arms));
+}
+
+TEST_CASE("Keyed substates, regions and history refuse what the typed ones refuse", "[keyed][nested][error]") {
+    Creature c;
+    tickfsm::StateManager<Creature, Buttons> m(c);
+    m.AddState<Noted>(Mode::Calm, "Calm");
+    m.AddState<Noted>(Mode::Alert, "Alert");
+    m.AddState<Noted>(Limb::Walk, "Walk");
+    CHECK_THROWS_WITH(m.SetSubstates(Mode::Alert, {Mode::Fight}), Catch::Contains("Fight"));
+    CHECK_THROWS_WITH(m.SetSubstates(Mode::Alert, std::initializer_list<Limb>{}),
+                      Catch::Contains("give at least one substate"));
+    CHECK_THROWS_WITH(m.SetSubstates(Mode::Alert, {Mode::Alert}), Catch::Contains("Alert"));
+    CHECK_THROWS_WITH(m.SetHistory(Mode::Calm, tickfsm::History::Deep), Catch::Contains("Calm"));
+    CHECK_THROWS_WITH(m.SetRegions(Mode::Calm, std::initializer_list<Limb>{}), Catch::Contains("give at least one region"));
+    m.SetSubstates(Mode::Alert, {Limb::Walk});
+    CHECK_THROWS_WITH(m.SetSubstates(Mode::Calm, {Limb::Walk}), Catch::Contains("Walk"));
+    // The machine stays usable.
+    m.SetInitialState(Mode::Calm).On("go").To(Mode::Alert);
+    m.Perform({});
+    CHECK(m.SendEvent(tickfsm::Event("go")));
+    CHECK(m.ActivePath() == "Alert/Walk");
+}

@@ -580,3 +580,24 @@ TEST_CASE("A composite with history re-enters the substate it last held", "[unit
     m.ForceSetState<A>();
     CHECK(m.ActivePath() == "A/Z");
 }
+
+namespace {
+enum class Root { A };
+} // namespace
+
+TEST_CASE("A parallel state's regions can be keyed by another type than the parallel state",
+          "[unityhfsm][parallel_states]") {
+    Rec rec;
+    tickfsm::StateManager<Rec, Tick> m(rec);
+    m.AddState<Tracked<kA>>(Root::A);
+    m.AddState<Tracked<kB>>(0);
+    m.AddState<Tracked<kC>>(1);
+    m.SetRegions(Root::A, {0, 1});
+    m.SetInitialState(Root::A);
+    m.Perform({});
+    CHECK(Take(rec) == Log{"enter A", "enter B", "enter C", "logic A", "logic B", "logic C"});
+    CHECK(m.ActivePath() == "A/{0, 1}");
+    CHECK(m.IsIn(Root::A));
+    CHECK(m.IsIn(0));
+    CHECK(m.IsIn(1));
+}

@@ -264,11 +264,10 @@ template <class C, class A, class Parallel, class... Regions>
     ApplyRegions<C, A, Parallel, Regions...>(table);
 }
 
-/// SetHistory<S>(history): the first time, each character gets S's
-/// HistorySlot. Nothing changes if the tree refuses it.
-template <class C, class A, class S>
-[[TICKFSM_DETAIL_COLD]] void ApplyHistory(Table<C, A>& table, History history) {
-    const StateIndex id = table.template Register<S>();
+/// SetHistory of state `id` of `table`: the first time, each character gets
+/// its HistorySlot. Nothing changes if the tree refuses it.
+template <class C, class A>
+[[TICKFSM_DETAIL_COLD]] void ApplyHistoryAt(Table<C, A>& table, StateIndex id, History history) {
     ReserveOneMore(table.items);
     PlacedRoom<C, A> room(table); // the slot's room goes back if the tree refuses
     const bool placed = table.tree[id].history_slot != kNoSlot;
@@ -280,6 +279,11 @@ template <class C, class A, class S>
         table.items.push_back(DataItemFor<HistorySlot, false>(slot, nullptr));
     }
     table.finalized = false;
+}
+/// SetHistory<S>(history).
+template <class C, class A, class S>
+[[TICKFSM_DETAIL_COLD]] void ApplyHistory(Table<C, A>& table, History history) {
+    ApplyHistoryAt(table, table.template Register<S>(), history);
 }
 template <class C, class A, class S>
 [[TICKFSM_DETAIL_COLD]] void ReplayHistory(void* erased, const StepRecord& step) {

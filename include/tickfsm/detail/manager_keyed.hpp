@@ -4,8 +4,10 @@
 // as lambdas, and configure and query them. Keyed machines always run on a
 // private table. Included by state_manager.hpp.
 
+#include <initializer_list>
 #include <string_view>
 #include <utility>
+#include <vector>
 
 #include "owned.hpp"
 #include "../state_manager.hpp"
@@ -101,6 +103,47 @@ inline void StateManager<Controller, Action>::SetTerminal(K key) {
     for (const detail::StateIndex t : CurrentTable()->terminal)
         if (t == id) return;
     CurrentTable()->terminal.push_back(id);
+}
+
+template <class Controller, class Action>
+template <class K, class KS>
+    requires StateKey<K> && StateKey<KS>
+inline void StateManager<Controller, Action>::SetSubstates(K parent, std::initializer_list<KS> substates) {
+    ManagerConfig::CheckConfigurable(machine_seat,
+                                     [&] { return detail::Format("SetSubstates({}, ...)", detail::KeyText(parent)); });
+    const detail::StateIndex id = KeyedIndex(parent, "SetSubstates"); // a keyed state: the table is private
+    if (substates.size() == 0)
+        MachineTable::Fail(detail::Format("SetSubstates({}, {{}}): give at least one substate, the initial one first",
+                                          detail::KeyText(parent)));
+    std::vector<detail::TreeIndex> children;
+    for (const KS key : substates) children.push_back(KeyedIndex(key, "SetSubstates"));
+    ManagerStorage::ApplyPrivately(machine_seat,
+                                   [&](MachineTable& table) { detail::ApplySubstates(table, id, children); });
+}
+
+template <class Controller, class Action>
+template <class K, class KS>
+    requires StateKey<K> && StateKey<KS>
+inline void StateManager<Controller, Action>::SetRegions(K parallel, std::initializer_list<KS> regions) {
+    ManagerConfig::CheckConfigurable(machine_seat,
+                                     [&] { return detail::Format("SetRegions({}, ...)", detail::KeyText(parallel)); });
+    const detail::StateIndex id = KeyedIndex(parallel, "SetRegions");
+    if (regions.size() == 0)
+        MachineTable::Fail(detail::Format("SetRegions({}, {{}}): give at least one region", detail::KeyText(parallel)));
+    std::vector<detail::TreeIndex> lanes;
+    for (const KS key : regions) lanes.push_back(KeyedIndex(key, "SetRegions"));
+    ManagerStorage::ApplyPrivately(machine_seat, [&](MachineTable& table) { detail::ApplyRegions(table, id, lanes); });
+}
+
+template <class Controller, class Action>
+template <class K>
+    requires StateKey<K>
+inline void StateManager<Controller, Action>::SetHistory(K key, History history) {
+    ManagerConfig::CheckConfigurable(machine_seat,
+                                     [&] { return detail::Format("SetHistory({})", detail::KeyText(key)); });
+    const detail::StateIndex id = KeyedIndex(key, "SetHistory");
+    ManagerStorage::ApplyPrivately(machine_seat,
+                                   [&](MachineTable& table) { detail::ApplyHistoryAt(table, id, history); });
 }
 
 template <class Controller, class Action>

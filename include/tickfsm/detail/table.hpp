@@ -633,6 +633,14 @@ struct Table {
         return Active(leaf, Find(TypeKey<S>()), data);
     }
 
+    /// IsIn for the keyed state of key `value` of type `key_type`.
+    bool IsInKey(StateIndex leaf, const void* key_type, std::uint64_t value, const std::byte* data) const noexcept {
+        if (leaf == kNoState) return false;
+        if (meta[leaf].key_type == key_type && meta[leaf].key_value == value) return true;
+        const StateIndex id = nested ? FindKey(key_type, value) : kNoState;
+        return id != kNoState && Active(leaf, id, data);
+    }
+
     /// Whether `state` is active while `leaf` is the machine's current state (see IsIn).
     bool Active(StateIndex leaf, StateIndex state, const std::byte* data) const noexcept {
         if (!parallel) return Within(leaf, state);
