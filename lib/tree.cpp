@@ -153,8 +153,15 @@ std::string PathText(std::span<const TreeNode> tree, std::span<const std::string
     return text;
 }
 
+namespace {
+/// A tree call as the user wrote it: `SetSubstates<P, A, B>()`, or with keys `SetSubstates(P, {A, B})`.
+std::string CallText(std::string_view api, std::string_view parent, const std::string& list, bool keyed) {
+    return keyed ? Format("{}({}, {{{}}})", api, parent, list) : Format("{}<{}, {}>()", api, parent, list);
+}
+} // namespace
+
 void SetChildren(std::span<TreeNode> tree, std::span<const std::string_view> names, TreeIndex parent,
-                 std::span<const TreeIndex> children, std::uint32_t slot, void (*fail)(std::string_view)) {
+                 std::span<const TreeIndex> children, std::uint32_t slot, bool keyed, void (*fail)(std::string_view)) {
     auto list = [&] {
         std::string text;
         for (const TreeIndex c : children) {
@@ -164,27 +171,28 @@ void SetChildren(std::span<TreeNode> tree, std::span<const std::string_view> nam
         return text;
     };
     const std::string_view p = names[parent];
+    const std::string call = CallText("SetSubstates", p, list(), keyed);
     if (tree[parent].first_region != kNoNode)
-        fail(Format("SetSubstates<{}, {}>(): {} holds regions (SetRegions); a state holds either substates or "
+        fail(Format("{}: {} holds regions (SetRegions); a state holds either substates or "
                     "regions: put the substates in one of its regions",
-                    p, list(), p));
+                    call, p));
     if (tree[parent].initial != kNoNode)
-        fail(Format("SetSubstates<{}, {}>(): {} holds substates already (its initial substate is {}); give a state "
+        fail(Format("{}: {} holds substates already (its initial substate is {}); give a state "
                     "all its substates in one SetSubstates",
-                    p, list(), p, names[tree[parent].initial]));
+                    call, p, names[tree[parent].initial]));
     for (std::size_t i = 0; i < children.size(); ++i) {
         const TreeIndex c = children[i];
         for (std::size_t j = 0; j < i; ++j)
             if (children[j] == c)
-                fail(Format("SetSubstates<{}, {}>(): {} is listed twice", p, list(), names[c]));
+                fail(Format("{}: {} is listed twice", call, names[c]));
         if (Holds(tree, c, parent))
-            fail(Format("SetSubstates<{}, {}>(): {} would be its own ancestor ({} is {} or holds it)", p, list(),
+            fail(Format("{}: {} would be its own ancestor ({} is {} or holds it)", call,
                         names[c], names[c], p));
         if (tree[c].parent != kNoNode)
-            fail(Format("SetSubstates<{}, {}>(): {} is a substate of {} already; a state has one parent", p, list(),
+            fail(Format("{}: {} is a substate of {} already; a state has one parent", call,
                         names[c], names[tree[c].parent]));
         if (tree[c].owner != kNoNode)
-            fail(Format("SetSubstates<{}, {}>(): {} is a region of {} already; a state has one parent", p, list(),
+            fail(Format("{}: {} is a region of {} already; a state has one parent", call,
                         names[c], names[tree[c].owner]));
     }
     // The deepest leaf below each child, once moved under parent, must stay within kMaxDepth.
@@ -196,7 +204,7 @@ void SetChildren(std::span<TreeNode> tree, std::span<const std::string_view> nam
                 if (a == c && height + 1 > below) below = height + 1;
     }
     if (tree[parent].depth + 1 + below > kMaxDepth)
-        fail(Format("SetSubstates<{}, {}>(): states would nest more than {} deep", p, list(), kMaxDepth));
+        fail(Format("{}: states would nest more than {} deep", call, kMaxDepth));
     tree[parent].initial = children.front();
     tree[parent].slot = slot;
     for (const TreeIndex c : children) tree[c].parent = parent;
@@ -209,7 +217,7 @@ void SetChildren(std::span<TreeNode> tree, std::span<const std::string_view> nam
 }
 
 void SetRegionsOf(std::span<TreeNode> tree, std::span<const std::string_view> names, TreeIndex parallel,
-                  std::span<const TreeIndex> regions, std::span<const std::uint32_t> lanes,
+                  std::span<const TreeIndex> regions, std::span<const std::uint32_t> lanes, bool keyed,
                   void (*fail)(std::string_view)) {
     auto list = [&] {
         std::string text;
@@ -220,27 +228,28 @@ void SetRegionsOf(std::span<TreeNode> tree, std::span<const std::string_view> na
         return text;
     };
     const std::string_view p = names[parallel];
+    const std::string call = CallText("SetRegions", p, list(), keyed);
     if (tree[parallel].first_region != kNoNode)
-        fail(Format("SetRegions<{}, {}>(): {} holds regions already (its first is {}); give a state all its regions "
+        fail(Format("{}: {} holds regions already (its first is {}); give a state all its regions "
                     "in one SetRegions",
-                    p, list(), p, names[tree[parallel].first_region]));
+                    call, p, names[tree[parallel].first_region]));
     if (tree[parallel].initial != kNoNode)
-        fail(Format("SetRegions<{}, {}>(): {} holds substates (its initial substate is {}); a state holds either "
+        fail(Format("{}: {} holds substates (its initial substate is {}); a state holds either "
                     "substates or regions: make those substates one region",
-                    p, list(), p, names[tree[parallel].initial]));
+                    call, p, names[tree[parallel].initial]));
     for (std::size_t i = 0; i < regions.size(); ++i) {
         const TreeIndex r = regions[i];
         for (std::size_t j = 0; j < i; ++j)
-            if (regions[j] == r) fail(Format("SetRegions<{}, {}>(): {} is listed twice", p, list(), names[r]));
+            if (regions[j] == r) fail(Format("{}: {} is listed twice", call, names[r]));
         if (Holds(tree, r, parallel))
-            fail(Format("SetRegions<{}, {}>(): {} would be its own ancestor ({} is {} or holds it)", p, list(),
+            fail(Format("{}: {} would be its own ancestor ({} is {} or holds it)", call,
                         names[r], names[r], p));
         if (tree[r].parent != kNoNode)
-            fail(Format("SetRegions<{}, {}>(): {} is a substate of {} already; a region is a state of its own, with "
+            fail(Format("{}: {} is a substate of {} already; a region is a state of its own, with "
                         "no parent but its parallel state",
-                        p, list(), names[r], names[tree[r].parent]));
+                        call, names[r], names[tree[r].parent]));
         if (tree[r].owner != kNoNode)
-            fail(Format("SetRegions<{}, {}>(): {} is a region of {} already; a state has one parent", p, list(),
+            fail(Format("{}: {} is a region of {} already; a state has one parent", call,
                         names[r], names[tree[r].owner]));
     }
     tree[parallel].first_region = regions.front();
@@ -253,9 +262,10 @@ void SetRegionsOf(std::span<TreeNode> tree, std::span<const std::string_view> na
 }
 
 void SetHistoryOf(std::span<TreeNode> tree, std::span<const std::string_view> names, TreeIndex state, History history,
-                  void (*fail)(std::string_view)) {
+                  bool keyed, void (*fail)(std::string_view)) {
     if (tree[state].initial == kNoNode)
-        fail(Format("SetHistory<{}>(): {} has no substates; give it substates first (SetSubstates<{}, ...>())",
+        fail(Format(keyed ? "SetHistory({}): {} has no substates; give it substates first (SetSubstates({}, {{...}}))"
+                          : "SetHistory<{}>(): {} has no substates; give it substates first (SetSubstates<{}, ...>())",
                     names[state], names[state], names[state]));
     tree[state].history = history;
 }

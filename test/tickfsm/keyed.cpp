@@ -288,10 +288,12 @@ TEST_CASE("Keyed substates, regions and history refuse what the typed ones refus
     CHECK_THROWS_WITH(m.SetSubstates(Mode::Alert, std::initializer_list<Limb>{}),
                       Catch::Contains("give at least one substate"));
     CHECK_THROWS_WITH(m.SetSubstates(Mode::Alert, {Mode::Alert}), Catch::Contains("Alert"));
-    CHECK_THROWS_WITH(m.SetHistory(Mode::Calm, tickfsm::History::Deep), Catch::Contains("Calm"));
+    CHECK_THROWS_WITH(m.SetHistory(Mode::Calm, tickfsm::History::Deep),
+                      Catch::Contains("SetHistory(Calm): Calm has no substates"));
     CHECK_THROWS_WITH(m.SetRegions(Mode::Calm, std::initializer_list<Limb>{}), Catch::Contains("give at least one region"));
     m.SetSubstates(Mode::Alert, {Limb::Walk});
-    CHECK_THROWS_WITH(m.SetSubstates(Mode::Calm, {Limb::Walk}), Catch::Contains("Walk"));
+    CHECK_THROWS_WITH(m.SetSubstates(Mode::Calm, {Limb::Walk}),
+                      Catch::Contains("SetSubstates(Calm, {Walk}): Walk is a substate of Alert already"));
     // The machine stays usable.
     m.SetInitialState(Mode::Calm).On("go").To(Mode::Alert);
     m.Perform({});

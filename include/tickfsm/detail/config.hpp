@@ -208,7 +208,8 @@ template <class C, class A>
     ReserveOneMore(table.items);
     PlacedRoom<C, A> room(table); // the slot's room goes back if the tree refuses
     const std::uint32_t slot = table.template Place<CompositeSlot>();
-    SetChildren(table.tree, table.StateNames(), parent, children, slot, &Table<C, A>::Fail);
+    SetChildren(table.tree, table.StateNames(), parent, children, slot, table.meta[parent].key_type != nullptr,
+                &Table<C, A>::Fail);
     room.Keep();
     table.items.push_back(DataItemFor<CompositeSlot, false>(slot, nullptr));
     table.nested = true;
@@ -238,7 +239,8 @@ template <class C, class A>
     PlacedRoom<C, A> room(table); // the lanes' room goes back if the tree refuses
     std::vector<std::uint32_t> lanes;
     for (std::size_t i = 0; i < regions.size(); ++i) lanes.push_back(table.template Place<Runtime>());
-    SetRegionsOf(table.tree, table.StateNames(), parallel, regions, lanes, &Table<C, A>::Fail);
+    SetRegionsOf(table.tree, table.StateNames(), parallel, regions, lanes, table.meta[parallel].key_type != nullptr,
+                 &Table<C, A>::Fail);
     room.Keep();
     for (const std::uint32_t lane : lanes) table.items.push_back(DataItemFor<Runtime, false>(lane, nullptr));
     table.nested = true;
@@ -272,7 +274,7 @@ template <class C, class A>
     PlacedRoom<C, A> room(table); // the slot's room goes back if the tree refuses
     const bool placed = table.tree[id].history_slot != kNoSlot;
     const std::uint32_t slot = placed ? table.tree[id].history_slot : table.template Place<HistorySlot>();
-    SetHistoryOf(table.tree, table.StateNames(), id, history, &Table<C, A>::Fail);
+    SetHistoryOf(table.tree, table.StateNames(), id, history, table.meta[id].key_type != nullptr, &Table<C, A>::Fail);
     room.Keep();
     if (!placed) {
         table.tree[id].history_slot = slot;

@@ -161,10 +161,10 @@ std::string PathText(std::span<const TreeNode> tree, std::span<const std::string
 /// Makes `children` the substates of `parent`, the first its initial
 /// substate; a ConfigError (through `fail`) names the states if that would
 /// make a state its own ancestor, put a state under two parents, give
-/// `parent` substates twice, or nest deeper than kMaxDepth. Nothing changes
-/// on an error.
+/// `parent` substates twice, or nest deeper than kMaxDepth (`keyed`: the
+/// message spells the call with keys). Nothing changes on an error.
 void SetChildren(std::span<TreeNode> tree, std::span<const std::string_view> names, TreeIndex parent,
-                 std::span<const TreeIndex> children, std::uint32_t slot, void (*fail)(std::string_view));
+                 std::span<const TreeIndex> children, std::uint32_t slot, bool keyed, void (*fail)(std::string_view));
 
 /// Makes `regions` the regions of `parallel`, in that order, each with its
 /// Runtime at `lanes[i]` in a character's data; a ConfigError (through `fail`)
@@ -172,11 +172,11 @@ void SetChildren(std::span<TreeNode> tree, std::span<const std::string_view> nam
 /// holds `parallel`, or a region has a parent or an owner already. Nothing
 /// changes on an error.
 void SetRegionsOf(std::span<TreeNode> tree, std::span<const std::string_view> names, TreeIndex parallel,
-                  std::span<const TreeIndex> regions, std::span<const std::uint32_t> lanes,
+                  std::span<const TreeIndex> regions, std::span<const std::uint32_t> lanes, bool keyed,
                   void (*fail)(std::string_view));
 
 /// Sets the history of `state`, a composite (a ConfigError otherwise).
 void SetHistoryOf(std::span<TreeNode> tree, std::span<const std::string_view> names, TreeIndex state, History history,
-                  void (*fail)(std::string_view));
+                  bool keyed, void (*fail)(std::string_view));
 
 } // namespace tickfsm::detail
