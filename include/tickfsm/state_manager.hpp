@@ -192,8 +192,9 @@ public:
     /// first Perform. Calling it again does nothing.
     void Initialize();
 
-    /// Sends `event` from outside a tick: if the current state has a transition
-    /// on it, the machine changes state now (exit, enter, ticks reset) and this
+    /// Sends `event` from outside a tick: if FromAny() or the current state
+    /// (nested: the innermost active state that has one) has a transition on
+    /// it, the machine changes state now (exit, enter, ticks reset) and this
     /// returns true; otherwise nothing changes, the observer hears of it, and
     /// this returns false. `action` is what the exit and enter hooks receive.
     /// From inside a hook, use the hook's tickfsm::Machine parameter instead.
@@ -207,8 +208,8 @@ public:
     }
 
     /// Sends a typed event, a value of class E (`SendEvent(Hit{.damage = 30})`),
-    /// from outside a tick: from the current state outward, the first state
-    /// with a transition on E whose guard holds takes it now, its target
+    /// from outside a tick: FromAny()'s transitions on E first, then from the
+    /// current state outward, the first whose guard holds takes it now, its target
     /// receiving the payload in `OnEvent(Controller&, const E&)`; or a state
     /// that handles E in place receives it. Returns false (and the observer
     /// hears of it, as of an unhandled event) when no state takes it.
@@ -511,6 +512,24 @@ public:
     /// calling any hook. Before the first Perform it tries the initial state's
     /// transitions as if it had just been entered.
     std::optional<StateId> WouldTransition(const Action& action) const;
+
+    /// Dry run of SendEvent(event): whether FromAny() or an active state has a
+    /// transition on `event` now (UnityHFSM's HasAction). No hook runs; false
+    /// before the first Perform.
+    bool WouldTakeEvent(const Event& event) const noexcept {
+        return machine_seat.rt.state != detail::kNoState &&
+               CurrentTable()->TakesEvent(machine_seat.rt.state, event, MachineStateData());
+    }
+    /// Dry run of the typed SendEvent(value): whether a transition on E whose
+    /// guard holds for `value`, or an active state that handles E in place,
+    /// would take it now. Guards are called; no hook runs.
+    template <class E>
+        requires detail::TypedEventValue<E>
+    bool WouldTakeEvent(const E& value) const {
+        return machine_seat.rt.state != detail::kNoState &&
+               CurrentTable()->TakesTyped(machine_seat.rt.state, detail::TypeKey<E>(), *bound_controller, &value,
+                                          MachineStateData());
+    }
 
 private:
     using ManagerStorage = detail::ManagerStorage<Controller, Action>;

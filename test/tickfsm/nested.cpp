@@ -468,7 +468,10 @@ TEST_CASE("Any-state event transitions take an event before the active states an
     m.Perform({});
     Take(hero);
     // From Idle, which has no transition on it.
+    CHECK(m.WouldTakeEvent(tickfsm::Event("alarm")));
+    CHECK_FALSE(m.WouldTakeEvent(tickfsm::Event("calm")));
     CHECK(m.SendEvent(tickfsm::Event("alarm")));
+    CHECK(m.WouldTakeEvent(tickfsm::Event("alarm"))); // Attack's own
     CHECK(m.ActivePath() == "Combat/Attack");
     // Combat is active: the any-state transition is passed over, and Attack's own takes the event.
     CHECK(m.SendEvent(tickfsm::Event("alarm")));

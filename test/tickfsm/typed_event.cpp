@@ -169,3 +169,20 @@ TEST_CASE("A hook sends a typed event: the change applies when it returns, with 
     CHECK(m.IsIn<Hurt>());
     CHECK(hero.hp == 60);
 }
+
+TEST_CASE("WouldTakeEvent tells whether SendEvent would be taken, calling guards but no hook", "[typed_event][query]") {
+    Hero hero;
+    HeroMachine m(hero);
+    CHECK_FALSE(m.WouldTakeEvent(Hit{.damage = 30})); // not started
+    m.Perform({});
+    CHECK(m.WouldTakeEvent(Hit{.damage = 30}));
+    CHECK(m.WouldTakeEvent(Heard{})); // handled in place
+    CHECK_FALSE(m.WouldTakeEvent(Unused{}));
+    CHECK_FALSE(m.WouldTakeEvent(tickfsm::Event("jump")));
+    CHECK(hero.log.empty());
+    CHECK(m.IsIn<Idle>());
+    CHECK(m.State<Idle>().noises == 0);
+    CHECK(m.SendEvent(Hit{.damage = 5}));
+    CHECK(m.IsIn<Staggered>());
+    CHECK_FALSE(m.WouldTakeEvent(Hit{.damage = 30})); // Staggered takes no Hit
+}

@@ -9,13 +9,11 @@
 // - A state's needsExitTime/canExit: its CanExitState gate.
 // - A hybrid state machine's own callbacks: the composite state's own hooks.
 // - Named actions called on the active state: typed events handled in place, From<S>().On<E>().Handle() with the
-//   state's OnEvent(Controller&, const E&); HasAction: the machine's Transitions().
+//   state's OnEvent(Controller&, const E&); HasAction: WouldTakeEvent(value).
 
 #include <catch2/catch.hpp>
 
-#include <array>
 #include <string>
-#include <string_view>
 #include <vector>
 
 #include <tickfsm/tickfsm.hpp>
@@ -71,19 +69,6 @@ struct Main : Traced<kMain> {};
 struct Other : Traced<kOther> {};
 
 bool Leave(const Log& log) { return log.leave; }
-
-// True if a state of the active path handles the typed event named `event_name` in place (UnityHFSM's HasAction),
-// read from the machine's description.
-bool HandlesOnActivePath(const tickfsm::StateManager<Log, Input>& m, std::string_view event_name) {
-    std::array<tickfsm::StateId, 16> path{};
-    const std::size_t depth = m.ActiveStates(path);
-    for (const tickfsm::TransitionRule& rule : m.Transitions()) {
-        if (rule.kind != tickfsm::TransitionKind::Typed || rule.to.Valid() || rule.event.name != event_name) continue;
-        for (std::size_t i = 0; i < depth; ++i)
-            if (rule.from == path[i]) return true;
-    }
-    return false;
-}
 
 } // namespace
 
@@ -508,12 +493,12 @@ TEST_CASE("The actions of a composite are its own and those of its active substa
         .On<BothDataAction>()
         .Handle();
     m.Perform({});
-    CHECK(HandlesOnActivePath(m, "SubAction"));
-    CHECK(HandlesOnActivePath(m, "SubDataAction"));
-    CHECK(HandlesOnActivePath(m, "OwnAction"));
-    CHECK(HandlesOnActivePath(m, "BothAction"));
-    CHECK(HandlesOnActivePath(m, "BothDataAction"));
-    CHECK_FALSE(HandlesOnActivePath(m, "OtherAction"));
+    CHECK(m.WouldTakeEvent(SubAction{}));
+    CHECK(m.WouldTakeEvent(SubDataAction{}));
+    CHECK(m.WouldTakeEvent(OwnAction{}));
+    CHECK(m.WouldTakeEvent(BothAction{}));
+    CHECK(m.WouldTakeEvent(BothDataAction{}));
+    CHECK_FALSE(m.WouldTakeEvent(OtherAction{}));
     CHECK_FALSE(m.SendEvent(OtherAction{}));
     CHECK(m.SendEvent(OwnDataAction{3}));
 }
@@ -614,12 +599,13 @@ TEST_CASE("A machine hands an action to the active substate of a composite", "[u
     CHECK(log.called);
 }
 
-TEST_CASE("A machine's description tells which actions a state has", "[unityhfsm][action_system]") {
+TEST_CASE("A machine tells which actions its state would take, without calling them", "[unityhfsm][action_system]") {
     Log log;
     tickfsm::StateManager<Log, Input> m(log);
     m.SetInitialState<Acting>().On<Poke>().Handle().On<Set>().Handle();
     m.Perform({});
-    CHECK(HandlesOnActivePath(m, "Poke"));
-    CHECK(HandlesOnActivePath(m, "Set"));
-    CHECK_FALSE(HandlesOnActivePath(m, "Missing"));
+    CHECK(m.WouldTakeEvent(Poke{}));
+    CHECK(m.WouldTakeEvent(Set{}));
+    CHECK_FALSE(m.WouldTakeEvent(Missing{}));
+    CHECK_FALSE(log.called); // a dry run calls no hook
 }

@@ -444,6 +444,22 @@ TEST_CASE("An event handled in place reaches each region that handles it, with i
     CHECK(m.ActivePath() == "PS/{A, B, C}");
 }
 
+TEST_CASE("A machine tells which actions any of its regions would take", "[unityhfsm][parallel_states]") {
+    using namespace actions;
+    Rec r;
+    Machine m(r);
+    m.SetRegions<PS, A, B, C>();
+    m.SetInitialState<PS>();
+    m.From<A>().On<Signal>().Handle();
+    m.From<B>().On<Signal>().Handle();
+    m.From<C>().On<Amount>().Handle();
+    m.Perform({});
+    CHECK(m.WouldTakeEvent(Signal{}));
+    CHECK(m.WouldTakeEvent(Amount{.value = 1}));
+    CHECK_FALSE(m.WouldTakeEvent(tickfsm::Event("OtherAction")));
+    CHECK_FALSE(m.State<A>().called); // a dry run calls no hook
+}
+
 // ---------------------------------------------------------------------------
 // TestGhostStates
 // ---------------------------------------------------------------------------

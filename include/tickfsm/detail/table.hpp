@@ -633,6 +633,29 @@ struct Table {
         return Active(leaf, Find(TypeKey<S>()), data);
     }
 
+    /// Whether an event sent now, `leaf` current, would be taken: FromAny()'s
+    /// transition on it, or one of an active state (any of them would take it).
+    bool TakesEvent(StateIndex leaf, const Event& event, const std::byte* data) const noexcept {
+        if (leaf == kNoState) return false;
+        if (FindAnyEvent(leaf, event, data)) return true;
+        for (std::size_t s = 0; s < meta.size(); ++s)
+            if (s != any && FindEvent(static_cast<StateIndex>(s), event) && Active(leaf, static_cast<StateIndex>(s), data))
+                return true;
+        return false;
+    }
+    /// TakesEvent for the typed event of TypeKey `type`: a transition whose
+    /// guard holds for `payload`, or a state that handles it in place.
+    bool TakesTyped(StateIndex leaf, const void* type, const C& c, const void* payload, const std::byte* data) const {
+        if (leaf == kNoState) return false;
+        if (FindAnyTyped(leaf, type, c, payload, data)) return true;
+        for (std::size_t s = 0; s < meta.size(); ++s) {
+            if (s == any || !Active(leaf, static_cast<StateIndex>(s), data)) continue;
+            for (const TypedEdge<C>& edge : meta[s].typed)
+                if (edge.type == type && (!edge.guard || edge.guard(edge.guard_object.get(), c, payload))) return true;
+        }
+        return false;
+    }
+
     /// IsIn for the keyed state of key `value` of type `key_type`.
     bool IsInKey(StateIndex leaf, const void* key_type, std::uint64_t value, const std::byte* data) const noexcept {
         if (leaf == kNoState) return false;
