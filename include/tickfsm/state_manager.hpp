@@ -417,14 +417,12 @@ public:
     template <class K>
         requires StateKey<K>
     void SetTerminal(K key);
-    /// SetSubstates for keyed states (registered already): `substates` (the
-    /// first entered first) become the substates of `parent`. Their keys may
-    /// be of another type than the parent's.
+    /// SetSubstates for keyed states (registered already), the initial one
+    /// first; the substates' keys may be of another type than the parent's.
     template <class K, class KS>
         requires StateKey<K> && StateKey<KS>
     void SetSubstates(K parent, std::initializer_list<KS> substates);
-    /// SetRegions for keyed states (registered already): `regions` become the
-    /// regions of `parallel`, in that order.
+    /// SetRegions for keyed states (registered already), in order.
     template <class K, class KS>
         requires StateKey<K> && StateKey<KS>
     void SetRegions(K parallel, std::initializer_list<KS> regions);
@@ -464,11 +462,7 @@ public:
     /// True when the keyed state `key` is current, or holds it (nested states).
     template <class K>
         requires StateKey<K>
-    bool IsIn(K key) const noexcept {
-        return machine_seat.rt.state != detail::kNoState &&
-               CurrentTable()->IsInKey(machine_seat.rt.state, detail::TypeKey<K>(), static_cast<std::uint64_t>(key),
-                                       MachineStateData());
-    }
+    bool IsIn(K key) const noexcept;
     /// The current state's key; a ConfigError if the current state has no key of type K.
     template <class K>
         requires StateKey<K>
@@ -516,20 +510,13 @@ public:
     /// Dry run of SendEvent(event): whether FromAny() or an active state has a
     /// transition on `event` now (UnityHFSM's HasAction). No hook runs; false
     /// before the first Perform.
-    bool WouldTakeEvent(const Event& event) const noexcept {
-        return machine_seat.rt.state != detail::kNoState &&
-               CurrentTable()->TakesEvent(machine_seat.rt.state, event, MachineStateData());
-    }
+    bool WouldTakeEvent(const Event& event) const noexcept;
     /// Dry run of the typed SendEvent(value): whether a transition on E whose
     /// guard holds for `value`, or an active state that handles E in place,
     /// would take it now. Guards are called; no hook runs.
     template <class E>
         requires detail::TypedEventValue<E>
-    bool WouldTakeEvent(const E& value) const {
-        return machine_seat.rt.state != detail::kNoState &&
-               CurrentTable()->TakesTyped(machine_seat.rt.state, detail::TypeKey<E>(), *bound_controller, &value,
-                                          MachineStateData());
-    }
+    bool WouldTakeEvent(const E& value) const;
 
 private:
     using ManagerStorage = detail::ManagerStorage<Controller, Action>;

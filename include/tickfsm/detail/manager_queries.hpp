@@ -20,6 +20,30 @@
 namespace tickfsm {
 
 template <class Controller, class Action>
+inline bool StateManager<Controller, Action>::WouldTakeEvent(const Event& event) const noexcept {
+    return machine_seat.rt.state != detail::kNoState &&
+           CurrentTable()->TakesEvent(machine_seat.rt.state, event, MachineStateData());
+}
+
+template <class Controller, class Action>
+template <class E>
+    requires detail::TypedEventValue<E>
+inline bool StateManager<Controller, Action>::WouldTakeEvent(const E& value) const {
+    return machine_seat.rt.state != detail::kNoState &&
+           CurrentTable()->TakesTyped(machine_seat.rt.state, detail::TypeKey<E>(), *bound_controller, &value,
+                                      MachineStateData());
+}
+
+template <class Controller, class Action>
+template <class K>
+    requires StateKey<K>
+inline bool StateManager<Controller, Action>::IsIn(K key) const noexcept {
+    return machine_seat.rt.state != detail::kNoState &&
+           CurrentTable()->IsInKey(machine_seat.rt.state, detail::TypeKey<K>(), static_cast<std::uint64_t>(key),
+                                   MachineStateData());
+}
+
+template <class Controller, class Action>
 inline StateRef StateManager<Controller, Action>::PreviousState() const {
     const MachineTable& table = ResolvedTable();
     if (!table.keep_previous)

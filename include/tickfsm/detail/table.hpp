@@ -38,6 +38,7 @@
 #include "../snapshot.hpp"
 #include "../state_ref.hpp"
 #include "chain.hpp"
+#include "nested_plan.hpp"
 #include "runtime.hpp"
 #include "sharing.hpp"
 #include "snapshot_io.hpp"
@@ -130,64 +131,6 @@ DataItem DataItemFor(std::uint32_t offset, detail::Shared<const void> prototype)
     }
     return item;
 }
-
-/// A state's Perform as the nested fast path calls it (see NestedStepper).
-template <class C, class A>
-using PerformFn = void (*)(C&, const A&, std::byte* data, std::uint32_t offset);
-
-/// On the nested fast path: the transitions of one state of the active path,
-/// and where its ticks are kept (a composite's slot, or kLeafTicks: the Runtime's).
-template <class C, class A>
-struct NestedChain {
-    const ChainBase<C, A>* chain = nullptr;
-    std::uint32_t slot = 0;
-    std::uint32_t before = 0; // the transitions of the state's earlier lists (a condition's number counts them)
-    std::uint32_t moves = 0;  // where its transitions' NestedMoves start in Table::nested_moves
-};
-inline constexpr std::uint32_t kLeafTicks = 0xFFFFFFFF;
-/// On the nested fast path: the Perform of one state of the active path.
-template <class C, class A>
-struct NestedPerform {
-    PerformFn<C, A> perform = nullptr;
-    std::uint32_t offset = 0;
-};
-
-/// On the nested fast path: one state a planned move exits or enters.
-template <class C, class A>
-struct NestedMoveStep {
-    HookFn<C, A> hook = nullptr;  // its OnStateExit (or OnStateEnter); null if it has none
-    std::uint32_t offset = 0;     // its object's offset
-    std::uint32_t slot = kNoSlot; // exit: its HistorySlot, if it keeps history; enter: a composite's CompositeSlot
-    StateIndex state = kNoState;
-};
-/// On the nested fast path: what a transition of a leaf's active path does
-/// when it fires from that leaf, planned once the table is finalized: the
-/// states it exits (innermost first) and enters (outermost first), which
-/// depend only on the leaf and the target while no composite on the way down
-/// keeps history. Ranges of Table::nested_move_steps.
-struct NestedMove {
-    std::uint32_t exits = 0;  // [exits, enters): the states exited
-    std::uint32_t enters = 0; // [enters, end): the states entered
-    std::uint32_t end = 0;
-    StateIndex leaf = kNoState; // the leaf entered; kNoState: the general path makes the move
-};
-
-/// The step context of a leaf of a nested machine whose tick needs nothing of
-/// the general path until a transition fires (see Table::Finalize): its
-/// active path's tick counters, transitions and Performs, outermost first.
-/// A transition that fires is made by the general path's rules (NestedFire).
-template <class C, class A>
-struct NestedStepper : Stepper<C, A> {
-    const Table<C, A>* table = nullptr;
-    std::span<const std::uint32_t> slots; // the composites' CompositeSlot offsets
-    std::span<const NestedChain<C, A>> chains;
-    std::span<const NestedPerform<C, A>> performs;
-};
-/// A nested fast leaf's steps (nested_step.hpp).
-template <class C, class A>
-void NestedStep(const StepWord<C, A>* steps, C& c, const A& a, Runtime& rt, std::byte* data);
-template <class C, class A>
-void NestedMachineStep(C& c, const A& a, Runtime& rt);
 
 struct Prepare;
 
