@@ -70,26 +70,27 @@ bool LaneEncloses(std::span<const TreeNode> tree, TreeIndex outer, TreeIndex inn
     }
 }
 
-void CheckLaneEdges(std::span<const TreeNode> tree, std::span<const std::string_view> names,
-                    std::span<const LaneEdge> edges, TreeIndex initial, void (*fail)(std::string_view)) {
+std::string CheckLaneEdges(std::span<const TreeNode> tree, std::span<const std::string_view> names,
+                           std::span<const LaneEdge> edges, TreeIndex initial) {
     if (initial != kNoNode && RegionOf(tree, initial) != kNoNode) {
         const TreeIndex region = RegionOf(tree, initial);
-        fail(Format("SetInitialState<{}>(): {} is in region {} of {}; a machine starts outside its regions: start in "
+        return Format("SetInitialState<{}>(): {} is in region {} of {}; a machine starts outside its regions: start in "
                     "{} (each region enters its own initial state)",
                     names[initial], names[initial], names[region], names[tree[region].owner],
-                    names[tree[region].owner]));
+                      names[tree[region].owner]);
     }
     for (const LaneEdge& edge : edges) {
         const TreeIndex from_lane = edge.from == kNoNode ? kNoNode : RegionOf(tree, edge.from);
         const TreeIndex to_lane = RegionOf(tree, edge.to);
         if (LaneEncloses(tree, to_lane, from_lane)) continue;
         const std::string_view from = edge.from == kNoNode ? std::string_view("FromAny()") : names[edge.from];
-        fail(Format("{} -> {}: {} is in region {} of {}, and {} is not; a transition from outside a region cannot "
-                    "enter its middle: go to {} (each region enters its initial state or history), or start the "
-                    "transition inside {}",
-                    from, names[edge.to], names[edge.to], names[to_lane], names[tree[to_lane].owner], from,
-                    names[tree[to_lane].owner], names[to_lane]));
+        return Format("{} -> {}: {} is in region {} of {}, and {} is not; a transition from outside a region cannot "
+                      "enter its middle: go to {} (each region enters its initial state or history), or start the "
+                      "transition inside {}",
+                      from, names[edge.to], names[edge.to], names[to_lane], names[tree[to_lane].owner], from,
+                      names[tree[to_lane].owner], names[to_lane]);
     }
+    return {};
 }
 
 bool IsActive(std::span<const TreeNode> tree, const std::byte* data, TreeIndex leaf, TreeIndex state) noexcept {

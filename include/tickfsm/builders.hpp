@@ -371,7 +371,7 @@ private:
 
 
     friend Manager;
-    using MachineTable = detail::Table<Controller, Action>;
+    using MachineTable = detail::KindTable<Controller, Action>;
     template <class, class, class, class...>
     friend class TransitionBuilder;
     template <class, class, class, class...>

@@ -317,7 +317,7 @@ public:
 private:
     friend struct detail::TicksAccess;
     std::uint32_t& Ticks(std::size_t i) noexcept { return runtimes[i].ticks; }
-    using Table = detail::Table<Controller, Action>;
+    using Table = detail::KindTable<Controller, Action>;
     using BusyScope = typename StateManager<Controller, Action>::BusyScope;
     // What runs in the crowd: nothing, TickAll, or i + 1 while character i ticks
     // (Perform) or takes an event (SendEvent), outermost first.
@@ -420,7 +420,7 @@ private:
 
     template <bool kHasData, bool kChecked, bool kNonEmpty = false, class MakeAction>
     void TickLoop(std::span<Controller> controllers, MakeAction& make_action) {
-        const detail::StepWord<Controller, Action>* const steps = step_words;
+        const detail::StepWord<detail::AnyController, detail::AnyAction>* const steps = step_words;
         detail::Runtime* const runtime = runtimes.data();
         std::byte* const data = state_data;
         const std::size_t stride = data_stride;
@@ -453,7 +453,7 @@ private:
     /// TickByState's loop: detail::TickGrouped with the crowd's step call.
     template <bool kHasData, class MakeAction>
     void TickGrouped(std::span<Controller> controllers, MakeAction& make_action) {
-        const detail::StepWord<Controller, Action>* const steps = step_words;
+        const detail::StepWord<detail::AnyController, detail::AnyAction>* const steps = step_words;
         detail::Runtime* const runtime = runtimes.data();
         std::byte* const data = state_data;
         const std::size_t stride = data_stride;
@@ -466,13 +466,13 @@ private:
             });
     }
 
-    detail::TickContext<Controller, Action> Context(std::size_t i, Controller& controller, const Action& action) {
-        detail::TickContext<Controller, Action> ctx;
+    detail::TickContext<detail::AnyController, detail::AnyAction> Context(std::size_t i, Controller& controller, const Action& action) {
+        detail::TickContext<detail::AnyController, detail::AnyAction> ctx;
         ctx.table = table;
         ctx.rt = &runtimes[i];
         ctx.main = ctx.rt;
-        ctx.controller = &controller;
-        ctx.action = &action;
+        ctx.controller = &detail::EraseController(controller);
+        ctx.action = &detail::EraseAction(action);
         ctx.data = state_data + i * data_stride;
         ctx.next = next_states.empty() ? &unused_next : &next_states[i];
         ctx.previous = table->keep_previous ? &previous_states[i] : nullptr;
@@ -617,7 +617,7 @@ private:
     }
 
     Table* table = nullptr;
-    const detail::StepWord<Controller, Action>* step_words = nullptr;
+    const detail::StepWord<detail::AnyController, detail::AnyAction>* step_words = nullptr;
     std::byte* state_data = nullptr;
     std::size_t data_stride = 0;
     std::vector<detail::Runtime> runtimes;

@@ -24,23 +24,13 @@
 /// TICKFSM_EXTERN_MACHINE(Controller, Action) left out of the others.
 #define TICKFSM_INSTANTIATE_MACHINE(Controller, Action) TICKFSM_DETAIL_MACHINE_TEMPLATES(template, Controller, Action)
 
-// Every template whose code depends only on the Controller/Action pair.
+// Every template whose code depends only on the Controller/Action pair (the
+// general path, the same for every pair, is compiled once in the library).
 #define TICKFSM_DETAIL_MACHINE_TEMPLATES(Kind, Controller, Action)                                              \
     Kind class ::tickfsm::StateManager<Controller, Action>;                                                    \
     Kind struct ::tickfsm::detail::ManagerStorage<Controller, Action>;                                         \
     Kind struct ::tickfsm::detail::ManagerConfig<Controller, Action>;                                          \
     Kind struct ::tickfsm::detail::ManagerEngine<Controller, Action>;                                          \
     Kind class ::tickfsm::Machine<Controller, Action>;                                                         \
-    Kind struct ::tickfsm::detail::Table<Controller, Action>;                                                  \
-    Kind ::tickfsm::detail::Registry& ::tickfsm::detail::RegistryOf<Controller, Action>();                     \
-    Kind void ::tickfsm::detail::GeneralTick<Controller, Action>(::tickfsm::detail::TickContext<Controller, Action>&); \
-    Kind void ::tickfsm::detail::Initialize<Controller, Action>(::tickfsm::detail::TickContext<Controller, Action>&);  \
-    Kind void ::tickfsm::detail::ChangeTo<Controller, Action>(                                                 \
-        ::tickfsm::detail::TickContext<Controller, Action>&, ::tickfsm::detail::StateIndex, ::tickfsm::Cause,  \
-        ::std::size_t, const ::tickfsm::Event*, ::tickfsm::detail::Prepare);                                  \
-    Kind bool ::tickfsm::detail::SetState<Controller, Action>(::tickfsm::detail::TickContext<Controller, Action>&, \
-                                                              ::tickfsm::detail::StateIndex,                  \
-                                                              ::tickfsm::detail::Direct,                      \
-                                                              ::tickfsm::detail::Prepare);                    \
-    Kind bool ::tickfsm::detail::DeliverEvent<Controller, Action>(                                             \
-        ::tickfsm::detail::TickContext<Controller, Action>&, const ::tickfsm::Event&)
+    Kind struct ::tickfsm::detail::KindTable<Controller, Action>;                                              \
+    Kind ::tickfsm::detail::Registry& ::tickfsm::detail::RegistryOf<Controller, Action>()

@@ -91,6 +91,7 @@ private:
 /// Everything the general tick path and a Machine handle need for one character.
 template <class C, class A>
 struct TickContext {
+    static_assert(kErased<C, A>, "tickfsm internal: the general path is made for AnyController and AnyAction");
     const Table<C, A>* table = nullptr;
     Runtime* rt = nullptr;          // the Runtime of the lane that runs: the machine's, or a region's
     Runtime* main = nullptr;        // the machine's own Runtime
@@ -322,8 +323,8 @@ public:
     }
     /// The current state as a gate would see it (type, key, name).
     StateRef CurrentState() const noexcept { return context.table->Ref(context.rt->state); }
-    Controller& GetController() noexcept { return *context.controller; }
-    const Action& GetAction() const noexcept { return *context.action; }
+    Controller& GetController() noexcept { return detail::Real<Controller>(*context.controller); }
+    const Action& GetAction() const noexcept { return detail::Real<Action>(*context.action); }
 
 private:
     friend struct detail::MachineAccess;
@@ -374,7 +375,8 @@ private:
         return true;
     }
 
-    explicit Machine(detail::TickContext<Controller, Action>& running) noexcept : context(running) {}
+    explicit Machine(detail::TickContext<detail::AnyController, detail::AnyAction>& running) noexcept
+        : context(running) {}
 
     void CheckNotLeaving(std::string_view what) const {
         if (context.in_exit)
@@ -390,13 +392,13 @@ private:
                                          what, context.table->NameOf(context.rt->state), context.table->NameOf(context.lane)));
     }
 
-    detail::TickContext<Controller, Action>& context;
+    detail::TickContext<detail::AnyController, detail::AnyAction>& context;
 };
 
 namespace detail {
 struct MachineAccess {
     template <class C, class A>
-    static Machine<C, A> Make(TickContext<C, A>& ctx) noexcept {
+    static Machine<C, A> Make(TickContext<AnyController, AnyAction>& ctx) noexcept {
         return Machine<C, A>(ctx);
     }
 };

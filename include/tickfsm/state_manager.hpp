@@ -129,7 +129,8 @@ public:
         if (FastFlags() != kFastByte) [[unlikely]]
             return SlowTick(action);
         FastScope busy(FastFlags());
-        reinterpret_cast<detail::MachineStepFn<Controller, Action>>(machine_seat.step)(*bound_controller, action, machine_seat.rt);
+        reinterpret_cast<detail::MachineStepFn<detail::AnyController, detail::AnyAction>>(machine_seat.step)(
+            detail::EraseController(*bound_controller), detail::EraseAction(action), machine_seat.rt);
     }
 
     /// Changes to T now if the gates agree (the current state's CanExitState
@@ -523,7 +524,7 @@ private:
     using ManagerConfig = detail::ManagerConfig<Controller, Action>;
     using ManagerEngine = detail::ManagerEngine<Controller, Action>;
     using ManagerBlock = typename ManagerStorage::Block;
-    using MachineTable = detail::Table<Controller, Action>;
+    using MachineTable = detail::KindTable<Controller, Action>;
     using StepRecord = detail::StepRecord;
     using StepNode = detail::StepNode;
     using BusyScope = typename ManagerEngine::BusyScope;
@@ -613,7 +614,7 @@ private:
     void CloseConfiguration() { ManagerConfig::Freeze(machine_seat); }
     /// A change outside any tick that the step does not show: the next tick finds the step again.
     void InvalidateStep() noexcept { ManagerEngine::InvalidateStep(machine_seat); }
-    detail::TickContext<Controller, Action> TickContextFor(const Action* action) {
+    detail::TickContext<detail::AnyController, detail::AnyAction> TickContextFor(const Action* action) {
         return ManagerEngine::ContextOf(machine_seat, *bound_controller, action);
     }
 
@@ -627,7 +628,7 @@ private:
     }
     KeyedTransitionBuilder<Controller, Action> KeyedBuilder(detail::StateIndex id) {
         auto& chains = CurrentTable()->meta[id].chains;
-        chains.push_back(detail::ChainPtr<Controller, Action>(new detail::ErasedChain<Controller, Action>()));
+        chains.push_back(detail::ChainPtr<detail::AnyController, detail::AnyAction>(new detail::ErasedChain<Controller, Action>()));
         CurrentTable()->finalized = false;
         return KeyedTransitionBuilder<Controller, Action>(*this, id, chains.size() - 1);
     }

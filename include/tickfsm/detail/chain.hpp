@@ -159,7 +159,10 @@ struct TicksAccess {
 
 /// A state with no transitions: count the tick and perform.
 template <class C, class A, class S>
-void StepNone(const StepWord<C, A>* steps, C& c, const A& a, Runtime& rt, std::byte* data) {
+void StepNone(const StepWord<AnyController, AnyAction>* steps, AnyController& any_c, const AnyAction& any_a, Runtime& rt,
+              std::byte* data) {
+    C& c = Real<C>(any_c);
+    const A& a = Real<A>(any_a);
     const StateIndex state = rt.state;
     CountTick(rt.ticks);
     if constexpr (std::is_empty_v<S>) {
@@ -167,20 +170,20 @@ void StepNone(const StepWord<C, A>* steps, C& c, const A& a, Runtime& rt, std::b
         (void)state;
         CallPerform(StateObject<S>(data, 0), c, a);
     } else {
-        CallPerform(StateObject<S>(data, SelfOf<NoneStepper<C, A>>(steps, state).offset), c, a);
+        CallPerform(StateObject<S>(data, SelfOf<NoneStepper<AnyController, AnyAction>>(steps, state).offset), c, a);
     }
 }
 /// StepNone of a state without data, in a table without data.
 template <class C, class A, class S>
-void StepNoneBare(const StepWord<C, A>*, C& c, const A& a, Runtime& rt) {
+void StepNoneBare(const StepWord<AnyController, AnyAction>*, AnyController& c, const AnyAction& a, Runtime& rt) {
     CountTick(rt.ticks);
-    CallPerform(StateObject<S>(nullptr, 0), c, a);
+    CallPerform(StateObject<S>(nullptr, 0), Real<C>(c), Real<A>(a));
 }
 /// StepNone for a StateManager (see Seat).
 template <class C, class A, class S>
-void StepNoneMachine(C& c, const A& a, Runtime& rt) {
+void StepNoneMachine(AnyController& c, const AnyAction& a, Runtime& rt) {
     if constexpr (std::is_empty_v<S>) StepNoneBare<C, A, S>(nullptr, c, a, rt);
-    else StepNone<C, A, S>(SeatedSteps<C, A>(rt), c, a, rt, SeatedData(rt));
+    else StepNone<C, A, S>(SeatedSteps<AnyController, AnyAction>(rt), c, a, rt, SeatedData(rt));
 }
 
 /// The per-character data a step received: `data...` is the pointer, or
@@ -218,8 +221,7 @@ template <class... Data>
 /// refused while kBusy is set): the word is written without reading it, and
 /// the Seat's step follows the state (MachineGeneralStep for a state on the
 /// general path, in place of the target's kSlow).
-template <class C, class A>
-[[gnu::always_inline]] inline void EnterMachineTarget(Runtime& rt, const Target& to, const StepWord<C, A>* steps) noexcept {
+[[gnu::always_inline]] inline void EnterMachineTarget(Runtime& rt, const Target& to, const StepWord<AnyController, AnyAction>* steps) noexcept {
     rt = Runtime{to.id, static_cast<std::uint16_t>(kMachineFast | kBusy), 0};
     SeatOf(rt).step = reinterpret_cast<void (*)()>(steps[to.id].machine);
 }
@@ -229,7 +231,7 @@ template <class C, class A>
 template <class C, class A, class S, class T, bool kMachine, class Maker>
 [[gnu::always_inline]] inline void Fire(C& c, const A& a, Runtime& rt, std::byte* data, std::uint32_t from_offset,
                                         const Target& to, const Maker& make,
-                                        [[maybe_unused]] const StepWord<C, A>* steps) {
+                                        [[maybe_unused]] const StepWord<AnyController, AnyAction>* steps) {
     CallExit(StateObject<S>(data, from_offset), c, a);
     if constexpr (!std::is_same_v<Maker, NoMaker>) RebuildState<T>(data + to.offset, make(std::as_const(c), a));
     if constexpr (kMachine) EnterMachineTarget(rt, to, steps);
@@ -241,17 +243,17 @@ template <class C, class A, class S, class T, bool kMachine, class Maker>
 
 /// Transition I of a chain of S, to T without a maker, fires (see Chain::FireAt).
 template <class C, class A, class S, class T, std::size_t I, class... Data>
-[[TICKFSM_DETAIL_OUT_OF_LINE]] void FireEdge(const StepWord<C, A>* steps, C& c, const A& a, Runtime& rt,
+[[TICKFSM_DETAIL_OUT_OF_LINE]] void FireEdge(const StepWord<AnyController, AnyAction>* steps, C& c, const A& a, Runtime& rt,
                                              Data... data) {
-    const auto& self = SelfOf<ChainBase<C, A>>(steps, rt.state);
+    const auto& self = SelfOf<ChainBase<AnyController, AnyAction>>(steps, rt.state);
     Fire<C, A, S, T, false>(c, a, rt, DataOf(data...), std::is_empty_v<S> ? 0u : self.offset, self.targets[I],
                             NoMaker{}, steps);
 }
 /// FireEdge for a StateManager's step (see Chain::FireAtMachine).
 template <class C, class A, class S, class T, std::size_t I>
 [[TICKFSM_DETAIL_OUT_OF_LINE]] void FireEdgeMachine(C& c, const A& a, Runtime& rt) {
-    const StepWord<C, A>* steps = SeatedSteps<C, A>(rt);
-    const auto& self = SelfOf<ChainBase<C, A>>(steps, rt.state);
+    const StepWord<AnyController, AnyAction>* steps = SeatedSteps<AnyController, AnyAction>(rt);
+    const auto& self = SelfOf<ChainBase<AnyController, AnyAction>>(steps, rt.state);
     std::byte* data = nullptr;
     if constexpr (!std::is_empty_v<S> || !std::is_empty_v<T>) data = SeatedData(rt);
     Fire<C, A, S, T, true>(c, a, rt, data, std::is_empty_v<S> ? 0u : self.offset, self.targets[I], NoMaker{}, steps);
@@ -273,7 +275,7 @@ template <std::size_t... I, class... Edges>
 struct EdgeStore<std::index_sequence<I...>, Edges...> : EdgeHolder<I, Edges>... {};
 
 template <class C, class A, class S, class... Edges>
-struct Chain final : ChainBase<C, A> {
+struct Chain final : ChainBase<AnyController, AnyAction> {
     static constexpr std::size_t kCount = sizeof...(Edges);
     using Store = EdgeStore<std::index_sequence_for<Edges...>, Edges...>;
 
@@ -309,7 +311,7 @@ struct Chain final : ChainBase<C, A> {
         if constexpr ((... || (Edges::kKind != kKindChange))) this->kinds = kKinds.data();
         this->count = kCount;
         this->type = TypeKey<Chain>();
-        this->destroy = [](ChainBase<C, A>* chain) noexcept { delete static_cast<Chain*>(chain); };
+        this->destroy = [](ChainBase<AnyController, AnyAction>* chain) noexcept { delete static_cast<Chain*>(chain); };
     }
 
     template <std::size_t... I>
@@ -325,14 +327,17 @@ struct Chain final : ChainBase<C, A> {
         return fired;
     }
 
-    [[TICKFSM_DETAIL_COLD]] static int Probe(const ChainBase<C, A>& base, const C& c, const A& a, float t, int start) {
-        return static_cast<const Chain&>(base).ProbeAll(c, a, t, start, std::index_sequence_for<Edges...>{});
+    [[TICKFSM_DETAIL_COLD]] static int Probe(const ChainBase<AnyController, AnyAction>& base, const AnyController& c,
+                                             const AnyAction& a, float t, int start) {
+        return static_cast<const Chain&>(base).ProbeAll(Real<C>(c), Real<A>(a), t, start,
+                                                        std::index_sequence_for<Edges...>{});
     }
 
     /// The general path's version of Fire's rebuild: edge `index` builds its target.
-    [[TICKFSM_DETAIL_COLD]] static void PrepareEdge(const ChainBase<C, A>& base, int index, const C& c, const A& a, std::byte* data) {
+    [[TICKFSM_DETAIL_COLD]] static void PrepareEdge(const ChainBase<AnyController, AnyAction>& base, int index,
+                                                    const AnyController& c, const AnyAction& a, std::byte* data) {
         const Chain& self = static_cast<const Chain&>(base);
-        self.PrepareAt(index, c, a, data, std::index_sequence_for<Edges...>{});
+        self.PrepareAt(index, Real<C>(c), Real<A>(a), data, std::index_sequence_for<Edges...>{});
     }
     template <std::size_t... I>
     void PrepareAt([[maybe_unused]] int index, [[maybe_unused]] const C& c, [[maybe_unused]] const A& a,
@@ -349,14 +354,14 @@ struct Chain final : ChainBase<C, A> {
     }
 
     /// This chain, in the table whose steps a tick received, for the step of `state`.
-    [[gnu::always_inline]] static const Chain& Of(const StepWord<C, A>* steps, StateIndex state) noexcept {
-        return static_cast<const Chain&>(SelfOf<ChainBase<C, A>>(steps, state));
+    [[gnu::always_inline]] static const Chain& Of(const StepWord<AnyController, AnyAction>* steps, StateIndex state) noexcept {
+        return static_cast<const Chain&>(SelfOf<ChainBase<AnyController, AnyAction>>(steps, state));
     }
 
     /// Condition I, read from the chain only if it holds data: an empty one
     /// (a captureless lambda) costs no load.
     template <std::size_t I>
-    [[gnu::always_inline]] static const auto& ConditionAt(const StepWord<C, A>* steps, StateIndex state) noexcept {
+    [[gnu::always_inline]] static const auto& ConditionAt(const StepWord<AnyController, AnyAction>* steps, StateIndex state) noexcept {
         using Holder = EdgeHolder<I, std::tuple_element_t<I, std::tuple<Edges...>>>;
         using Condition = decltype(Holder::condition);
         if constexpr (std::is_empty_v<Condition> && std::is_trivially_default_constructible_v<Condition>) {
@@ -369,7 +374,7 @@ struct Chain final : ChainBase<C, A> {
     }
 
     template <bool kMachine, std::size_t... I, class... Data>
-    [[gnu::always_inline]] static bool FireFirst([[maybe_unused]] const StepWord<C, A>* steps,
+    [[gnu::always_inline]] static bool FireFirst([[maybe_unused]] const StepWord<AnyController, AnyAction>* steps,
                                                  [[maybe_unused]] C& c, [[maybe_unused]] const A& a,
                                                  [[maybe_unused]] float t, [[maybe_unused]] Runtime& rt,
                                                  std::index_sequence<I...>, [[maybe_unused]] Data... data) {
@@ -383,7 +388,7 @@ struct Chain final : ChainBase<C, A> {
     /// it is the step's last call, a jump.
     /// It takes the data pointer only if the chain reads data (`Data...`).
     template <std::size_t I, class... Data>
-    [[TICKFSM_DETAIL_OUT_OF_LINE]] static void FireAt(const StepWord<C, A>* steps, C& c, const A& a, Runtime& rt,
+    [[TICKFSM_DETAIL_OUT_OF_LINE]] static void FireAt(const StepWord<AnyController, AnyAction>* steps, C& c, const A& a, Runtime& rt,
                                                       Data... data) {
         using E = std::tuple_element_t<I, std::tuple<Edges...>>;
         const Chain& self = Of(steps, rt.state);
@@ -396,7 +401,7 @@ struct Chain final : ChainBase<C, A> {
     template <std::size_t I>
     [[TICKFSM_DETAIL_OUT_OF_LINE]] static void FireAtMachine(C& c, const A& a, Runtime& rt) {
         using E = std::tuple_element_t<I, std::tuple<Edges...>>;
-        const StepWord<C, A>* steps = SeatedSteps<C, A>(rt);
+        const StepWord<AnyController, AnyAction>* steps = SeatedSteps<AnyController, AnyAction>(rt);
         const Chain& self = Of(steps, rt.state);
         std::byte* data = nullptr;
         if constexpr (kReadsData) data = SeatedData(rt);
@@ -404,7 +409,7 @@ struct Chain final : ChainBase<C, A> {
                                             static_cast<const EdgeHolder<I, E>&>(self.edges).maker, steps);
     }
     template <std::size_t I, bool kMachine, class... Data>
-    [[gnu::always_inline]] static void FireOne(const StepWord<C, A>* steps, C& c, const A& a, Runtime& rt,
+    [[gnu::always_inline]] static void FireOne(const StepWord<AnyController, AnyAction>* steps, C& c, const A& a, Runtime& rt,
                                                Data... data) {
         using E = std::tuple_element_t<I, std::tuple<Edges...>>;
         if constexpr (std::is_same_v<typename E::Maker, NoMaker>) {
@@ -419,7 +424,7 @@ struct Chain final : ChainBase<C, A> {
     }
 
     /// Where S's object lives in a character's data (0 if S has none: no load).
-    [[gnu::always_inline]] static std::uint32_t OffsetOf(const StepWord<C, A>* steps, StateIndex state) noexcept {
+    [[gnu::always_inline]] static std::uint32_t OffsetOf(const StepWord<AnyController, AnyAction>* steps, StateIndex state) noexcept {
         if constexpr (std::is_empty_v<S>) {
             (void)steps;
             (void)state;
@@ -432,7 +437,7 @@ struct Chain final : ChainBase<C, A> {
     /// The whole tick of S, its conditions and every reachable hook inlined;
     /// `data...` is the per-character data pointer if the chain reads data.
     template <bool kMachine = false, class... Data>
-    [[gnu::always_inline]] static void Tick(const StepWord<C, A>* steps, C& c, const A& a, Runtime& rt,
+    [[gnu::always_inline]] static void Tick(const StepWord<AnyController, AnyAction>* steps, C& c, const A& a, Runtime& rt,
                                             Data... data) {
         const std::uint32_t ticks = CountTick(rt.ticks);
         if (!FireFirst<kMachine>(steps, c, a, TimeOf(ticks, steps[kDtWord].dt), rt, std::index_sequence_for<Edges...>{},
@@ -440,24 +445,28 @@ struct Chain final : ChainBase<C, A> {
             CallPerform(StateObject<S>(DataOf(data...), OffsetOf(steps, rt.state)), c, a);
     }
     /// The step in a table with per-character data.
-    static void Step(const StepWord<C, A>* steps, C& c, const A& a, Runtime& rt, [[maybe_unused]] std::byte* data) {
-        if constexpr (kReadsData) Tick(steps, c, a, rt, data);
-        else Tick(steps, c, a, rt);
+    static void Step(const StepWord<AnyController, AnyAction>* steps, AnyController& c, const AnyAction& a, Runtime& rt,
+                     [[maybe_unused]] std::byte* data) {
+        if constexpr (kReadsData) Tick(steps, Real<C>(c), Real<A>(a), rt, data);
+        else Tick(steps, Real<C>(c), Real<A>(a), rt);
     }
     /// The step in a table without (Table::bare).
-    static void StepBare(const StepWord<C, A>* steps, C& c, const A& a, Runtime& rt) { Tick(steps, c, a, rt); }
+    static void StepBare(const StepWord<AnyController, AnyAction>* steps, AnyController& c, const AnyAction& a,
+                         Runtime& rt) {
+        Tick(steps, Real<C>(c), Real<A>(a), rt);
+    }
     /// A StateManager's step (see Seat): a transition also sets the Seat's step.
-    static void StepMachine(C& c, const A& a, Runtime& rt) {
-        const StepWord<C, A>* steps = SeatedSteps<C, A>(rt);
-        if constexpr (kReadsData) Tick<true>(steps, c, a, rt, SeatedData(rt));
-        else Tick<true>(steps, c, a, rt);
+    static void StepMachine(AnyController& c, const AnyAction& a, Runtime& rt) {
+        const StepWord<AnyController, AnyAction>* steps = SeatedSteps<AnyController, AnyAction>(rt);
+        if constexpr (kReadsData) Tick<true>(steps, Real<C>(c), Real<A>(a), rt, SeatedData(rt));
+        else Tick<true>(steps, Real<C>(c), Real<A>(a), rt);
     }
 };
 
 /// A chain whose conditions are only known at run time (a keyed machine's):
 /// tried on the general path through one call per condition.
 template <class C, class A>
-struct ErasedChain final : ChainBase<C, A> {
+struct ErasedChain final : ChainBase<AnyController, AnyAction> {
     struct Condition {
         bool (*call)(const void* condition, const C&, const A&, float) = nullptr;
         detail::Shared<const void> condition;
@@ -469,7 +478,9 @@ struct ErasedChain final : ChainBase<C, A> {
     ErasedChain() {
         this->probe = &Probe;
         this->type = TypeKey<ErasedChain>();
-        this->destroy = [](ChainBase<C, A>* chain) noexcept { delete static_cast<ErasedChain*>(chain); };
+        this->destroy = [](ChainBase<AnyController, AnyAction>* chain) noexcept {
+            delete static_cast<ErasedChain*>(chain);
+        };
     }
 
     template <class F>
@@ -486,10 +497,12 @@ struct ErasedChain final : ChainBase<C, A> {
         this->count = conditions.size();
     }
 
-    static int Probe(const ChainBase<C, A>& base, const C& c, const A& a, float t, int start) {
+    static int Probe(const ChainBase<AnyController, AnyAction>& base, const AnyController& c, const AnyAction& a,
+                     float t, int start) {
         const auto& self = static_cast<const ErasedChain&>(base);
         for (std::size_t i = static_cast<std::size_t>(start); i < self.conditions.size(); ++i)
-            if (self.conditions[i].call(self.conditions[i].condition.get(), c, a, t)) return static_cast<int>(i);
+            if (self.conditions[i].call(self.conditions[i].condition.get(), Real<C>(c), Real<A>(a), t))
+                return static_cast<int>(i);
         return -1;
     }
 };

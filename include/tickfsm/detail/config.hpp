@@ -64,21 +64,21 @@ inline constexpr bool kShareableCondition =
 
 /// Gives state `id` the chain `fresh` (owned from the call on): its index among the state's chains.
 template <class C, class A>
-[[TICKFSM_DETAIL_COLD]] std::size_t AppendChain(Table<C, A>& table, StateIndex id, ChainBase<C, A>* fresh) {
-    ChainPtr<C, A> owned(fresh);
+[[TICKFSM_DETAIL_COLD]] std::size_t AppendChain(KindTable<C, A>& table, StateIndex id, ChainBase<AnyController, AnyAction>* fresh) {
+    ChainPtr<AnyController, AnyAction> owned(fresh);
     auto& chains = table.meta[id].chains;
     chains.push_back(std::move(owned));
     return chains.size() - 1;
 }
 
 template <class C, class A, class S>
-[[TICKFSM_DETAIL_COLD]] std::size_t ApplyNewChain(Table<C, A>& table) {
+[[TICKFSM_DETAIL_COLD]] std::size_t ApplyNewChain(KindTable<C, A>& table) {
     const StateIndex id = table.template Register<S>();
     return AppendChain(table, id, new Chain<C, A, S>({}, nullptr, Target{}));
 }
 
 template <class C, class A, class S>
-[[TICKFSM_DETAIL_COLD]] std::size_t ApplyInit(Table<C, A>& table) {
+[[TICKFSM_DETAIL_COLD]] std::size_t ApplyInit(KindTable<C, A>& table) {
     if (table.initial != kNoState)
         table.Fail(detail::Format("SetInitialState<{}>(): the initial state is already {}; a machine has one initial "
                                "state (use From<{}>() to add transitions from {})",
@@ -91,7 +91,7 @@ template <class C, class A, class S>
 /// Refuses chain `chain` of state `from_key` unless it is of type `expected`
 /// (the builder extends what it built). Shared by every To of a character type.
 template <class C, class A>
-[[TICKFSM_DETAIL_COLD]] void CheckChainToExtend(const Table<C, A>& table, const void* from_key, std::size_t chain, const void* expected,
+[[TICKFSM_DETAIL_COLD]] void CheckChainToExtend(const KindTable<C, A>& table, const void* from_key, std::size_t chain, const void* expected,
                         std::string_view (*from_name)() noexcept, std::string_view (*to_name)() noexcept) {
     const StateIndex from = table.Find(from_key);
     if (from == kNoState || chain >= table.meta[from].chains.size() ||
@@ -103,7 +103,7 @@ template <class C, class A>
 
 /// Chain `chain` of state `from_key`, checked to be of type `expected`.
 template <class C, class A>
-ChainPtr<C, A>& ChainToExtend(Table<C, A>& table, const void* from_key, std::size_t chain,
+ChainPtr<AnyController, AnyAction>& ChainToExtend(KindTable<C, A>& table, const void* from_key, std::size_t chain,
                                                 const void* expected, std::string_view (*from_name)() noexcept,
                                                 std::string_view (*to_name)() noexcept) {
     CheckChainToExtend(std::as_const(table), from_key, chain, expected, from_name, to_name);
@@ -112,7 +112,7 @@ ChainPtr<C, A>& ChainToExtend(Table<C, A>& table, const void* from_key, std::siz
 
 /// A push or a pop needs the push stack: refused unless SetPushCapacity came first.
 template <class C, class A>
-[[TICKFSM_DETAIL_COLD]] void CheckStackFor(const Table<C, A>& table, std::string_view (*from_name)() noexcept,
+[[TICKFSM_DETAIL_COLD]] void CheckStackFor(const KindTable<C, A>& table, std::string_view (*from_name)() noexcept,
                                            std::uint8_t kind) {
     if (table.stack_capacity == 0)
         table.Fail(Format("From<{}>().{}(): this machine has no push stack; call SetPushCapacity<N>() before "
@@ -123,16 +123,16 @@ template <class C, class A>
 /// Puts `fresh` (chain `chain` of `from`, one transition longer) in place of
 /// the chain it extends; `always` notes that its last condition is Always.
 template <class C, class A>
-[[TICKFSM_DETAIL_COLD]] void ReplaceChain(Table<C, A>& table, StateIndex from, std::size_t chain,
-                                          ChainBase<C, A>* fresh, bool always) {
-    ChainPtr<C, A> owned(fresh);
+[[TICKFSM_DETAIL_COLD]] void ReplaceChain(KindTable<C, A>& table, StateIndex from, std::size_t chain,
+                                          ChainBase<AnyController, AnyAction>* fresh, bool always) {
+    ChainPtr<AnyController, AnyAction> owned(fresh);
     table.meta[from].chains[chain] = std::move(owned);
     if (always) table.Note(from, chain, fresh->count - 1).always = true;
     table.finalized = false;
 }
 
 template <class C, class A, class S, class T, class Cond, unsigned kFlags, class Maker, class... Edges>
-[[TICKFSM_DETAIL_COLD]] void ApplyTo(Table<C, A>& table, std::size_t chain, Cond&& condition, Maker&& make) {
+[[TICKFSM_DETAIL_COLD]] void ApplyTo(KindTable<C, A>& table, std::size_t chain, Cond&& condition, Maker&& make) {
     using Old = Chain<C, A, S, Edges...>;
     using E = Edge<T, Cond, kFlags, Maker>;
     using New = Chain<C, A, S, Edges..., E>;
@@ -150,7 +150,7 @@ template <class C, class A, class S, class T, class Cond, unsigned kFlags, class
 }
 
 template <class C, class A, class S, class T>
-[[TICKFSM_DETAIL_COLD]] void ApplyOn(Table<C, A>& table, const Event& event) {
+[[TICKFSM_DETAIL_COLD]] void ApplyOn(KindTable<C, A>& table, const Event& event) {
     // Refused before T is added as a state.
     const StateIndex known = table.Find(TypeKey<S>());
     if (const EventEdge* existing = known == kNoState ? nullptr : table.FindEvent(known, event))
@@ -165,12 +165,12 @@ template <class C, class A, class S, class T>
 }
 
 template <class C, class A, class X>
-[[TICKFSM_DETAIL_COLD]] void ApplyDoAt(Table<C, A>& table, StateIndex id, detail::Shared<const X> prototype) {
+[[TICKFSM_DETAIL_COLD]] void ApplyDoAt(KindTable<C, A>& table, StateIndex id, detail::Shared<const X> prototype) {
     static_assert(CheckAction<X, C, A>());
     static_assert(alignof(X) <= 64, "tickfsm: a state action aligned to more than 64 bytes is not supported");
     ReserveOneMore(table.items);
     ReserveOneMore(table.meta[id].actions);
-    ActionSlot<C, A> action;
+    ActionSlot<AnyController, AnyAction> action;
     action.name = TypeName<X>();
     action.offset = table.template Place<X>();
     action.enter = &ActionEnter<C, A, X>;
@@ -186,9 +186,9 @@ template <class C, class A, class X>
 /// was made: what a configuration step the tree refuses had reserved.
 template <class C, class A>
 struct PlacedRoom {
-    Table<C, A>* table;
+    KindTable<C, A>* table;
     std::uint32_t size, align;
-    explicit PlacedRoom(Table<C, A>& t) noexcept : table(&t), size(t.data_size), align(t.data_align) {}
+    explicit PlacedRoom(KindTable<C, A>& t) noexcept : table(&t), size(t.data_size), align(t.data_align) {}
     void Keep() noexcept { table = nullptr; }
     ~PlacedRoom() {
         if (table) {
@@ -204,29 +204,29 @@ struct PlacedRoom {
 /// `parent`, the first its initial one; each character gets the parent's
 /// CompositeSlot. Nothing changes if the tree refuses it.
 template <class C, class A>
-[[TICKFSM_DETAIL_COLD]] void ApplySubstates(Table<C, A>& table, StateIndex parent, std::span<const TreeIndex> children) {
+[[TICKFSM_DETAIL_COLD]] void ApplySubstates(KindTable<C, A>& table, StateIndex parent, std::span<const TreeIndex> children) {
     ReserveOneMore(table.items);
     PlacedRoom<C, A> room(table); // the slot's room goes back if the tree refuses
     const std::uint32_t slot = table.template Place<CompositeSlot>();
     SetChildren(table.tree, table.StateNames(), parent, children, slot, table.meta[parent].key_type != nullptr,
-                &Table<C, A>::Fail);
+                &KindTable<C, A>::Fail);
     room.Keep();
     table.items.push_back(DataItemFor<CompositeSlot, false>(slot, nullptr));
     table.nested = true;
-    table.plan_nested = [](Table<C, A>& t) { t.PlanNested(); };
+    table.plan_nested = [](Table<AnyController, AnyAction>& t) { t.PlanNested(); };
     table.finalized = false;
 }
 
 /// SetSubstates<Parent, Children...>() on a table holding those states (added if new).
 template <class C, class A, class Parent, class... Children>
-[[TICKFSM_DETAIL_COLD]] void ApplySubstates(Table<C, A>& table) {
+[[TICKFSM_DETAIL_COLD]] void ApplySubstates(KindTable<C, A>& table) {
     const StateIndex parent = table.template Register<Parent>();
     const TreeIndex children[] = {table.template Register<Children>()...};
     ApplySubstates(table, parent, children);
 }
 template <class C, class A, class Parent, class... Children>
 [[TICKFSM_DETAIL_COLD]] void ReplaySubstates(void* erased, const StepRecord&) {
-    Table<C, A>& table = *static_cast<Table<C, A>*>(erased);
+    KindTable<C, A>& table = *static_cast<KindTable<C, A>*>(erased);
     ApplySubstates<C, A, Parent, Children...>(table);
 }
 
@@ -234,47 +234,47 @@ template <class C, class A, class Parent, class... Children>
 /// `parallel`, in order; each character gets a Runtime per region (its lane).
 /// Nothing changes if the tree refuses it.
 template <class C, class A>
-[[TICKFSM_DETAIL_COLD]] void ApplyRegions(Table<C, A>& table, StateIndex parallel, std::span<const TreeIndex> regions) {
+[[TICKFSM_DETAIL_COLD]] void ApplyRegions(KindTable<C, A>& table, StateIndex parallel, std::span<const TreeIndex> regions) {
     table.items.reserve(table.items.size() + regions.size());
     PlacedRoom<C, A> room(table); // the lanes' room goes back if the tree refuses
     std::vector<std::uint32_t> lanes;
     for (std::size_t i = 0; i < regions.size(); ++i) lanes.push_back(table.template Place<Runtime>());
     SetRegionsOf(table.tree, table.StateNames(), parallel, regions, lanes, table.meta[parallel].key_type != nullptr,
-                 &Table<C, A>::Fail);
+                 &KindTable<C, A>::Fail);
     room.Keep();
     for (const std::uint32_t lane : lanes) table.items.push_back(DataItemFor<Runtime, false>(lane, nullptr));
     table.nested = true;
     table.parallel = true;
-    table.code.lane_accepts = &LaneAccepts<C, A>;
-    table.code.enter_regions = &EnterRegions<C, A>;
-    table.code.exit_regions = &ExitRegionsFrom<C, A>;
-    table.code.tick_regions = &TickRegions<C, A>;
-    table.code.check_lanes = [](const Table<C, A>& t) { t.CheckLanes(); };
+    table.code.lane_accepts = &LaneAccepts<AnyController, AnyAction>;
+    table.code.enter_regions = &EnterRegions<AnyController, AnyAction>;
+    table.code.exit_regions = &ExitRegionsFrom<AnyController, AnyAction>;
+    table.code.tick_regions = &TickRegions<AnyController, AnyAction>;
+    table.code.check_lanes = [](const Table<AnyController, AnyAction>& t) { t.CheckLanes(); };
     table.finalized = false;
 }
 
 /// SetRegions<Parallel, Regions...>() on a table holding those states (added if new).
 template <class C, class A, class Parallel, class... Regions>
-[[TICKFSM_DETAIL_COLD]] void ApplyRegions(Table<C, A>& table) {
+[[TICKFSM_DETAIL_COLD]] void ApplyRegions(KindTable<C, A>& table) {
     const StateIndex parallel = table.template Register<Parallel>();
     const TreeIndex regions[] = {table.template Register<Regions>()...};
     ApplyRegions(table, parallel, regions);
 }
 template <class C, class A, class Parallel, class... Regions>
 [[TICKFSM_DETAIL_COLD]] void ReplayRegions(void* erased, const StepRecord&) {
-    Table<C, A>& table = *static_cast<Table<C, A>*>(erased);
+    KindTable<C, A>& table = *static_cast<KindTable<C, A>*>(erased);
     ApplyRegions<C, A, Parallel, Regions...>(table);
 }
 
 /// SetHistory of state `id` of `table`: the first time, each character gets
 /// its HistorySlot. Nothing changes if the tree refuses it.
 template <class C, class A>
-[[TICKFSM_DETAIL_COLD]] void ApplyHistoryAt(Table<C, A>& table, StateIndex id, History history) {
+[[TICKFSM_DETAIL_COLD]] void ApplyHistoryAt(KindTable<C, A>& table, StateIndex id, History history) {
     ReserveOneMore(table.items);
     PlacedRoom<C, A> room(table); // the slot's room goes back if the tree refuses
     const bool placed = table.tree[id].history_slot != kNoSlot;
     const std::uint32_t slot = placed ? table.tree[id].history_slot : table.template Place<HistorySlot>();
-    SetHistoryOf(table.tree, table.StateNames(), id, history, table.meta[id].key_type != nullptr, &Table<C, A>::Fail);
+    SetHistoryOf(table.tree, table.StateNames(), id, history, table.meta[id].key_type != nullptr, &KindTable<C, A>::Fail);
     room.Keep();
     if (!placed) {
         table.tree[id].history_slot = slot;
@@ -284,12 +284,12 @@ template <class C, class A>
 }
 /// SetHistory<S>(history).
 template <class C, class A, class S>
-[[TICKFSM_DETAIL_COLD]] void ApplyHistory(Table<C, A>& table, History history) {
+[[TICKFSM_DETAIL_COLD]] void ApplyHistory(KindTable<C, A>& table, History history) {
     ApplyHistoryAt(table, table.template Register<S>(), history);
 }
 template <class C, class A, class S>
 [[TICKFSM_DETAIL_COLD]] void ReplayHistory(void* erased, const StepRecord& step) {
-    Table<C, A>& table = *static_cast<Table<C, A>*>(erased);
+    KindTable<C, A>& table = *static_cast<KindTable<C, A>*>(erased);
     ApplyHistory<C, A, S>(table, static_cast<History>(step.chain));
 }
 
@@ -300,32 +300,32 @@ struct TypedOnStep {};
 
 /// From<S>().On<E>(guard).To<T>() (T void: .Handle(), S handles E in place).
 template <class C, class A, class S, class E, class G, class T>
-[[TICKFSM_DETAIL_COLD]] void ApplyTypedOn(Table<C, A>& table, G guard) {
+[[TICKFSM_DETAIL_COLD]] void ApplyTypedOn(KindTable<C, A>& table, G guard) {
     using Receiver = std::conditional_t<std::is_void_v<T>, S, T>;
     const StateIndex from = table.template Register<S>();
     StateIndex to = kNoState;
     if constexpr (!std::is_void_v<T>) to = table.template Register<T>();
     ReserveOneMore(table.meta[from].typed);
-    TypedEdge<C> edge;
+    TypedEdge<AnyController> edge;
     edge.type = TypeKey<E>();
     edge.event = TypedEvent<E>();
     edge.to = to;
     if constexpr (!std::is_same_v<G, AnyPayload>) {
-        edge.guard = [](const void* g, const C& c, const void* payload) {
-            return static_cast<bool>((*static_cast<const G*>(g))(c, *static_cast<const E*>(payload)));
+        edge.guard = [](const void* g, const AnyController& c, const void* payload) {
+            return static_cast<bool>((*static_cast<const G*>(g))(Real<C>(c), *static_cast<const E*>(payload)));
         };
         edge.guard_object = detail::MakeShared<const G>(std::move(guard));
     }
     if constexpr (HasOnEvent<Receiver, C, E>)
-        edge.deliver = [](C& c, std::byte* data, std::uint32_t offset, const void* payload) {
-            StateObject<Receiver>(data, offset).OnEvent(c, *static_cast<const E*>(payload));
+        edge.deliver = [](AnyController& c, std::byte* data, std::uint32_t offset, const void* payload) {
+            StateObject<Receiver>(data, offset).OnEvent(Real<C>(c), *static_cast<const E*>(payload));
         };
     table.meta[from].typed.push_back(std::move(edge));
     table.finalized = false;
 }
 template <class C, class A, class S, class E, class G, class T>
 [[TICKFSM_DETAIL_COLD]] void ReplayTypedOn(void* erased, const StepRecord&) {
-    Table<C, A>& table = *static_cast<Table<C, A>*>(erased);
+    KindTable<C, A>& table = *static_cast<KindTable<C, A>*>(erased);
     ApplyTypedOn<C, A, S, E, G, T>(table, G{});
 }
 
@@ -334,16 +334,16 @@ struct PassThroughStep {};
 
 /// SetPassThrough<S>().
 template <class C, class A, class S>
-[[TICKFSM_DETAIL_COLD]] void ApplyPassThrough(Table<C, A>& table) {
+[[TICKFSM_DETAIL_COLD]] void ApplyPassThrough(KindTable<C, A>& table) {
     const StateIndex id = table.template Register<S>();
     table.meta[id].pass_through = true;
     table.passing = true;
-    table.code.pass_through = &PassThrough<C, A>;
+    table.code.pass_through = &PassThrough<AnyController, AnyAction>;
     table.finalized = false;
 }
 template <class C, class A, class S>
 [[TICKFSM_DETAIL_COLD]] void ReplayPassThrough(void* erased, const StepRecord&) {
-    Table<C, A>& table = *static_cast<Table<C, A>*>(erased);
+    KindTable<C, A>& table = *static_cast<KindTable<C, A>*>(erased);
     ApplyPassThrough<C, A, S>(table);
 }
 
@@ -352,13 +352,13 @@ struct ConditionNameStep {};
 
 /// To<T>(condition, name): edge `edge` of S's chain `chain` is called `name`.
 template <class C, class A>
-[[TICKFSM_DETAIL_COLD]] void ApplyConditionName(Table<C, A>& table, StateIndex from, std::size_t chain,
+[[TICKFSM_DETAIL_COLD]] void ApplyConditionName(KindTable<C, A>& table, StateIndex from, std::size_t chain,
                                                 std::size_t edge, std::string_view name) {
     table.Note(from, chain, edge).name = std::string(name);
 }
 template <class C, class A, class S>
 [[TICKFSM_DETAIL_COLD]] void ReplayConditionName(void* erased, const StepRecord& step) {
-    Table<C, A>& table = *static_cast<Table<C, A>*>(erased);
+    KindTable<C, A>& table = *static_cast<KindTable<C, A>*>(erased);
     ApplyConditionName(table, table.Find(TypeKey<S>()), step.chain, step.edge, step.name);
 }
 
@@ -367,7 +367,7 @@ struct TerminalStep {};
 
 /// SetTerminal<S>().
 template <class C, class A, class S>
-[[TICKFSM_DETAIL_COLD]] void ApplyTerminal(Table<C, A>& table) {
+[[TICKFSM_DETAIL_COLD]] void ApplyTerminal(KindTable<C, A>& table) {
     const StateIndex id = table.template Register<S>();
     for (const StateIndex t : table.terminal)
         if (t == id) return;
@@ -376,7 +376,7 @@ template <class C, class A, class S>
 }
 template <class C, class A, class S>
 [[TICKFSM_DETAIL_COLD]] void ReplayTerminal(void* erased, const StepRecord&) {
-    Table<C, A>& table = *static_cast<Table<C, A>*>(erased);
+    KindTable<C, A>& table = *static_cast<KindTable<C, A>*>(erased);
     ApplyTerminal<C, A, S>(table);
 }
 
@@ -384,14 +384,14 @@ struct DeclareEventStep {};
 
 /// DeclareEvent(event).
 template <class C, class A>
-[[TICKFSM_DETAIL_COLD]] void ApplyDeclareEvent(Table<C, A>& table, const Event& event) {
+[[TICKFSM_DETAIL_COLD]] void ApplyDeclareEvent(KindTable<C, A>& table, const Event& event) {
     for (const Event& e : table.declared)
         if (e == event) return;
     table.declared.push_back(event);
 }
 template <class C, class A>
 [[TICKFSM_DETAIL_COLD]] void ReplayDeclareEvent(void* erased, const StepRecord& step) {
-    Table<C, A>& table = *static_cast<Table<C, A>*>(erased);
+    KindTable<C, A>& table = *static_cast<KindTable<C, A>*>(erased);
     ApplyDeclareEvent(table, step.event);
 }
 
@@ -400,7 +400,7 @@ struct PushCapacityStep {};
 
 /// SetPushCapacity<N>(): each character gets a stack of N buried states.
 template <class C, class A, std::size_t N>
-[[TICKFSM_DETAIL_COLD]] void ApplyPushCapacity(Table<C, A>& table) {
+[[TICKFSM_DETAIL_COLD]] void ApplyPushCapacity(KindTable<C, A>& table) {
     if (table.stack_capacity != 0)
         table.Fail(Format("SetPushCapacity<{}>(): the push capacity is set already ({}); set it once", N,
                           table.stack_capacity));
@@ -409,31 +409,31 @@ template <class C, class A, std::size_t N>
     table.items.push_back(DataItemFor<PushStack<N>, false>(offset, nullptr));
     table.stack = offset;
     table.stack_capacity = static_cast<std::uint32_t>(N);
-    table.code.push = &PushLayer<C, A>;
-    table.code.pop = &PopLayer<C, A>;
-    table.code.check_buried = &CheckNotBuried<C, A>;
+    table.code.push = &PushLayer<AnyController, AnyAction>;
+    table.code.pop = &PopLayer<AnyController, AnyAction>;
+    table.code.check_buried = &CheckNotBuried<AnyController, AnyAction>;
     table.finalized = false;
 }
 template <class C, class A, std::size_t N>
 [[TICKFSM_DETAIL_COLD]] void ReplayPushCapacity(void* erased, const StepRecord&) {
-    Table<C, A>& table = *static_cast<Table<C, A>*>(erased);
+    KindTable<C, A>& table = *static_cast<KindTable<C, A>*>(erased);
     ApplyPushCapacity<C, A, N>(table);
 }
 
 template <class C, class A, class S, class X>
-[[TICKFSM_DETAIL_COLD]] void ApplyDo(Table<C, A>& table, detail::Shared<const X> prototype) {
+[[TICKFSM_DETAIL_COLD]] void ApplyDo(KindTable<C, A>& table, detail::Shared<const X> prototype) {
     ApplyDoAt<C, A, X>(table, table.template Register<S>(), std::move(prototype));
 }
 
 
 template <class C, class A, class S, class T>
 [[TICKFSM_DETAIL_COLD]] void ReplayOn(void* erased, const StepRecord& step) {
-    Table<C, A>& table = *static_cast<Table<C, A>*>(erased);
+    KindTable<C, A>& table = *static_cast<KindTable<C, A>*>(erased);
     ApplyOn<C, A, S, T>(table, step.event);
 }
 template <class C, class A, class S, class X>
 [[TICKFSM_DETAIL_COLD]] void ReplayDo(void* erased, const StepRecord&) {
-    Table<C, A>& table = *static_cast<Table<C, A>*>(erased);
+    KindTable<C, A>& table = *static_cast<KindTable<C, A>*>(erased);
     ApplyDo<C, A, S, X>(table, detail::MakeShared<const X>());
 }
 
@@ -441,29 +441,29 @@ struct KeepPreviousStep {};
 
 template <class C, class A>
 [[TICKFSM_DETAIL_COLD]] void ReplayKeepPrevious(void* erased, const StepRecord&) {
-    Table<C, A>& table = *static_cast<Table<C, A>*>(erased);
+    KindTable<C, A>& table = *static_cast<KindTable<C, A>*>(erased);
     table.keep_previous = true;
     table.finalized = false;
 }
 
 template <class C, class A, class S>
 [[TICKFSM_DETAIL_COLD]] void ReplayInit(void* erased, const StepRecord&) {
-    Table<C, A>& table = *static_cast<Table<C, A>*>(erased);
+    KindTable<C, A>& table = *static_cast<KindTable<C, A>*>(erased);
     ApplyInit<C, A, S>(table);
 }
 template <class C, class A, class S>
 [[TICKFSM_DETAIL_COLD]] void ReplayFrom(void* erased, const StepRecord&) {
-    Table<C, A>& table = *static_cast<Table<C, A>*>(erased);
+    KindTable<C, A>& table = *static_cast<KindTable<C, A>*>(erased);
     ApplyNewChain<C, A, S>(table);
 }
 template <class C, class A, class S>
 [[TICKFSM_DETAIL_COLD]] void ReplayAdd(void* erased, const StepRecord&) {
-    Table<C, A>& table = *static_cast<Table<C, A>*>(erased);
+    KindTable<C, A>& table = *static_cast<KindTable<C, A>*>(erased);
     table.template Register<S>();
 }
 template <class C, class A, class S, class T, class Cond, unsigned kFlags, class Maker, class... Edges>
 [[TICKFSM_DETAIL_COLD]] void ReplayTo(void* erased, const StepRecord& step) {
-    Table<C, A>& table = *static_cast<Table<C, A>*>(erased);
+    KindTable<C, A>& table = *static_cast<KindTable<C, A>*>(erased);
     if constexpr (kIsFunctionPointer<Cond>)
         ApplyTo<C, A, S, T, Cond, kFlags, Maker, Edges...>(table, step.chain, reinterpret_cast<Cond>(step.function),
                                                             Maker{});
@@ -476,10 +476,10 @@ template <class C, class A, class S, class T, class Cond, unsigned kFlags, class
 /// The registry's view of the tables of kind <C, A>.
 template <class C, class A>
 inline constexpr TableOps kTableOps{
-    [](float dt) -> void* { return new Table<C, A>(dt); },
-    [](void* table) { static_cast<Table<C, A>*>(table)->Finalize(); },
-    [](void* table) noexcept { static_cast<Table<C, A>*>(table)->Acquire(); },
-    [](void* table) noexcept { Table<C, A>::Release(static_cast<Table<C, A>*>(table)); },
+    [](float dt) -> void* { return new KindTable<C, A>(dt); },
+    [](void* table) { static_cast<KindTable<C, A>*>(table)->Finalize(); },
+    [](void* table) noexcept { static_cast<KindTable<C, A>*>(table)->Acquire(); },
+    [](void* table) noexcept { KindTable<C, A>::Release(static_cast<KindTable<C, A>*>(table)); },
 };
 
 /// The registry of kind <C, A>.
@@ -491,13 +491,13 @@ Registry& RegistryOf() {
 
 /// The table of the configuration root..node (see Registry::TableAt).
 template <class C, class A>
-Table<C, A>* SharedTableAt(StepNode* node) {
-    return static_cast<Table<C, A>*>(RegistryOf<C, A>().TableAt(node));
+KindTable<C, A>* SharedTableAt(StepNode* node) {
+    return static_cast<KindTable<C, A>*>(RegistryOf<C, A>().TableAt(node));
 }
 /// A new private table holding the configuration root..node.
 template <class C, class A>
-Table<C, A>* PrivateTableOf(const StepNode* node) {
-    return static_cast<Table<C, A>*>(RegistryOf<C, A>().Build(node));
+KindTable<C, A>* PrivateTableOf(const StepNode* node) {
+    return static_cast<KindTable<C, A>*>(RegistryOf<C, A>().Build(node));
 }
 
 } // namespace tickfsm::detail

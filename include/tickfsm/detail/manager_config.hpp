@@ -23,7 +23,7 @@ namespace tickfsm::detail {
 template <class C, class A>
 struct ManagerConfig {
     using Storage = ManagerStorage<C, A>;
-    using MachineTable = Table<C, A>;
+    using MachineTable = KindTable<C, A>;
     using Record = StepRecord;
     using Node = StepNode;
     using NameFn = std::string_view (*)() noexcept;

@@ -24,7 +24,7 @@ namespace tickfsm::detail {
 template <class C, class A>
 struct ManagerEngine {
     using Storage = ManagerStorage<C, A>;
-    using MachineTable = Table<C, A>;
+    using MachineTable = KindTable<C, A>;
 
     // The flags of a machine whose next tick can take the fast path.
     static constexpr std::uint16_t kRunning = kMachineFast;
@@ -50,13 +50,13 @@ struct ManagerEngine {
         return seat.rt.state == kNoState ? std::string_view{} : Storage::TableOf(seat)->NameOf(seat.rt.state);
     }
 
-    static TickContext<C, A> ContextOf(Seat& seat, C& controller, const A* action) {
-        TickContext<C, A> ctx;
+    static TickContext<AnyController, AnyAction> ContextOf(Seat& seat, C& controller, const A* action) {
+        TickContext<AnyController, AnyAction> ctx;
         ctx.table = Storage::TableOf(seat);
         ctx.rt = &seat.rt;
         ctx.main = ctx.rt;
-        ctx.controller = &controller;
-        ctx.action = action;
+        ctx.controller = &EraseController(controller);
+        ctx.action = action ? &EraseAction(*action) : nullptr;
         ctx.data = SeatedData(seat.rt);
         // A machine without a block never needs one here (see ReleaseBlockIfUnused):
         // no NextState, no previous state, no global state, no observer.
@@ -78,8 +78,8 @@ struct ManagerEngine {
     static void RefreshStep(Seat& seat) noexcept {
         Runtime& rt = seat.rt;
         if ((rt.flags & (kStarted | kFrozen)) != (kStarted | kFrozen)) return;
-        const MachineStepFn<C, A> step =
-            rt.flags & kGeneralReasons ? &MachineGeneralStep<C, A> : SeatedSteps<C, A>(rt)[rt.state].machine;
+        const MachineStepFn<AnyController, AnyAction> step =
+            rt.flags & kGeneralReasons ? &MachineGeneralStep<AnyController, AnyAction> : SeatedSteps<AnyController, AnyAction>(rt)[rt.state].machine;
         seat.step = reinterpret_cast<void (*)()>(step);
         rt.flags = static_cast<std::uint16_t>(rt.flags | kFresh);
     }

@@ -24,7 +24,7 @@ struct ManagerBlock {
     std::uint32_t capacity = 0;     // bytes of state data the block holds
     std::uint32_t align = 0;        // alignment the block was allocated with
     float dt = 0;
-    Table<C, A>* table = nullptr;   // the machine's table (shared or private); one reference held
+    Table<AnyController, AnyAction>* table = nullptr; // the machine's table (shared or private); one reference held
     bool stale = false;             // table is for an earlier point of the configuration
     bool shared = false;            // made again after ReleaseBlockIfUnused let it go: the table is shared
     StateIndex next = kNoState;     // a NextState request
@@ -41,7 +41,9 @@ struct ManagerBlock {
 template <class C, class A>
 struct ManagerStorage {
     using Block = ManagerBlock<C, A>;
-    using MachineTable = Table<C, A>;
+    // The kind's table; the general step (MachineGeneralStep), compiled for
+    // every kind at once, reads it as the table it is.
+    using MachineTable = std::conditional_t<kErased<C, A>, Table<AnyController, AnyAction>, KindTable<C, A>>;
 
     // State data lives right after the block's header, so the tick finds it
     // without reading the header.
@@ -54,8 +56,10 @@ struct ManagerStorage {
     }
     static MachineTable* TableOf(const Seat& seat) noexcept {
         const auto bits = reinterpret_cast<std::uintptr_t>(seat.home);
-        return bits & kTableTag ? reinterpret_cast<MachineTable*>(bits & ~kTableTag)
-                                : static_cast<Block*>(seat.home)->table;
+        Table<AnyController, AnyAction>* table = bits & kTableTag
+                                                     ? reinterpret_cast<Table<AnyController, AnyAction>*>(bits & ~kTableTag)
+                                                     : static_cast<Block*>(seat.home)->table;
+        return static_cast<MachineTable*>(table);
     }
     static Block* Home(const Seat& seat) noexcept { return static_cast<Block*>(seat.home); }
     // A machine without a block (see ReleaseBlockIfUnused) has no state data: its data pointer is never read.
@@ -84,12 +88,12 @@ struct ManagerStorage {
     /// the home pointer holds the table (tagged), so the machine owns no heap.
     static void ReleaseBlockIfUnused(Seat& seat) {
         Block* block = Home(seat);
-        const MachineTable& table = *block->table;
+        const Table<AnyController, AnyAction>& table = *block->table;
         if (!block->node || !table.items.empty() || !table.all_fast || table.uses_machine || table.keep_previous ||
             block->observer || block->global != kNoState || block->next != kNoState ||
             block->previous != kNoState || block->name != std::string_view("StateManager"))
             return;
-        MachineTable* held = block->table;
+        Table<AnyController, AnyAction>* held = block->table;
         FreeBlock(block);
         seat.home = reinterpret_cast<Block*>(reinterpret_cast<std::uintptr_t>(held) | kTableTag);
     }
@@ -133,8 +137,8 @@ struct ManagerStorage {
     /// new to it are constructed.
     static void Adopt(Seat& seat, MachineTable* table) {
         struct Owner { // releases `table` if SyncData throws, else the old table
-            MachineTable* held;
-            ~Owner() { MachineTable::Release(held); }
+            Table<AnyController, AnyAction>* held;
+            ~Owner() { Table<AnyController, AnyAction>::Release(held); }
         } owner{table};
         SyncData(seat, *table);
         std::swap(owner.held, BlockOf(seat)->table);

@@ -36,6 +36,43 @@ namespace tickfsm::detail {
 #endif
 }
 
+/// The controller and action types of a table and of the general path, which
+/// are compiled once for every kind of machine: they only carry references to
+/// the real objects. The typed code that made a hook, a condition or a step
+/// (it knows the real types) casts them back with Real; nothing is read or
+/// written through an AnyController or an AnyAction.
+struct AnyController {};
+struct AnyAction {};
+/// True for the erased pair, the only one the table's types are made for.
+template <class C, class A>
+inline constexpr bool kErased = std::is_same_v<C, AnyController> && std::is_same_v<A, AnyAction>;
+
+template <class C>
+[[gnu::always_inline]] inline AnyController& EraseController(C& c) noexcept {
+    return reinterpret_cast<AnyController&>(c);
+}
+template <class C>
+[[gnu::always_inline]] inline const AnyController& EraseController(const C& c) noexcept {
+    return reinterpret_cast<const AnyController&>(c);
+}
+template <class A>
+[[gnu::always_inline]] inline const AnyAction& EraseAction(const A& a) noexcept {
+    return reinterpret_cast<const AnyAction&>(a);
+}
+/// The real controller or action an erased reference was made from.
+template <class C>
+[[gnu::always_inline]] inline C& Real(AnyController& c) noexcept {
+    return reinterpret_cast<C&>(c);
+}
+template <class C>
+[[gnu::always_inline]] inline const C& Real(const AnyController& c) noexcept {
+    return reinterpret_cast<const C&>(c);
+}
+template <class A>
+[[gnu::always_inline]] inline const A& Real(const AnyAction& a) noexcept {
+    return reinterpret_cast<const A&>(a);
+}
+
 using StateIndex = std::uint16_t;
 inline constexpr StateIndex kNoState = 0xFFFF;
 
@@ -211,6 +248,7 @@ template <class C, class A>
 /// (see Seat).
 template <class C, class A>
 union StepWord {
+    static_assert(kErased<C, A>, "tickfsm internal: a table's types are made for AnyController and AnyAction");
     StepFn<C, A> step = nullptr;
     BareStepFn<C, A> bare;
     MachineStepFn<C, A> machine;
@@ -225,10 +263,10 @@ inline constexpr std::size_t kStepHeaderWords = 2;
 /// table has data (kHasData: its words hold `step`s), else the bare step runs
 /// and `data` is not read.
 template <bool kHasData, class C, class A>
-[[gnu::always_inline]] inline void CallStep(const StepWord<C, A>* steps, StateIndex state, C& c, const A& a,
-                                            Runtime& rt, [[maybe_unused]] std::byte* data) {
-    if constexpr (kHasData) steps[state].step(steps, c, a, rt, data);
-    else steps[state].bare(steps, c, a, rt);
+[[gnu::always_inline]] inline void CallStep(const StepWord<AnyController, AnyAction>* steps, StateIndex state, C& c,
+                                            const A& a, Runtime& rt, [[maybe_unused]] std::byte* data) {
+    if constexpr (kHasData) steps[state].step(steps, EraseController(c), EraseAction(a), rt, data);
+    else steps[state].bare(steps, EraseController(c), EraseAction(a), rt);
 }
 
 /// The context of the state whose step runs: its Stepper (chain or facts).
@@ -241,6 +279,7 @@ template <class Self, class C, class A>
 /// the table's steps), then, in a derived type, its chain or its state's facts.
 template <class C, class A>
 struct Stepper {
+    static_assert(kErased<C, A>, "tickfsm internal: a table's types are made for AnyController and AnyAction");
     StepFn<C, A> step = nullptr;
     BareStepFn<C, A> bare = nullptr;   // null if the state's step reads per-character data
     MachineStepFn<C, A> machine = nullptr; // the step a StateManager calls (see Seat)

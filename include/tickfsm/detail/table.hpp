@@ -154,6 +154,7 @@ struct FeatureCode {
 /// The cold part of a state: configuration, queries, the general path, tools.
 template <class C, class A>
 struct StateMeta {
+    static_assert(kErased<C, A>, "tickfsm internal: a table's types are made for AnyController and AnyAction");
     std::string_view name;
     const void* key = nullptr;       // TypeKey of the state's type (or tag); null for a keyed state
     const void* key_type = nullptr;  // keyed states: TypeKey of the key's type
@@ -184,6 +185,7 @@ struct StateMeta {
 
 template <class C, class A>
 struct Table {
+    static_assert(kErased<C, A>, "tickfsm internal: a table's types are made for AnyController and AnyAction");
     /// [dt, selfs, one step per state]: see StepWord. Steps() is what machines hold.
     std::vector<StepWord<C, A>> words = std::vector<StepWord<C, A>>(kStepHeaderWords);
     std::vector<StepWord<C, A>> machine_words; // its StateManagers' steps, laid out as `words` (see Seat)
@@ -267,7 +269,9 @@ struct Table {
         return nullptr;
     }
 
-    explicit Table(float fixed_dt) : dt(fixed_dt) {}
+    /// A table of the kind `who` names ("StateManager<Hero, Input>").
+    Table(float fixed_dt, std::string who) : dt(fixed_dt), character(std::move(who)) {}
+    virtual ~Table() = default;
 
     /// The first state's step (see StepWord); valid once finalized, until the table changes.
     const StepWord<C, A>* Steps() const noexcept { return words.data() + kStepHeaderWords; }
@@ -284,13 +288,11 @@ struct Table {
         if (table && DropOwner(table->refs)) delete table;
     }
 
-    static std::string CharacterName() {
-        return detail::Format("StateManager<{}, {}>", TypeName<C>(), TypeName<A>());
-    }
+    /// The kind this table is for, as a ConfigError names it.
+    std::string character;
 
-    [[noreturn]] static void Fail(std::string_view what) {
-        ReportConfigError(detail::Format("tickfsm: {}: {}", CharacterName(), what));
-    }
+    /// Reports a mistake as a ConfigError naming the kind.
+    [[noreturn]] void Fail(std::string_view what) const { ReportConfigError(Format("tickfsm: {}: {}", character, what)); }
 
     StateIndex Find(const void* key) const noexcept {
         for (std::size_t i = 0; i < keys.size(); ++i)
@@ -310,60 +312,6 @@ struct Table {
         data_size = offset + static_cast<std::uint32_t>(sizeof(T));
         data_align = data_align > align ? data_align : align;
         return offset;
-    }
-
-    /// Id of S, adding S to the table if it is new.
-    template <class S>
-    StateIndex Register() {
-        return Add<S, false>(TypeKey<S>(), StateName<S>(), nullptr);
-    }
-
-    /// Adds a state of class S known by `identity` (its TypeKey, a tag's, or null
-    /// for a keyed state) and `name`; each character's object is a copy of
-    /// `prototype` if kFromPrototype, else default-constructed.
-    template <class S, bool kFromPrototype>
-    [[TICKFSM_DETAIL_COLD]] StateIndex Add(const void* identity, std::string_view name, detail::Shared<const S> prototype) {
-        static_assert(CheckState<S, C, A>());
-        static_assert(alignof(S) <= 64, "tickfsm: a state aligned to more than 64 bytes is not supported; lower its "
-                                        "alignas or keep the over-aligned data behind a pointer");
-        if (const StateIndex found = PrepareAdd(identity, name); found != kNoState) return found;
-        DataItem item;
-        std::uint32_t offset = 0;
-        if constexpr (!std::is_empty_v<S>) {
-            offset = Place<S>();
-            item = DataItemFor<S, kFromPrototype>(offset, std::move(prototype));
-        }
-        // Nothing below throws: PrepareAdd made room.
-        StateMeta<C, A>& m = PushState(identity, name, std::is_empty_v<S> ? nullptr : &item);
-        m.offset = offset;
-        m.takes_machine = kTakesMachine<S, C, A>;
-        m.has_enter = HasOnStateEnter<S, C, A> || HasOnStateEnterM<S, C, A>;
-        m.has_exit = HasOnStateExit<S, C, A> || HasOnStateExitM<S, C, A>;
-        if constexpr (HasCanEnterState<S, C>)
-            m.can_enter = [](const C& c, std::byte* data, std::uint32_t at, const StateRef& from) {
-                return static_cast<bool>(StateObject<S>(data, at).CanEnterState(c, from));
-            };
-        if constexpr (HasCanExitState<S, C>)
-            m.can_exit = [](const C& c, std::byte* data, std::uint32_t at, const StateRef& to) {
-                return static_cast<bool>(StateObject<S>(data, at).CanExitState(c, to));
-            };
-        if constexpr (HasOnStateInit<S, C>)
-            m.init = [](C& c, std::byte* data, std::uint32_t at) { StateObject<S>(data, at).OnStateInit(c); };
-        m.enter = &EnterHook<S>;
-        m.perform = &PerformHook<S>;
-        m.exit = &ExitHook<S>;
-        if constexpr (HasOnStatePause<S, C, A> || HasOnStatePauseM<S, C, A>) m.pause = &PauseHook<S>;
-        if constexpr (HasOnStateResume<S, C, A> || HasOnStateResumeM<S, C, A>) m.resume = &ResumeHook<S>;
-        if constexpr (HasPerform<S, C, A>)
-            m.fast_perform = [](C& c, const A& a, std::byte* data, std::uint32_t at) {
-                CallPerform(StateObject<S>(data, at), c, a);
-            };
-        m.step_none.step = &StepNone<C, A, S>;
-        if constexpr (std::is_empty_v<S>) m.step_none.bare = &StepNoneBare<C, A, S>;
-        m.step_none.machine = &StepNoneMachine<C, A, S>;
-        m.step_none.offset = offset;
-        if constexpr (std::is_same_v<S, Any>) any = static_cast<StateIndex>(meta.size() - 1);
-        return static_cast<StateIndex>(meta.size() - 1);
     }
 
     /// Add's part that does not depend on the state's class: the id of the
@@ -648,17 +596,89 @@ struct Table {
         return nullptr;
     }
 
-private:
+};
+
+/// A state's hooks on the general path (defined in tick.hpp).
+template <class C, class A, class S>
+void EnterHook(TickContext<AnyController, AnyAction>& ctx, std::uint32_t offset);
+template <class C, class A, class S>
+void PerformHook(TickContext<AnyController, AnyAction>& ctx, std::uint32_t offset);
+template <class C, class A, class S>
+void ExitHook(TickContext<AnyController, AnyAction>& ctx, std::uint32_t offset);
+template <class C, class A, class S>
+void PauseHook(TickContext<AnyController, AnyAction>& ctx, std::uint32_t offset);
+template <class C, class A, class S>
+void ResumeHook(TickContext<AnyController, AnyAction>& ctx, std::uint32_t offset);
+
+/// The table of the machines of one kind, StateManager<C, A>: the table
+/// (compiled once, for AnyController and AnyAction) and what only the kind's
+/// own types can write into it, its states' hooks and its name.
+template <class C, class A>
+struct KindTable final : Table<AnyController, AnyAction> {
+    explicit KindTable(float fixed_dt) : Table<AnyController, AnyAction>(fixed_dt, CharacterName()) {}
+
+    static std::string CharacterName() { return Format("StateManager<{}, {}>", TypeName<C>(), TypeName<A>()); }
+    /// Reports a mistake of this kind as a ConfigError, where no table is at hand.
+    [[noreturn]] static void Fail(std::string_view what) {
+        ReportConfigError(Format("tickfsm: {}: {}", CharacterName(), what));
+    }
+
+    /// Id of S, adding S to the table if it is new.
     template <class S>
-    static void EnterHook(TickContext<C, A>& ctx, std::uint32_t offset);
-    template <class S>
-    static void PerformHook(TickContext<C, A>& ctx, std::uint32_t offset);
-    template <class S>
-    static void ExitHook(TickContext<C, A>& ctx, std::uint32_t offset);
-    template <class S>
-    static void PauseHook(TickContext<C, A>& ctx, std::uint32_t offset);
-    template <class S>
-    static void ResumeHook(TickContext<C, A>& ctx, std::uint32_t offset);
+    StateIndex Register() {
+        return Add<S, false>(TypeKey<S>(), StateName<S>(), nullptr);
+    }
+
+    /// Adds a state of class S known by `identity` (its TypeKey, a tag's, or null
+    /// for a keyed state) and `name`; each character's object is a copy of
+    /// `prototype` if kFromPrototype, else default-constructed.
+    template <class S, bool kFromPrototype>
+    [[TICKFSM_DETAIL_COLD]] StateIndex Add(const void* identity, std::string_view name, detail::Shared<const S> prototype) {
+        static_assert(CheckState<S, C, A>());
+        static_assert(alignof(S) <= 64, "tickfsm: a state aligned to more than 64 bytes is not supported; lower its "
+                                        "alignas or keep the over-aligned data behind a pointer");
+        if (const StateIndex found = PrepareAdd(identity, name); found != kNoState) return found;
+        DataItem item;
+        std::uint32_t offset = 0;
+        if constexpr (!std::is_empty_v<S>) {
+            offset = Place<S>();
+            item = DataItemFor<S, kFromPrototype>(offset, std::move(prototype));
+        }
+        // Nothing below throws: PrepareAdd made room.
+        StateMeta<AnyController, AnyAction>& m = PushState(identity, name, std::is_empty_v<S> ? nullptr : &item);
+        m.offset = offset;
+        m.takes_machine = kTakesMachine<S, C, A>;
+        m.has_enter = HasOnStateEnter<S, C, A> || HasOnStateEnterM<S, C, A>;
+        m.has_exit = HasOnStateExit<S, C, A> || HasOnStateExitM<S, C, A>;
+        if constexpr (HasCanEnterState<S, C>)
+            m.can_enter = [](const AnyController& c, std::byte* data, std::uint32_t at, const StateRef& from) {
+                return static_cast<bool>(StateObject<S>(data, at).CanEnterState(Real<C>(c), from));
+            };
+        if constexpr (HasCanExitState<S, C>)
+            m.can_exit = [](const AnyController& c, std::byte* data, std::uint32_t at, const StateRef& to) {
+                return static_cast<bool>(StateObject<S>(data, at).CanExitState(Real<C>(c), to));
+            };
+        if constexpr (HasOnStateInit<S, C>)
+            m.init = [](AnyController& c, std::byte* data, std::uint32_t at) {
+                StateObject<S>(data, at).OnStateInit(Real<C>(c));
+            };
+        m.enter = &EnterHook<C, A, S>;
+        m.perform = &PerformHook<C, A, S>;
+        m.exit = &ExitHook<C, A, S>;
+        if constexpr (HasOnStatePause<S, C, A> || HasOnStatePauseM<S, C, A>) m.pause = &PauseHook<C, A, S>;
+        if constexpr (HasOnStateResume<S, C, A> || HasOnStateResumeM<S, C, A>) m.resume = &ResumeHook<C, A, S>;
+        if constexpr (HasPerform<S, C, A>)
+            m.fast_perform = [](AnyController& c, const AnyAction& a, std::byte* data, std::uint32_t at) {
+                CallPerform(StateObject<S>(data, at), Real<C>(c), Real<A>(a));
+            };
+        m.step_none.step = &StepNone<C, A, S>;
+        if constexpr (std::is_empty_v<S>) m.step_none.bare = &StepNoneBare<C, A, S>;
+        m.step_none.machine = &StepNoneMachine<C, A, S>;
+        m.step_none.offset = offset;
+        if constexpr (std::is_same_v<S, Any>) any = static_cast<StateIndex>(meta.size() - 1);
+        return static_cast<StateIndex>(meta.size() - 1);
+    }
+
 };
 
 } // namespace tickfsm::detail

@@ -84,7 +84,7 @@ void Table<C, A>::Finalize() {
     words[kSelfsAt].selfs = selfs.data();
     machine_words[kDtAt].dt = dt;
     machine_words[kSelfsAt].selfs = selfs.data();
-    fingerprint = Fingerprint(CharacterName(), Layout(), Shape());
+    fingerprint = Fingerprint(character, Layout(), Shape());
     finalized = true;
 }
 

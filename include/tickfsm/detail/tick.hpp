@@ -18,36 +18,31 @@
 
 namespace tickfsm::detail {
 
-template <class C, class A>
-template <class S>
-void Table<C, A>::EnterHook(TickContext<C, A>& ctx, std::uint32_t offset) {
-    CallOnStateEnter(StateObject<S>(ctx.data, offset), *ctx.controller, *ctx.action,
-                     [&ctx] { return MachineAccess::Make(ctx); });
+template <class C, class A, class S>
+void EnterHook(TickContext<AnyController, AnyAction>& ctx, std::uint32_t offset) {
+    CallOnStateEnter(StateObject<S>(ctx.data, offset), Real<C>(*ctx.controller), Real<A>(*ctx.action),
+       [&ctx] { return MachineAccess::Make<C, A>(ctx); });
 }
-template <class C, class A>
-template <class S>
-void Table<C, A>::PerformHook(TickContext<C, A>& ctx, std::uint32_t offset) {
-    CallPerform(StateObject<S>(ctx.data, offset), *ctx.controller, *ctx.action,
-                [&ctx] { return MachineAccess::Make(ctx); });
+template <class C, class A, class S>
+void PerformHook(TickContext<AnyController, AnyAction>& ctx, std::uint32_t offset) {
+    CallPerform(StateObject<S>(ctx.data, offset), Real<C>(*ctx.controller), Real<A>(*ctx.action),
+       [&ctx] { return MachineAccess::Make<C, A>(ctx); });
 }
-template <class C, class A>
-template <class S>
-void Table<C, A>::ExitHook(TickContext<C, A>& ctx, std::uint32_t offset) {
-    CallOnStateExit(StateObject<S>(ctx.data, offset), *ctx.controller, *ctx.action,
-                    [&ctx] { return MachineAccess::Make(ctx); });
+template <class C, class A, class S>
+void ExitHook(TickContext<AnyController, AnyAction>& ctx, std::uint32_t offset) {
+    CallOnStateExit(StateObject<S>(ctx.data, offset), Real<C>(*ctx.controller), Real<A>(*ctx.action),
+       [&ctx] { return MachineAccess::Make<C, A>(ctx); });
 }
 
-template <class C, class A>
-template <class S>
-void Table<C, A>::PauseHook(TickContext<C, A>& ctx, std::uint32_t offset) {
-    CallOnStatePause(StateObject<S>(ctx.data, offset), *ctx.controller, *ctx.action,
-                     [&ctx] { return MachineAccess::Make(ctx); });
+template <class C, class A, class S>
+void PauseHook(TickContext<AnyController, AnyAction>& ctx, std::uint32_t offset) {
+    CallOnStatePause(StateObject<S>(ctx.data, offset), Real<C>(*ctx.controller), Real<A>(*ctx.action),
+       [&ctx] { return MachineAccess::Make<C, A>(ctx); });
 }
-template <class C, class A>
-template <class S>
-void Table<C, A>::ResumeHook(TickContext<C, A>& ctx, std::uint32_t offset) {
-    CallOnStateResume(StateObject<S>(ctx.data, offset), *ctx.controller, *ctx.action,
-                      [&ctx] { return MachineAccess::Make(ctx); });
+template <class C, class A, class S>
+void ResumeHook(TickContext<AnyController, AnyAction>& ctx, std::uint32_t offset) {
+    CallOnStateResume(StateObject<S>(ctx.data, offset), Real<C>(*ctx.controller), Real<A>(*ctx.action),
+       [&ctx] { return MachineAccess::Make<C, A>(ctx); });
 }
 
 template <class X>
@@ -55,19 +50,19 @@ X& ActionObject(std::byte* data, std::uint32_t offset) noexcept {
     return *std::launder(reinterpret_cast<X*>(data + offset));
 }
 template <class C, class A, class X>
-void ActionEnter(TickContext<C, A>& ctx, std::uint32_t offset) {
-    CallOnEnter(ActionObject<X>(ctx.data, offset), *ctx.controller, *ctx.action,
-                [&ctx] { return MachineAccess::Make(ctx); });
+void ActionEnter(TickContext<AnyController, AnyAction>& ctx, std::uint32_t offset) {
+    CallOnEnter(ActionObject<X>(ctx.data, offset), Real<C>(*ctx.controller), Real<A>(*ctx.action),
+       [&ctx] { return MachineAccess::Make<C, A>(ctx); });
 }
 template <class C, class A, class X>
-void ActionUpdate(TickContext<C, A>& ctx, std::uint32_t offset) {
-    CallOnUpdate(ActionObject<X>(ctx.data, offset), *ctx.controller, *ctx.action,
-                 [&ctx] { return MachineAccess::Make(ctx); });
+void ActionUpdate(TickContext<AnyController, AnyAction>& ctx, std::uint32_t offset) {
+    CallOnUpdate(ActionObject<X>(ctx.data, offset), Real<C>(*ctx.controller), Real<A>(*ctx.action),
+       [&ctx] { return MachineAccess::Make<C, A>(ctx); });
 }
 template <class C, class A, class X>
-void ActionExit(TickContext<C, A>& ctx, std::uint32_t offset) {
-    CallOnExit(ActionObject<X>(ctx.data, offset), *ctx.controller, *ctx.action,
-               [&ctx] { return MachineAccess::Make(ctx); });
+void ActionExit(TickContext<AnyController, AnyAction>& ctx, std::uint32_t offset) {
+    CallOnExit(ActionObject<X>(ctx.data, offset), Real<C>(*ctx.controller), Real<A>(*ctx.action),
+       [&ctx] { return MachineAccess::Make<C, A>(ctx); });
 }
 
 /// Chained changes (an entered state sending an event, which enters a state

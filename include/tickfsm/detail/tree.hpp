@@ -133,11 +133,11 @@ struct LaneEdge {
     TreeIndex from;
     TreeIndex to;
 };
-/// A ConfigError (through `fail`) names the first transition that enters a
-/// region from outside it (rather than entering its parallel state), or an
-/// initial state inside a region.
-void CheckLaneEdges(std::span<const TreeNode> tree, std::span<const std::string_view> names,
-                    std::span<const LaneEdge> edges, TreeIndex initial, void (*fail)(std::string_view));
+/// The mistake a ConfigError names, or empty: the first transition that
+/// enters a region from outside it (rather than entering its parallel
+/// state), or an initial state inside a region.
+std::string CheckLaneEdges(std::span<const TreeNode> tree, std::span<const std::string_view> names,
+                           std::span<const LaneEdge> edges, TreeIndex initial);
 
 /// Whether `state` is active while `leaf` is the machine's own leaf: in its
 /// lane's active path, every parallel state above it being active too.
