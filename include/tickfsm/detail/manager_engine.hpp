@@ -252,4 +252,7 @@ void MachineGeneralStep(C& c, const A& a, Runtime& rt) {
     ManagerEngine<C, A>::GeneralStep(c, a, rt);
 }
 
+// Compiled once in the library (lib/engine.cpp), with the rest of the general path.
+extern template void MachineGeneralStep<AnyController, AnyAction>(AnyController&, const AnyAction&, Runtime&);
+
 } // namespace tickfsm::detail

@@ -271,7 +271,9 @@ struct Table {
 
     /// A table of the kind `who` names ("StateManager<Hero, Input>").
     Table(float fixed_dt, std::string who) : dt(fixed_dt), character(std::move(who)) {}
-    virtual ~Table() = default;
+    // Virtual: a kind's table (KindTable) is released through this type. Out
+    // of line, so that only the library compiles it (see TICKFSM_DETAIL_ENGINE_TEMPLATES).
+    virtual ~Table();
 
     /// The first state's step (see StepWord); valid once finalized, until the table changes.
     const StepWord<C, A>* Steps() const noexcept { return words.data() + kStepHeaderWords; }
@@ -597,6 +599,9 @@ struct Table {
     }
 
 };
+
+template <class C, class A>
+Table<C, A>::~Table() = default;
 
 /// A state's hooks on the general path (defined in tick.hpp).
 template <class C, class A, class S>
