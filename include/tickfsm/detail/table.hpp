@@ -270,7 +270,7 @@ struct Table {
     }
 
     /// A table of the kind `who` names ("StateManager<Hero, Input>").
-    Table(float fixed_dt, std::string who) : dt(fixed_dt), character(std::move(who)) {}
+    Table(float fixed_dt, std::string who);
     // Virtual: a kind's table (KindTable) is released through this type. Out
     // of line, so that only the library compiles it (see TICKFSM_DETAIL_ENGINE_TEMPLATES).
     virtual ~Table();
@@ -600,6 +600,8 @@ struct Table {
 
 };
 
+template <class C, class A>
+Table<C, A>::Table(float fixed_dt, std::string who) : dt(fixed_dt), character(std::move(who)) {}
 template <class C, class A>
 Table<C, A>::~Table() = default;
 
