@@ -3,7 +3,7 @@
 // uses machines compiles only its own kinds' typed code (hooks, conditions,
 // steps, configuration).
 #include "tickfsm/detail/manager_engine.hpp"
-#include "tickfsm/detail/tick.hpp"
+#include "tickfsm/detail/engine.hpp"
 
 namespace tickfsm::detail {
 

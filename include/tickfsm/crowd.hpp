@@ -19,7 +19,7 @@
 #include "describe.hpp"
 #include "detail/grouped.hpp"
 #include "detail/table.hpp"
-#include "detail/tick.hpp"
+#include "detail/engine.hpp"
 #include "event.hpp"
 #include "detail/traits.hpp"
 #include "state_manager.hpp"

@@ -6,7 +6,7 @@
 
 #include "detail/config.hpp"
 #include "detail/table.hpp"
-#include "detail/tick.hpp"
+#include "detail/engine.hpp"
 #include "event.hpp"
 #include "machine.hpp"
 #include "observer.hpp"

@@ -34,7 +34,7 @@
 #include "detail/manager_engine.hpp"
 #include "detail/manager_storage.hpp"
 #include "detail/table.hpp"
-#include "detail/tick.hpp"
+#include "detail/engine.hpp"
 #include "detail/traits.hpp"
 #include "event.hpp"
 #include "machine.hpp"

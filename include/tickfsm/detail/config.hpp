@@ -30,7 +30,7 @@
 #include "sharing.hpp"
 #include "table.hpp"
 #include "nested_step.hpp"
-#include "tick.hpp"
+#include "engine.hpp"
 #include "traits.hpp"
 
 namespace tickfsm::detail {

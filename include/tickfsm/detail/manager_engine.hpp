@@ -17,7 +17,7 @@
 #include "runtime.hpp"
 #include "snapshot_io.hpp"
 #include "table.hpp"
-#include "tick.hpp"
+#include "engine.hpp"
 
 namespace tickfsm::detail {
 
