@@ -7,6 +7,8 @@ StepNode::~StepNode() {
     if (table) ops->release(table);
 }
 
+Registry::~Registry() = default;
+
 StepNode* Registry::Root(float dt) {
     RegistryLock lock;
     for (auto& root : roots)

@@ -62,14 +62,12 @@ inline constexpr bool kShareableCondition =
 
 // --- the steps, applied to a table --------------------------------------------
 
+// The steps below that take no type of the kind's are compiled once, in
+// lib/engine.cpp.
+using ErasedTable = Table<AnyController, AnyAction>;
+
 /// Gives state `id` the chain `fresh` (owned from the call on): its index among the state's chains.
-template <class C, class A>
-[[TICKFSM_DETAIL_COLD]] std::size_t AppendChain(KindTable<C, A>& table, StateIndex id, ChainBase<AnyController, AnyAction>* fresh) {
-    ChainPtr<AnyController, AnyAction> owned(fresh);
-    auto& chains = table.meta[id].chains;
-    chains.push_back(std::move(owned));
-    return chains.size() - 1;
-}
+std::size_t AppendChain(ErasedTable& table, StateIndex id, ChainBase<AnyController, AnyAction>* fresh);
 
 template <class C, class A, class S>
 [[TICKFSM_DETAIL_COLD]] std::size_t ApplyNewChain(KindTable<C, A>& table) {
@@ -89,47 +87,22 @@ template <class C, class A, class S>
 }
 
 /// Refuses chain `chain` of state `from_key` unless it is of type `expected`
-/// (the builder extends what it built). Shared by every To of a character type.
-template <class C, class A>
-[[TICKFSM_DETAIL_COLD]] void CheckChainToExtend(const KindTable<C, A>& table, const void* from_key, std::size_t chain, const void* expected,
-                        std::string_view (*from_name)() noexcept, std::string_view (*to_name)() noexcept) {
-    const StateIndex from = table.Find(from_key);
-    if (from == kNoState || chain >= table.meta[from].chains.size() ||
-        table.meta[from].chains[chain]->type != expected) [[unlikely]]
-        table.Fail(detail::Format("From<{}>().To<{}>(): this builder was used already; chain each To<...>() on the "
-                               "builder the previous To returned",
-                               from_name(), to_name()));
-}
+/// (the builder extends what it built).
+void CheckChainToExtend(const ErasedTable& table, const void* from_key, std::size_t chain, const void* expected,
+                        std::string_view (*from_name)() noexcept, std::string_view (*to_name)() noexcept);
 
 /// Chain `chain` of state `from_key`, checked to be of type `expected`.
-template <class C, class A>
-ChainPtr<AnyController, AnyAction>& ChainToExtend(KindTable<C, A>& table, const void* from_key, std::size_t chain,
-                                                const void* expected, std::string_view (*from_name)() noexcept,
-                                                std::string_view (*to_name)() noexcept) {
-    CheckChainToExtend(std::as_const(table), from_key, chain, expected, from_name, to_name);
-    return table.meta[table.Find(from_key)].chains[chain];
-}
+ChainPtr<AnyController, AnyAction>& ChainToExtend(ErasedTable& table, const void* from_key, std::size_t chain,
+                                                   const void* expected, std::string_view (*from_name)() noexcept,
+                                                   std::string_view (*to_name)() noexcept);
 
 /// A push or a pop needs the push stack: refused unless SetPushCapacity came first.
-template <class C, class A>
-[[TICKFSM_DETAIL_COLD]] void CheckStackFor(const KindTable<C, A>& table, std::string_view (*from_name)() noexcept,
-                                           std::uint8_t kind) {
-    if (table.stack_capacity == 0)
-        table.Fail(Format("From<{}>().{}(): this machine has no push stack; call SetPushCapacity<N>() before "
-                          "configuring pushes and pops",
-                          from_name(), kind == kKindPush ? "Push" : "Pop"));
-}
+void CheckStackFor(const ErasedTable& table, std::string_view (*from_name)() noexcept, std::uint8_t kind);
 
 /// Puts `fresh` (chain `chain` of `from`, one transition longer) in place of
 /// the chain it extends; `always` notes that its last condition is Always.
-template <class C, class A>
-[[TICKFSM_DETAIL_COLD]] void ReplaceChain(KindTable<C, A>& table, StateIndex from, std::size_t chain,
-                                          ChainBase<AnyController, AnyAction>* fresh, bool always) {
-    ChainPtr<AnyController, AnyAction> owned(fresh);
-    table.meta[from].chains[chain] = std::move(owned);
-    if (always) table.Note(from, chain, fresh->count - 1).always = true;
-    table.finalized = false;
-}
+void ReplaceChain(ErasedTable& table, StateIndex from, std::size_t chain, ChainBase<AnyController, AnyAction>* fresh,
+                  bool always);
 
 template <class C, class A, class S, class T, class Cond, unsigned kFlags, class Maker, class... Edges>
 [[TICKFSM_DETAIL_COLD]] void ApplyTo(KindTable<C, A>& table, std::size_t chain, Cond&& condition, Maker&& make) {

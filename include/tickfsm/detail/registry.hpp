@@ -70,6 +70,7 @@ public:
     explicit Registry(const TableOps& table_ops) noexcept : ops(&table_ops) {}
     Registry(const Registry&) = delete;
     Registry& operator=(const Registry&) = delete;
+    ~Registry();
 
     /// The root of the configurations ticking at `dt` seconds a tick.
     StepNode* Root(float dt);
