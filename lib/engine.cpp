@@ -5,6 +5,7 @@
 #include "tickfsm/detail/config.hpp"
 #include "tickfsm/detail/engine.hpp"
 #include "tickfsm/detail/manager_engine.hpp"
+#include "tickfsm/detail/manager_storage.hpp"
 
 namespace tickfsm::detail {
 
@@ -50,6 +51,101 @@ void ReplaceChain(ErasedTable& table, StateIndex from, std::size_t chain, ChainB
     table.meta[from].chains[chain] = std::move(owned);
     if (always) table.Note(from, chain, fresh->count - 1).always = true;
     table.finalized = false;
+}
+
+
+// --- a StateManager's storage, whatever its kind (manager_storage.hpp) ---
+
+void SeatStorage::Rehome(Seat& seat) {
+    Table<AnyController, AnyAction>* table = ErasedTableOf(seat);
+    Block* block = NewBlock(0, alignof(Block));
+    block->table = table;
+    block->dt = table->dt;
+    block->shared = true;
+    seat.home = block;
+}
+
+void SeatStorage::ReleaseBlockIfUnused(Seat& seat) {
+    Block* block = Home(seat);
+    const Table<AnyController, AnyAction>& table = *block->table;
+    if (!block->node || !table.items.empty() || !table.all_fast || table.uses_machine || table.keep_previous ||
+        block->observer || block->global != kNoState || block->next != kNoState ||
+        block->previous != kNoState || block->name != std::string_view("StateManager"))
+        return;
+    Table<AnyController, AnyAction>* held = block->table;
+    FreeBlock(block);
+    seat.home = reinterpret_cast<Block*>(reinterpret_cast<std::uintptr_t>(held) | kTableTag);
+}
+
+SeatStorage::Block* SeatStorage::NewBlock(std::size_t capacity, std::size_t align) {
+    if (align < alignof(Block)) align = alignof(Block);
+    void* memory = ::operator new(kDataOffset + capacity, std::align_val_t{align});
+    Block* block = ::new (memory) Block();
+    block->capacity = static_cast<std::uint32_t>(capacity);
+    block->align = static_cast<std::uint32_t>(align);
+    return block;
+}
+
+void SeatStorage::FreeBlock(Block* block) noexcept {
+    if (!block) return;
+    const std::size_t align = block->align;
+    block->~Block();
+    ::operator delete(static_cast<void*>(block), std::align_val_t{align});
+}
+
+void SeatStorage::Adopt(Seat& seat, Table<AnyController, AnyAction>* table) {
+    struct Owner { // releases `table` if SyncData throws, else the old table
+        Table<AnyController, AnyAction>* held;
+        ~Owner() { Table<AnyController, AnyAction>::Release(held); }
+    } owner{table};
+    SyncData(seat, *table);
+    std::swap(owner.held, BlockOf(seat)->table);
+    BlockOf(seat)->stale = false;
+}
+
+void SeatStorage::SyncData(Seat& seat, const Table<AnyController, AnyAction>& table) {
+    const auto& items = table.items;
+    const std::size_t count = items.size();
+    Block* old = BlockOf(seat);
+    if (count == old->data_count) return;
+    Block* grown = NewBlock(table.data_size, table.data_align);
+    grown->table = old->table;
+    grown->node = old->node;
+    grown->dt = old->dt;
+    grown->stale = old->stale;
+    grown->next = old->next;
+    grown->previous = old->previous;
+    grown->global = old->global;
+    grown->observer = old->observer;
+    grown->name = old->name;
+    std::byte* to = reinterpret_cast<std::byte*>(grown) + kDataOffset;
+    struct Undo { // destroy what was built if a constructor throws
+        const Table<AnyController, AnyAction>& table;
+        Block* block;
+        std::byte* data;
+        std::size_t first, built;
+        ~Undo() {
+            if (!block) return;
+            for (std::size_t i = first; i < built; ++i) table.items[i].destroy(data + table.items[i].offset);
+            FreeBlock(block);
+        }
+    } undo{table, grown, to, old->data_count, old->data_count};
+    for (std::size_t i = old->data_count; i < count; ++i, ++undo.built)
+        items[i].construct(to + items[i].offset, items[i].prototype.get());
+    for (std::size_t i = 0; i < old->data_count; ++i)
+        items[i].relocate(to + items[i].offset, Data(seat) + items[i].offset);
+    undo.block = nullptr;
+    FreeBlock(old);
+    seat.home = grown;
+    grown->data_count = static_cast<std::uint32_t>(count);
+}
+
+void SeatStorage::ReleaseData(Seat& seat) noexcept {
+    Block* block = BlockIf(seat);
+    if (!block || !block->table) return;
+    for (std::size_t i = 0; i < block->data_count; ++i)
+        block->table->items[i].destroy(Data(seat) + block->table->items[i].offset);
+    block->data_count = 0;
 }
 
 } // namespace tickfsm::detail

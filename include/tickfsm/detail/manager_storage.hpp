@@ -17,7 +17,6 @@ namespace tickfsm::detail {
 
 /// Per-machine bookkeeping, kept out of the machine object so that the object
 /// itself is the five words a tick reads (the controller and the Seat).
-template <class C, class A>
 struct ManagerBlock {
     StepNode* node = nullptr; // position on the shared configuration path; null once private
     std::uint32_t data_count = 0;   // states of the table whose data lives in this block
@@ -34,16 +33,13 @@ struct ManagerBlock {
     std::string_view name = "StateManager";
 };
 
-/// A StateManager's storage, read from its Seat alone, so that its general
-/// step (MachineGeneralStep), which receives the Seat's Runtime and no
-/// machine, can read it too. The Seat's home is the machine's block, or, once
-/// the machine runs without one, its table tagged with kTableTag.
-template <class C, class A>
-struct ManagerStorage {
-    using Block = ManagerBlock<C, A>;
-    // The kind's table; the general step (MachineGeneralStep), compiled for
-    // every kind at once, reads it as the table it is.
-    using MachineTable = std::conditional_t<kErased<C, A>, Table<AnyController, AnyAction>, KindTable<C, A>>;
+/// What a StateManager's storage does whatever its kind, read from its Seat
+/// alone, so that its general step (MachineGeneralStep), which receives the
+/// Seat's Runtime and no machine, can read it too. The Seat's home is the
+/// machine's block, or, once the machine runs without one, its table tagged
+/// with kTableTag. The functions declared here are compiled in lib/engine.cpp.
+struct SeatStorage {
+    using Block = ManagerBlock;
 
     // State data lives right after the block's header, so the tick finds it
     // without reading the header.
@@ -54,12 +50,10 @@ struct ManagerStorage {
     static Block* BlockIf(const Seat& seat) noexcept {
         return reinterpret_cast<std::uintptr_t>(seat.home) & kTableTag ? nullptr : static_cast<Block*>(seat.home);
     }
-    static MachineTable* TableOf(const Seat& seat) noexcept {
+    static Table<AnyController, AnyAction>* ErasedTableOf(const Seat& seat) noexcept {
         const auto bits = reinterpret_cast<std::uintptr_t>(seat.home);
-        Table<AnyController, AnyAction>* table = bits & kTableTag
-                                                     ? reinterpret_cast<Table<AnyController, AnyAction>*>(bits & ~kTableTag)
-                                                     : static_cast<Block*>(seat.home)->table;
-        return static_cast<MachineTable*>(table);
+        return bits & kTableTag ? reinterpret_cast<Table<AnyController, AnyAction>*>(bits & ~kTableTag)
+                                : static_cast<Block*>(seat.home)->table;
     }
     static Block* Home(const Seat& seat) noexcept { return static_cast<Block*>(seat.home); }
     // A machine without a block (see ReleaseBlockIfUnused) has no state data: its data pointer is never read.
@@ -73,45 +67,34 @@ struct ManagerStorage {
     }
     static float Dt(const Seat& seat) noexcept {
         if (const Block* block = BlockIf(seat)) return block->dt;
-        return TableOf(seat)->dt;
+        return ErasedTableOf(seat)->dt;
     }
-    [[gnu::cold, gnu::noinline]] static void Rehome(Seat& seat) {
-        MachineTable* table = TableOf(seat);
-        Block* block = NewBlock(0, alignof(Block));
-        block->table = table;
-        block->dt = table->dt;
-        block->shared = true;
-        seat.home = block;
-    }
+    [[gnu::cold]] static void Rehome(Seat& seat);
     /// Once configured, a machine whose table is shared, holds no state data,
     /// and ticks only on the fast path needs no block: the block goes, and
     /// the home pointer holds the table (tagged), so the machine owns no heap.
-    static void ReleaseBlockIfUnused(Seat& seat) {
-        Block* block = Home(seat);
-        const Table<AnyController, AnyAction>& table = *block->table;
-        if (!block->node || !table.items.empty() || !table.all_fast || table.uses_machine || table.keep_previous ||
-            block->observer || block->global != kNoState || block->next != kNoState ||
-            block->previous != kNoState || block->name != std::string_view("StateManager"))
-            return;
-        Table<AnyController, AnyAction>* held = block->table;
-        FreeBlock(block);
-        seat.home = reinterpret_cast<Block*>(reinterpret_cast<std::uintptr_t>(held) | kTableTag);
-    }
+    static void ReleaseBlockIfUnused(Seat& seat);
+    static Block* NewBlock(std::size_t capacity, std::size_t align);
+    static void FreeBlock(Block* block) noexcept;
+    /// Run on `table` (one reference handed over): its layout extends the
+    /// machine's current one, so existing state data moves over and the states
+    /// new to it are constructed.
+    static void Adopt(Seat& seat, Table<AnyController, AnyAction>* table);
+    /// Make the block hold a copy of every data item of `table` (whose first
+    /// data_count items are the ones the block holds now).
+    static void SyncData(Seat& seat, const Table<AnyController, AnyAction>& table);
+    static void ReleaseData(Seat& seat) noexcept;
+};
 
-    static Block* NewBlock(std::size_t capacity, std::size_t align) {
-        if (align < alignof(Block)) align = alignof(Block);
-        void* memory = ::operator new(kDataOffset + capacity, std::align_val_t{align});
-        Block* block = ::new (memory) Block();
-        block->capacity = static_cast<std::uint32_t>(capacity);
-        block->align = static_cast<std::uint32_t>(align);
-        return block;
-    }
-    static void FreeBlock(Block* block) noexcept {
-        if (!block) return;
-        const std::size_t align = block->align;
-        block->~Block();
-        ::operator delete(static_cast<void*>(block), std::align_val_t{align});
-    }
+/// A StateManager's storage: SeatStorage, and what takes the kind's types
+/// (its registry, its states' constructors).
+template <class C, class A>
+struct ManagerStorage : SeatStorage {
+    // The kind's table; the general step (MachineGeneralStep), compiled for
+    // every kind at once, reads it as the table it is.
+    using MachineTable = std::conditional_t<kErased<C, A>, Table<AnyController, AnyAction>, KindTable<C, A>>;
+
+    static MachineTable* TableOf(const Seat& seat) noexcept { return static_cast<MachineTable*>(ErasedTableOf(seat)); }
 
     /// The table for the machine's configuration so far, built or found on first need.
     static const MachineTable& Resolved(Seat& seat) {
@@ -130,19 +113,6 @@ struct ManagerStorage {
         MachineTable* table = PrivateTableOf<C, A>(BlockOf(seat)->node);
         Adopt(seat, table);
         BlockOf(seat)->node = nullptr;
-    }
-
-    /// Run on `table` (one reference handed over): its layout extends the
-    /// machine's current one, so existing state data moves over and the states
-    /// new to it are constructed.
-    static void Adopt(Seat& seat, MachineTable* table) {
-        struct Owner { // releases `table` if SyncData throws, else the old table
-            Table<AnyController, AnyAction>* held;
-            ~Owner() { Table<AnyController, AnyAction>::Release(held); }
-        } owner{table};
-        SyncData(seat, *table);
-        std::swap(owner.held, BlockOf(seat)->table);
-        BlockOf(seat)->stale = false;
     }
 
     /// A configuration step on the machine's private table, then its data.
@@ -170,52 +140,6 @@ struct ManagerStorage {
         undo.table = nullptr;
     }
 
-    /// Make the block hold a copy of every data item of `table` (whose first
-    /// data_count items are the ones the block holds now).
-    static void SyncData(Seat& seat, const MachineTable& table) {
-        const auto& items = table.items;
-        const std::size_t count = items.size();
-        Block* old = BlockOf(seat);
-        if (count == old->data_count) return;
-        Block* grown = NewBlock(table.data_size, table.data_align);
-        grown->table = old->table;
-        grown->node = old->node;
-        grown->dt = old->dt;
-        grown->stale = old->stale;
-        grown->next = old->next;
-        grown->previous = old->previous;
-        grown->global = old->global;
-        grown->observer = old->observer;
-        grown->name = old->name;
-        std::byte* to = reinterpret_cast<std::byte*>(grown) + kDataOffset;
-        struct Undo { // destroy what was built if a constructor throws
-            const MachineTable& table;
-            Block* block;
-            std::byte* data;
-            std::size_t first, built;
-            ~Undo() {
-                if (!block) return;
-                for (std::size_t i = first; i < built; ++i) table.items[i].destroy(data + table.items[i].offset);
-                FreeBlock(block);
-            }
-        } undo{table, grown, to, old->data_count, old->data_count};
-        for (std::size_t i = old->data_count; i < count; ++i, ++undo.built)
-            items[i].construct(to + items[i].offset, items[i].prototype.get());
-        for (std::size_t i = 0; i < old->data_count; ++i)
-            items[i].relocate(to + items[i].offset, Data(seat) + items[i].offset);
-        undo.block = nullptr;
-        FreeBlock(old);
-        seat.home = grown;
-        grown->data_count = static_cast<std::uint32_t>(count);
-    }
-
-    static void ReleaseData(Seat& seat) noexcept {
-        Block* block = BlockIf(seat);
-        if (!block || !block->table) return;
-        for (std::size_t i = 0; i < block->data_count; ++i)
-            block->table->items[i].destroy(Data(seat) + block->table->items[i].offset);
-        block->data_count = 0;
-    }
 };
 
 } // namespace tickfsm::detail
