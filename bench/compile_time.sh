@@ -3,6 +3,8 @@
 #   ${CXX:-g++} -std=c++20 -O2 -c FILE -I include
 # each (CPU time, so a busy machine disturbs it less than wall-clock time):
 #   COMPILE file=include-alone seconds=X peak_mb=M      (#include <tickfsm/tickfsm.hpp> alone)
+#   COMPILE file=two-states seconds=X peak_mb=M         (bench/compile_time/two_states.cpp: the smallest
+#                                     machine a file configures and ticks)
 #   COMPILE states=S transitions=T seconds=X peak_mb=M  (the generated machine of
 #                                     test/compile_time/generate.cmake, 10x40 and 50x200)
 #   COMPILE static=1 states=50 transitions=200 seconds=X peak_mb=M (the same as a compile-time machine)
@@ -18,7 +20,7 @@ generator="$root/test/compile_time/generate.cmake"
 
 case "${1:-}" in
   -h|--help)
-    sed -n '2,13p' "$0" | sed 's/^# \{0,1\}//'
+    sed -n '2,14p' "$0" | sed 's/^# \{0,1\}//'
     exit 0 ;;
   "") ;;
   *) echo "compile_time.sh: takes no arguments (got '$1')" >&2; exit 2 ;;
@@ -52,6 +54,9 @@ src="$tmp/include_alone.cpp"
 printf '#include <tickfsm/tickfsm.hpp>\nint main() { return 0; }\n' > "$src"
 echo "compile_time.sh: $cxx -std=c++20 -O2 -c include_alone.cpp" >&2
 echo "COMPILE file=include-alone $(time_compile "$src" "$tmp/include_alone.o")"
+
+echo "compile_time.sh: $cxx -std=c++20 -O2 -c bench/compile_time/two_states.cpp" >&2
+echo "COMPILE file=two-states $(time_compile "$root/bench/compile_time/two_states.cpp" "$tmp/two_states.o")"
 
 for size in "10 40" "50 200"; do
   read -r states transitions <<<"$size"
