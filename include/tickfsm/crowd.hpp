@@ -420,7 +420,7 @@ private:
 
     template <bool kHasData, bool kChecked, bool kNonEmpty = false, class MakeAction>
     void TickLoop(std::span<Controller> controllers, MakeAction& make_action) {
-        const detail::StepWord<detail::AnyController, detail::AnyAction>* const steps = step_words;
+        const detail::ErasedWord* const steps = step_words;
         detail::Runtime* const runtime = runtimes.data();
         std::byte* const data = state_data;
         const std::size_t stride = data_stride;
@@ -453,7 +453,7 @@ private:
     /// TickByState's loop: detail::TickGrouped with the crowd's step call.
     template <bool kHasData, class MakeAction>
     void TickGrouped(std::span<Controller> controllers, MakeAction& make_action) {
-        const detail::StepWord<detail::AnyController, detail::AnyAction>* const steps = step_words;
+        const detail::ErasedWord* const steps = step_words;
         detail::Runtime* const runtime = runtimes.data();
         std::byte* const data = state_data;
         const std::size_t stride = data_stride;
@@ -466,7 +466,8 @@ private:
             });
     }
 
-    detail::TickContext<detail::AnyController, detail::AnyAction> Context(std::size_t i, Controller& controller, const Action& action) {
+    detail::TickContext<detail::AnyController, detail::AnyAction> Context(std::size_t i, Controller& controller,
+                                                                          const Action& action) {
         detail::TickContext<detail::AnyController, detail::AnyAction> ctx;
         ctx.table = table;
         ctx.rt = &runtimes[i];
@@ -617,7 +618,7 @@ private:
     }
 
     Table* table = nullptr;
-    const detail::StepWord<detail::AnyController, detail::AnyAction>* step_words = nullptr;
+    const detail::ErasedWord* step_words = nullptr;
     std::byte* state_data = nullptr;
     std::size_t data_stride = 0;
     std::vector<detail::Runtime> runtimes;

@@ -628,7 +628,8 @@ private:
     }
     KeyedTransitionBuilder<Controller, Action> KeyedBuilder(detail::StateIndex id) {
         auto& chains = CurrentTable()->meta[id].chains;
-        chains.push_back(detail::ChainPtr<detail::AnyController, detail::AnyAction>(new detail::ErasedChain<Controller, Action>()));
+        using Erased = detail::ErasedChain<Controller, Action>;
+        chains.push_back(detail::ChainPtr<detail::AnyController, detail::AnyAction>(new Erased()));
         CurrentTable()->finalized = false;
         return KeyedTransitionBuilder<Controller, Action>(*this, id, chains.size() - 1);
     }

@@ -159,7 +159,7 @@ struct TicksAccess {
 
 /// A state with no transitions: count the tick and perform.
 template <class C, class A, class S>
-void StepNone(const StepWord<AnyController, AnyAction>* steps, AnyController& any_c, const AnyAction& any_a, Runtime& rt,
+void StepNone(const ErasedWord* steps, AnyController& any_c, const AnyAction& any_a, Runtime& rt,
               std::byte* data) {
     C& c = Real<C>(any_c);
     const A& a = Real<A>(any_a);
@@ -175,7 +175,7 @@ void StepNone(const StepWord<AnyController, AnyAction>* steps, AnyController& an
 }
 /// StepNone of a state without data, in a table without data.
 template <class C, class A, class S>
-void StepNoneBare(const StepWord<AnyController, AnyAction>*, AnyController& c, const AnyAction& a, Runtime& rt) {
+void StepNoneBare(const ErasedWord*, AnyController& c, const AnyAction& a, Runtime& rt) {
     CountTick(rt.ticks);
     CallPerform(StateObject<S>(nullptr, 0), Real<C>(c), Real<A>(a));
 }
@@ -221,7 +221,7 @@ template <class... Data>
 /// refused while kBusy is set): the word is written without reading it, and
 /// the Seat's step follows the state (MachineGeneralStep for a state on the
 /// general path, in place of the target's kSlow).
-[[gnu::always_inline]] inline void EnterMachineTarget(Runtime& rt, const Target& to, const StepWord<AnyController, AnyAction>* steps) noexcept {
+[[gnu::always_inline]] inline void EnterMachineTarget(Runtime& rt, const Target& to, const ErasedWord* steps) noexcept {
     rt = Runtime{to.id, static_cast<std::uint16_t>(kMachineFast | kBusy), 0};
     SeatOf(rt).step = reinterpret_cast<void (*)()>(steps[to.id].machine);
 }
@@ -231,7 +231,7 @@ template <class... Data>
 template <class C, class A, class S, class T, bool kMachine, class Maker>
 [[gnu::always_inline]] inline void Fire(C& c, const A& a, Runtime& rt, std::byte* data, std::uint32_t from_offset,
                                         const Target& to, const Maker& make,
-                                        [[maybe_unused]] const StepWord<AnyController, AnyAction>* steps) {
+                                        [[maybe_unused]] const ErasedWord* steps) {
     CallExit(StateObject<S>(data, from_offset), c, a);
     if constexpr (!std::is_same_v<Maker, NoMaker>) RebuildState<T>(data + to.offset, make(std::as_const(c), a));
     if constexpr (kMachine) EnterMachineTarget(rt, to, steps);
@@ -243,7 +243,7 @@ template <class C, class A, class S, class T, bool kMachine, class Maker>
 
 /// Transition I of a chain of S, to T without a maker, fires (see Chain::FireAt).
 template <class C, class A, class S, class T, std::size_t I, class... Data>
-[[TICKFSM_DETAIL_OUT_OF_LINE]] void FireEdge(const StepWord<AnyController, AnyAction>* steps, C& c, const A& a, Runtime& rt,
+[[TICKFSM_DETAIL_OUT_OF_LINE]] void FireEdge(const ErasedWord* steps, C& c, const A& a, Runtime& rt,
                                              Data... data) {
     const auto& self = SelfOf<ChainBase<AnyController, AnyAction>>(steps, rt.state);
     Fire<C, A, S, T, false>(c, a, rt, DataOf(data...), std::is_empty_v<S> ? 0u : self.offset, self.targets[I],
@@ -252,7 +252,7 @@ template <class C, class A, class S, class T, std::size_t I, class... Data>
 /// FireEdge for a StateManager's step (see Chain::FireAtMachine).
 template <class C, class A, class S, class T, std::size_t I>
 [[TICKFSM_DETAIL_OUT_OF_LINE]] void FireEdgeMachine(C& c, const A& a, Runtime& rt) {
-    const StepWord<AnyController, AnyAction>* steps = SeatedSteps<AnyController, AnyAction>(rt);
+    const ErasedWord* steps = SeatedSteps<AnyController, AnyAction>(rt);
     const auto& self = SelfOf<ChainBase<AnyController, AnyAction>>(steps, rt.state);
     std::byte* data = nullptr;
     if constexpr (!std::is_empty_v<S> || !std::is_empty_v<T>) data = SeatedData(rt);
@@ -354,14 +354,14 @@ struct Chain final : ChainBase<AnyController, AnyAction> {
     }
 
     /// This chain, in the table whose steps a tick received, for the step of `state`.
-    [[gnu::always_inline]] static const Chain& Of(const StepWord<AnyController, AnyAction>* steps, StateIndex state) noexcept {
+    [[gnu::always_inline]] static const Chain& Of(const ErasedWord* steps, StateIndex state) noexcept {
         return static_cast<const Chain&>(SelfOf<ChainBase<AnyController, AnyAction>>(steps, state));
     }
 
     /// Condition I, read from the chain only if it holds data: an empty one
     /// (a captureless lambda) costs no load.
     template <std::size_t I>
-    [[gnu::always_inline]] static const auto& ConditionAt(const StepWord<AnyController, AnyAction>* steps, StateIndex state) noexcept {
+    [[gnu::always_inline]] static const auto& ConditionAt(const ErasedWord* steps, StateIndex state) noexcept {
         using Holder = EdgeHolder<I, std::tuple_element_t<I, std::tuple<Edges...>>>;
         using Condition = decltype(Holder::condition);
         if constexpr (std::is_empty_v<Condition> && std::is_trivially_default_constructible_v<Condition>) {
@@ -374,7 +374,7 @@ struct Chain final : ChainBase<AnyController, AnyAction> {
     }
 
     template <bool kMachine, std::size_t... I, class... Data>
-    [[gnu::always_inline]] static bool FireFirst([[maybe_unused]] const StepWord<AnyController, AnyAction>* steps,
+    [[gnu::always_inline]] static bool FireFirst([[maybe_unused]] const ErasedWord* steps,
                                                  [[maybe_unused]] C& c, [[maybe_unused]] const A& a,
                                                  [[maybe_unused]] float t, [[maybe_unused]] Runtime& rt,
                                                  std::index_sequence<I...>, [[maybe_unused]] Data... data) {
@@ -388,7 +388,7 @@ struct Chain final : ChainBase<AnyController, AnyAction> {
     /// it is the step's last call, a jump.
     /// It takes the data pointer only if the chain reads data (`Data...`).
     template <std::size_t I, class... Data>
-    [[TICKFSM_DETAIL_OUT_OF_LINE]] static void FireAt(const StepWord<AnyController, AnyAction>* steps, C& c, const A& a, Runtime& rt,
+    [[TICKFSM_DETAIL_OUT_OF_LINE]] static void FireAt(const ErasedWord* steps, C& c, const A& a, Runtime& rt,
                                                       Data... data) {
         using E = std::tuple_element_t<I, std::tuple<Edges...>>;
         const Chain& self = Of(steps, rt.state);
@@ -401,7 +401,7 @@ struct Chain final : ChainBase<AnyController, AnyAction> {
     template <std::size_t I>
     [[TICKFSM_DETAIL_OUT_OF_LINE]] static void FireAtMachine(C& c, const A& a, Runtime& rt) {
         using E = std::tuple_element_t<I, std::tuple<Edges...>>;
-        const StepWord<AnyController, AnyAction>* steps = SeatedSteps<AnyController, AnyAction>(rt);
+        const ErasedWord* steps = SeatedSteps<AnyController, AnyAction>(rt);
         const Chain& self = Of(steps, rt.state);
         std::byte* data = nullptr;
         if constexpr (kReadsData) data = SeatedData(rt);
@@ -409,7 +409,7 @@ struct Chain final : ChainBase<AnyController, AnyAction> {
                                             static_cast<const EdgeHolder<I, E>&>(self.edges).maker, steps);
     }
     template <std::size_t I, bool kMachine, class... Data>
-    [[gnu::always_inline]] static void FireOne(const StepWord<AnyController, AnyAction>* steps, C& c, const A& a, Runtime& rt,
+    [[gnu::always_inline]] static void FireOne(const ErasedWord* steps, C& c, const A& a, Runtime& rt,
                                                Data... data) {
         using E = std::tuple_element_t<I, std::tuple<Edges...>>;
         if constexpr (std::is_same_v<typename E::Maker, NoMaker>) {
@@ -424,7 +424,7 @@ struct Chain final : ChainBase<AnyController, AnyAction> {
     }
 
     /// Where S's object lives in a character's data (0 if S has none: no load).
-    [[gnu::always_inline]] static std::uint32_t OffsetOf(const StepWord<AnyController, AnyAction>* steps, StateIndex state) noexcept {
+    [[gnu::always_inline]] static std::uint32_t OffsetOf(const ErasedWord* steps, StateIndex state) noexcept {
         if constexpr (std::is_empty_v<S>) {
             (void)steps;
             (void)state;
@@ -437,7 +437,7 @@ struct Chain final : ChainBase<AnyController, AnyAction> {
     /// The whole tick of S, its conditions and every reachable hook inlined;
     /// `data...` is the per-character data pointer if the chain reads data.
     template <bool kMachine = false, class... Data>
-    [[gnu::always_inline]] static void Tick(const StepWord<AnyController, AnyAction>* steps, C& c, const A& a, Runtime& rt,
+    [[gnu::always_inline]] static void Tick(const ErasedWord* steps, C& c, const A& a, Runtime& rt,
                                             Data... data) {
         const std::uint32_t ticks = CountTick(rt.ticks);
         if (!FireFirst<kMachine>(steps, c, a, TimeOf(ticks, steps[kDtWord].dt), rt, std::index_sequence_for<Edges...>{},
@@ -445,19 +445,19 @@ struct Chain final : ChainBase<AnyController, AnyAction> {
             CallPerform(StateObject<S>(DataOf(data...), OffsetOf(steps, rt.state)), c, a);
     }
     /// The step in a table with per-character data.
-    static void Step(const StepWord<AnyController, AnyAction>* steps, AnyController& c, const AnyAction& a, Runtime& rt,
+    static void Step(const ErasedWord* steps, AnyController& c, const AnyAction& a, Runtime& rt,
                      [[maybe_unused]] std::byte* data) {
         if constexpr (kReadsData) Tick(steps, Real<C>(c), Real<A>(a), rt, data);
         else Tick(steps, Real<C>(c), Real<A>(a), rt);
     }
     /// The step in a table without (Table::bare).
-    static void StepBare(const StepWord<AnyController, AnyAction>* steps, AnyController& c, const AnyAction& a,
+    static void StepBare(const ErasedWord* steps, AnyController& c, const AnyAction& a,
                          Runtime& rt) {
         Tick(steps, Real<C>(c), Real<A>(a), rt);
     }
     /// A StateManager's step (see Seat): a transition also sets the Seat's step.
     static void StepMachine(AnyController& c, const AnyAction& a, Runtime& rt) {
-        const StepWord<AnyController, AnyAction>* steps = SeatedSteps<AnyController, AnyAction>(rt);
+        const ErasedWord* steps = SeatedSteps<AnyController, AnyAction>(rt);
         if constexpr (kReadsData) Tick<true>(steps, Real<C>(c), Real<A>(a), rt, SeatedData(rt));
         else Tick<true>(steps, Real<C>(c), Real<A>(a), rt);
     }

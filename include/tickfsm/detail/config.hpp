@@ -177,7 +177,8 @@ struct PlacedRoom {
 /// `parent`, the first its initial one; each character gets the parent's
 /// CompositeSlot. Nothing changes if the tree refuses it.
 template <class C, class A>
-[[TICKFSM_DETAIL_COLD]] void ApplySubstates(KindTable<C, A>& table, StateIndex parent, std::span<const TreeIndex> children) {
+[[TICKFSM_DETAIL_COLD]] void ApplySubstates(KindTable<C, A>& table, StateIndex parent,
+                                            std::span<const TreeIndex> children) {
     ReserveOneMore(table.items);
     PlacedRoom<C, A> room(table); // the slot's room goes back if the tree refuses
     const std::uint32_t slot = table.template Place<CompositeSlot>();
@@ -207,7 +208,8 @@ template <class C, class A, class Parent, class... Children>
 /// `parallel`, in order; each character gets a Runtime per region (its lane).
 /// Nothing changes if the tree refuses it.
 template <class C, class A>
-[[TICKFSM_DETAIL_COLD]] void ApplyRegions(KindTable<C, A>& table, StateIndex parallel, std::span<const TreeIndex> regions) {
+[[TICKFSM_DETAIL_COLD]] void ApplyRegions(KindTable<C, A>& table, StateIndex parallel,
+                                          std::span<const TreeIndex> regions) {
     table.items.reserve(table.items.size() + regions.size());
     PlacedRoom<C, A> room(table); // the lanes' room goes back if the tree refuses
     std::vector<std::uint32_t> lanes;
@@ -247,7 +249,8 @@ template <class C, class A>
     PlacedRoom<C, A> room(table); // the slot's room goes back if the tree refuses
     const bool placed = table.tree[id].history_slot != kNoSlot;
     const std::uint32_t slot = placed ? table.tree[id].history_slot : table.template Place<HistorySlot>();
-    SetHistoryOf(table.tree, table.StateNames(), id, history, table.meta[id].key_type != nullptr, &KindTable<C, A>::Fail);
+    SetHistoryOf(table.tree, table.StateNames(), id, history, table.meta[id].key_type != nullptr,
+                 &KindTable<C, A>::Fail);
     room.Keep();
     if (!placed) {
         table.tree[id].history_slot = slot;

@@ -48,7 +48,7 @@
     Kind void ExitRegionsFrom<AnyController, AnyAction>(TickContext<AnyController, AnyAction>&, StateIndex);   \
     Kind void TickRegions<AnyController, AnyAction>(TickContext<AnyController, AnyAction>&);                   \
     Kind void PassThrough<AnyController, AnyAction>(TickContext<AnyController, AnyAction>&);                   \
-    Kind void NestedStep<AnyController, AnyAction>(const StepWord<AnyController, AnyAction>*, AnyController&,  \
+    Kind void NestedStep<AnyController, AnyAction>(const ErasedWord*, AnyController&,  \
                                                    const AnyAction&, Runtime&, std::byte*);                    \
     Kind void NestedMachineStep<AnyController, AnyAction>(AnyController&, const AnyAction&, Runtime&)
 

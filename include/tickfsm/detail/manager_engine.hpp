@@ -79,7 +79,8 @@ struct ManagerEngine {
         Runtime& rt = seat.rt;
         if ((rt.flags & (kStarted | kFrozen)) != (kStarted | kFrozen)) return;
         const MachineStepFn<AnyController, AnyAction> step =
-            rt.flags & kGeneralReasons ? &MachineGeneralStep<AnyController, AnyAction> : SeatedSteps<AnyController, AnyAction>(rt)[rt.state].machine;
+            rt.flags & kGeneralReasons ? &MachineGeneralStep<AnyController, AnyAction>
+                                       : SeatedSteps<AnyController, AnyAction>(rt)[rt.state].machine;
         seat.step = reinterpret_cast<void (*)()>(step);
         rt.flags = static_cast<std::uint16_t>(rt.flags | kFresh);
     }

@@ -30,7 +30,8 @@ template <class E>
     requires detail::TypedEventValue<E>
 inline bool StateManager<Controller, Action>::WouldTakeEvent(const E& value) const {
     return machine_seat.rt.state != detail::kNoState &&
-           CurrentTable()->TakesTyped(machine_seat.rt.state, detail::TypeKey<E>(), detail::EraseController(*bound_controller), &value,
+           CurrentTable()->TakesTyped(machine_seat.rt.state, detail::TypeKey<E>(),
+                                      detail::EraseController(*bound_controller), &value,
                                       MachineStateData());
 }
 
@@ -155,7 +156,8 @@ inline std::optional<StateId> StateManager<Controller, Action>::WouldTransition(
     // (an event, a change, a tick) is refused, so a dry run changes nothing.
     BusyScope busy(machine_seat.rt);
     const auto fired =
-        table.ProbePath(from, ticks, detail::EraseController(*bound_controller), detail::EraseAction(action), MachineStateData(), true, (machine_seat.rt.flags & detail::kDone) != 0);
+        table.ProbePath(from, ticks, detail::EraseController(*bound_controller), detail::EraseAction(action),
+                        MachineStateData(), true, (machine_seat.rt.flags & detail::kDone) != 0);
     detail::StateIndex to = fired.to;
     if (to == detail::kNoState) return std::nullopt;
     if (fired.chain->kinds && fired.chain->kinds[fired.index] == detail::kKindPop) { // back to the buried state

@@ -255,6 +255,8 @@ union StepWord {
     const Stepper<C, A>* const* selfs;
     float dt;
 };
+/// The steps of every table: the erased pair's (see AnyController).
+using ErasedWord = StepWord<AnyController, AnyAction>;
 inline constexpr std::ptrdiff_t kDtWord = -2;
 inline constexpr std::ptrdiff_t kSelfsWord = -1;
 inline constexpr std::size_t kStepHeaderWords = 2;
@@ -263,7 +265,7 @@ inline constexpr std::size_t kStepHeaderWords = 2;
 /// table has data (kHasData: its words hold `step`s), else the bare step runs
 /// and `data` is not read.
 template <bool kHasData, class C, class A>
-[[gnu::always_inline]] inline void CallStep(const StepWord<AnyController, AnyAction>* steps, StateIndex state, C& c,
+[[gnu::always_inline]] inline void CallStep(const ErasedWord* steps, StateIndex state, C& c,
                                             const A& a, Runtime& rt, [[maybe_unused]] std::byte* data) {
     if constexpr (kHasData) steps[state].step(steps, EraseController(c), EraseAction(a), rt, data);
     else steps[state].bare(steps, EraseController(c), EraseAction(a), rt);

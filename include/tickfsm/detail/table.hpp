@@ -294,7 +294,9 @@ struct Table {
     std::string character;
 
     /// Reports a mistake as a ConfigError naming the kind.
-    [[noreturn]] void Fail(std::string_view what) const { ReportConfigError(Format("tickfsm: {}: {}", character, what)); }
+    [[noreturn]] void Fail(std::string_view what) const {
+        ReportConfigError(Format("tickfsm: {}: {}", character, what));
+    }
 
     StateIndex Find(const void* key) const noexcept {
         for (std::size_t i = 0; i < keys.size(); ++i)
@@ -640,7 +642,8 @@ struct KindTable final : Table<AnyController, AnyAction> {
     /// for a keyed state) and `name`; each character's object is a copy of
     /// `prototype` if kFromPrototype, else default-constructed.
     template <class S, bool kFromPrototype>
-    [[TICKFSM_DETAIL_COLD]] StateIndex Add(const void* identity, std::string_view name, detail::Shared<const S> prototype) {
+    [[TICKFSM_DETAIL_COLD]] StateIndex Add(const void* identity, std::string_view name,
+                                           detail::Shared<const S> prototype) {
         static_assert(CheckState<S, C, A>());
         static_assert(alignof(S) <= 64, "tickfsm: a state aligned to more than 64 bytes is not supported; lower its "
                                         "alignas or keep the over-aligned data behind a pointer");
