@@ -1,7 +1,8 @@
-// The general path and the table, compiled here once for every kind of
-// machine: the headers declare these instantiations extern, so a file that
-// uses machines compiles only its own kinds' typed code (hooks, conditions,
-// steps, configuration).
+// What every kind of machine shares, compiled here once: the table and the
+// general path (instantiated for AnyController/AnyAction, declared extern in
+// detail/engine.hpp), the configuration steps and the per-machine storage
+// that take no type of the kind's. A file that uses machines compiles only
+// its own kinds' typed code (hooks, conditions, steps, configuration calls).
 #include "tickfsm/detail/config.hpp"
 #include "tickfsm/detail/engine.hpp"
 #include "tickfsm/detail/manager_engine.hpp"

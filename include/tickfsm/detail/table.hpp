@@ -214,6 +214,7 @@ struct Table {
     std::uint32_t data_size = 0;
     std::uint32_t data_align = 1;
     std::uint64_t fingerprint = 0;        // set by Finalize: what a snapshot of this configuration carries
+    std::string character;                // the kind, as a ConfigError names it ("StateManager<Hero, Input>")
     bool finalized = false;
     bool keep_previous = false;           // KeepPreviousState(): every change records where it came from
     bool nested = false;                  // some state holds substates or regions: every tick takes the general path
@@ -289,9 +290,6 @@ struct Table {
     static void Release(Table* table) noexcept {
         if (table && DropOwner(table->refs)) delete table;
     }
-
-    /// The kind this table is for, as a ConfigError names it.
-    std::string character;
 
     /// Reports a mistake as a ConfigError naming the kind.
     [[noreturn]] void Fail(std::string_view what) const {
