@@ -418,6 +418,15 @@ struct C {
         value = a.value;
     }
 };
+
+/// Regions A, B and C of PS: A and B handle Signal in place, C handles Amount.
+void HandleInRegions(Machine& m) {
+    m.SetRegions<PS, A, B, C>();
+    m.SetInitialState<PS>();
+    m.From<A>().On<Signal>().Handle();
+    m.From<B>().On<Signal>().Handle();
+    m.From<C>().On<Amount>().Handle();
+}
 } // namespace actions
 } // namespace
 
@@ -426,11 +435,7 @@ TEST_CASE("An event handled in place reaches each region that handles it, with i
     using namespace actions;
     Rec r;
     Machine m(r);
-    m.SetRegions<PS, A, B, C>();
-    m.SetInitialState<PS>();
-    m.From<A>().On<Signal>().Handle();
-    m.From<B>().On<Signal>().Handle();
-    m.From<C>().On<Amount>().Handle();
+    HandleInRegions(m);
 
     m.Perform({});
     CHECK(m.SendEvent(Signal{}));
@@ -448,11 +453,7 @@ TEST_CASE("A machine tells which actions any of its regions would take", "[unity
     using namespace actions;
     Rec r;
     Machine m(r);
-    m.SetRegions<PS, A, B, C>();
-    m.SetInitialState<PS>();
-    m.From<A>().On<Signal>().Handle();
-    m.From<B>().On<Signal>().Handle();
-    m.From<C>().On<Amount>().Handle();
+    HandleInRegions(m);
     m.Perform({});
     CHECK(m.WouldTakeEvent(Signal{}));
     CHECK(m.WouldTakeEvent(Amount{.value = 1}));
