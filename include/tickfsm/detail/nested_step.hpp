@@ -199,8 +199,8 @@ template <bool kMachine, class C, class A>
                                               std::byte* data) {
     const NestedStepper<C, A>& self = SelfOf<NestedStepper<C, A>>(steps, rt.state);
     const float dt = steps[kDtWord].dt;
-    const std::uint32_t leaf_ticks = CountTick(rt.ticks);
-    for (const std::uint32_t slot : self.slots) CountTick(reinterpret_cast<CompositeSlot*>(data + slot)->ticks);
+    const std::uint32_t leaf_ticks = CountTickInPlace(rt.ticks);
+    for (const std::uint32_t slot : self.slots) CountTickInPlace(reinterpret_cast<CompositeSlot*>(data + slot)->ticks);
     for (const NestedChain<C, A>& level : self.chains) { // outermost first
         const std::uint32_t ticks =
             level.slot == kLeafTicks ? leaf_ticks : reinterpret_cast<CompositeSlot*>(data + level.slot)->ticks;
