@@ -7,7 +7,9 @@
 #                                     machine a file configures and ticks)
 #   COMPILE states=S transitions=T seconds=X peak_mb=M  (the generated machine of
 #                                     test/compile_time/generate.cmake, 10x40 and 50x200)
-#   COMPILE static=1 states=50 transitions=200 seconds=X peak_mb=M (the same as a compile-time machine)
+#   COMPILE configure=1 states=S transitions=T seconds=X peak_mb=M (the same transitions as a
+#                                     Transitions constant, a StateManager that calls Configure on it)
+#   COMPILE static=1 states=S transitions=T seconds=X peak_mb=M (the same as a compile-time machine)
 #   COMPILE file=user extern=0|1 seconds=X peak_mb=M    (bench/compile_time/user.cpp, a file that
 #                                     only uses a machine, without and with TICKFSM_EXTERN_MACHINE)
 #
@@ -20,7 +22,7 @@ generator="$root/test/compile_time/generate.cmake"
 
 case "${1:-}" in
   -h|--help)
-    sed -n '2,14p' "$0" | sed 's/^# \{0,1\}//'
+    sed -n '2,16p' "$0" | sed 's/^# \{0,1\}//'
     exit 0 ;;
   "") ;;
   *) echo "compile_time.sh: takes no arguments (got '$1')" >&2; exit 2 ;;
@@ -66,10 +68,22 @@ for size in "10 40" "50 200"; do
   echo "COMPILE states=$states transitions=$transitions $(time_compile "$src" "$tmp/machine_${states}x${transitions}.o")"
 done
 
-src="$tmp/static_machine_50x200.cpp"
-cmake "-DOUT=$src" -DSTATES=50 -DTRANSITIONS=200 -DSTATIC=1 -P "$generator"
-echo "compile_time.sh: $cxx -std=c++20 -O2 -c static_machine_50x200.cpp (the same machine, compile-time)" >&2
-echo "COMPILE static=1 states=50 transitions=200 $(time_compile "$src" "$tmp/static_machine_50x200.o")"
+# The same machines as one Transitions constant: a StateManager configured
+# from it (Configure: one chain type per state), and the compile-time machine.
+for size in "10 40" "50 200"; do
+  read -r states transitions <<<"$size"
+  src="$tmp/configure_${states}x${transitions}.cpp"
+  cmake "-DOUT=$src" "-DSTATES=$states" "-DTRANSITIONS=$transitions" -DSTATIC=1 -DCONFIGURE=1 -P "$generator"
+  echo "compile_time.sh: $cxx -std=c++20 -O2 -c configure_${states}x${transitions}.cpp (the same machine, Configure(kTransitions))" >&2
+  echo "COMPILE configure=1 states=$states transitions=$transitions $(time_compile "$src" "$tmp/configure_${states}x${transitions}.o")"
+done
+for size in "10 40" "50 200"; do
+  read -r states transitions <<<"$size"
+  src="$tmp/static_machine_${states}x${transitions}.cpp"
+  cmake "-DOUT=$src" "-DSTATES=$states" "-DTRANSITIONS=$transitions" -DSTATIC=1 -P "$generator"
+  echo "compile_time.sh: $cxx -std=c++20 -O2 -c static_machine_${states}x${transitions}.cpp (the same machine, compile-time)" >&2
+  echo "COMPILE static=1 states=$states transitions=$transitions $(time_compile "$src" "$tmp/static_machine_${states}x${transitions}.o")"
+done
 
 # A file that only uses a machine (bench/compile_time/user.cpp), without and
 # with TICKFSM_EXTERN_MACHINE: what each of a game's files saves when one file

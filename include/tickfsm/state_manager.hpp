@@ -622,6 +622,11 @@ private:
     void AddStatePrivately() {
         ManagerStorage::template AddStatePrivately<S>(machine_seat);
     }
+    /// Configure's chain: S's transitions (detail::Edge types) in one step.
+    template <bool kInitial, class S, class... Edges>
+    void AddChain();
+    template <class>
+    friend struct detail::StaticReplay;
     template <class K>
     detail::StateIndex KeyedIndex(K key, std::string_view api) const {
         return ManagerConfig::KeyedId(machine_seat, key, api);

@@ -134,20 +134,11 @@ private:
         ChainOf<kFirst>(manager, Chain{});
         if constexpr (sizeof...(More) > 0) Chains<false>(manager, TypeList<More...>{});
     }
+    // One step per chain, as the builder's words would add it (their chain
+    // type is made once here, rather than once per To).
     template <bool kInitial, class Manager, class S, class... Edges>
     static void ChainOf(Manager& manager, StaticChain<S, Edges...>) {
-        if constexpr (kInitial) AddEdges(manager.template SetInitialState<S>(), Edges{}...);
-        else AddEdges(manager.template From<S>(), Edges{}...);
-    }
-    template <class Builder>
-    static void AddEdges(Builder&&) {}
-    template <class Builder, class Edge, class... More>
-    static void AddEdges(Builder&& builder, Edge, More... more) {
-        using T = typename Edge::Target;
-        if constexpr (std::is_same_v<typename Edge::Condition, Always>)
-            AddEdges(std::move(builder).template To<T>(), more...);
-        else
-            AddEdges(std::move(builder).template To<T>(typename Edge::Condition{}), more...);
+        manager.template AddChain<kInitial, S, Edge<typename Edges::Target, typename Edges::Condition>...>();
     }
 };
 

@@ -1,7 +1,7 @@
 # Generates a C++ program with one large tickfsm machine, to check what such a
 # machine costs to compile and that it runs:
 #
-#   cmake -DOUT=<file.cpp> [-DSTATES=50] [-DTRANSITIONS=200] [-DSTATIC=1] -P generate.cmake
+#   cmake -DOUT=<file.cpp> [-DSTATES=50] [-DTRANSITIONS=200] [-DSTATIC=1 [-DCONFIGURE=1]] -P generate.cmake
 #
 # The program has STATES state structs S0..S<STATES-1> (some with Perform,
 # OnStateEnter or OnStateExit hooks that change the controller's counters) and
@@ -15,7 +15,9 @@
 # only if it visited at least 4/5 of the states (40 of 50).
 #
 # With -DSTATIC=1 the same transitions are one tickfsm::Transitions constant
-# and the machine is a tickfsm::StaticStateManager of it (a compile-time machine).
+# and the machine is a tickfsm::StaticStateManager of it (a compile-time machine);
+# with -DCONFIGURE=1 as well, the machine is a StateManager subclass whose
+# constructor calls Configure(kTransitions).
 #
 # Used by test/CMakeLists.txt (tickfsm_compile_time_50x200) and bench/compile_time.sh.
 cmake_minimum_required(VERSION 3.25)
@@ -31,6 +33,12 @@ if(NOT DEFINED TRANSITIONS)
 endif()
 if(NOT DEFINED STATIC)
   set(STATIC 0)
+endif()
+if(NOT DEFINED CONFIGURE)
+  set(CONFIGURE 0)
+endif()
+if(CONFIGURE AND NOT STATIC)
+  message(FATAL_ERROR "generate.cmake: CONFIGURE=1 configures a StateManager from the constant of STATIC=1: pass both")
 endif()
 if(NOT STATES MATCHES "^[0-9]+$" OR STATES LESS 2 OR STATES GREATER 1000)
   message(FATAL_ERROR "generate.cmake: STATES must be an integer in [2, 1000], got '${STATES}'")
@@ -188,7 +196,16 @@ if(NOT total EQUAL TRANSITIONS)
   message(FATAL_ERROR "generate.cmake: internal error: generated ${total} transitions, not ${TRANSITIONS}")
 endif()
 
-if(STATIC)
+if(CONFIGURE)
+  string(APPEND src "    ;
+class Machine : public tickfsm::StateManager<Ctrl, In> {
+public:
+    explicit Machine(Ctrl& ctrl) : StateManager(ctrl) { Configure(kTransitions); }
+};
+
+} // namespace gen
+")
+elseif(STATIC)
   string(APPEND src "    ;
 using Machine = tickfsm::StaticStateManager<kTransitions>;
 

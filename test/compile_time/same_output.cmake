@@ -1,8 +1,10 @@
-# Runs the generated StateManager machine and its compile-time twin; passes only
-# if both succeed and print the same line (states visited, entries, counters).
+# Runs the generated StateManager machine and a twin written from the same
+# transitions (the compile-time machine, or a StateManager configured from the
+# constant); passes only if both succeed and print the same line (states
+# visited, entries, counters).
 #
-#   cmake -DSTATE_MANAGER=<exe> -DSTATIC_MACHINE=<exe> -P same_output.cmake
-foreach(which STATE_MANAGER STATIC_MACHINE)
+#   cmake -DSTATE_MANAGER=<exe> -DTWIN=<exe> -P same_output.cmake
+foreach(which STATE_MANAGER TWIN)
   if(NOT DEFINED ${which} OR NOT EXISTS "${${which}}")
     message(FATAL_ERROR "same_output.cmake: pass -D${which}=<program>")
   endif()
@@ -11,8 +13,8 @@ foreach(which STATE_MANAGER STATIC_MACHINE)
     message(FATAL_ERROR "same_output.cmake: ${${which}} failed (${rc}):\n${out_${which}}${err}")
   endif()
 endforeach()
-if(NOT out_STATE_MANAGER STREQUAL out_STATIC_MACHINE)
+if(NOT out_STATE_MANAGER STREQUAL out_TWIN)
   message(FATAL_ERROR "same_output.cmake: the two machines differ:\n"
-          "StateManager:      ${out_STATE_MANAGER}\nStaticStateManager: ${out_STATIC_MACHINE}")
+          "StateManager: ${out_STATE_MANAGER}\ntwin:         ${out_TWIN}")
 endif()
-message(STATUS "both: ${out_STATIC_MACHINE}")
+message(STATUS "both: ${out_TWIN}")

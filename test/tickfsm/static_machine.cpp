@@ -183,6 +183,77 @@ TEST_CASE("After Configure, a StateManager takes what only it has: events, and a
                           Catch::Contains("Walk -> Idle (event Stop)"));
 }
 
+// A constant with a transition that always holds in the middle of a chain
+// (the one after it can never fire), and the same words written out.
+inline constexpr auto kShadowedTransitions = tickfsm::Transitions<Hero, Pad>()
+                                                 .SetInitialState<Idle>()
+                                                 .To<Walk>([](const Hero&, const Pad& p) { return Moving(Hero{}, p); })
+                                                 .To<Jump>()
+                                                 .To<Land>([](const Hero&, const Pad& p) { return p.jump; })
+                                                 .From<Jump>()
+                                                 .To<Idle>([](const Hero&, const Pad&, float t) { return t >= 0.1f; })
+                                                 .From<Walk>();
+
+void WriteShadowedWords(tickfsm::StateManager<Hero, Pad>& m) {
+    m.SetInitialState<Idle>()
+        .To<Walk>([](const Hero&, const Pad& p) { return Moving(Hero{}, p); })
+        .To<Jump>()
+        .To<Land>([](const Hero&, const Pad& p) { return p.jump; });
+    m.From<Jump>().To<Idle>([](const Hero&, const Pad&, float t) { return t >= 0.1f; });
+    m.From<Walk>();
+}
+
+std::vector<std::string> FindingMessages(const tickfsm::Description& d) {
+    std::vector<std::string> messages;
+    for (const tickfsm::Finding& f : tickfsm::Validate(d)) messages.push_back(f.message);
+    return messages;
+}
+
+TEST_CASE("Configure adds what its words written out add: the same states, ids, transitions and findings",
+          "[static][configure]") {
+    Hero a, b;
+    HeroStateManager words(a);
+    HeroFromTable constant(b);
+    CHECK(tickfsm::WriteDot(constant.Describe()) == tickfsm::WriteDot(words.Describe()));
+    CHECK(constant.IdOf<Land>() == words.IdOf<Land>());
+
+    tickfsm::StateManager<Hero, Pad> written(a), configured(b);
+    WriteShadowedWords(written);
+    configured.Configure(kShadowedTransitions);
+    const tickfsm::Description from_words = written.Describe();
+    const tickfsm::Description from_constant = configured.Describe();
+    CHECK(tickfsm::WriteDot(from_constant) == tickfsm::WriteDot(from_words));
+    CHECK_THAT(tickfsm::WriteDot(from_constant), Catch::Contains("always"));
+    const std::vector<std::string> findings = FindingMessages(from_constant);
+    CHECK(findings == FindingMessages(from_words));
+    CHECK_FALSE(findings.empty()); // Idle's transition to Land can never fire
+}
+
+TEST_CASE("Configure on a machine with a private table adds the same transitions there", "[static][configure]") {
+    Hero a, b;
+    int calls = 0;
+    // A capturing condition gives each machine a private table before Configure.
+    tickfsm::StateManager<Hero, Pad> written(a), configured(b);
+    written.From<Land>().To<Walk>([&calls](const Hero&, const Pad&) { return ++calls < 0; });
+    configured.From<Land>().To<Walk>([&calls](const Hero&, const Pad&) { return ++calls < 0; });
+    WriteShadowedWords(written);
+    configured.Configure(kShadowedTransitions);
+    CHECK_FALSE(configured.SharesTable());
+    CHECK(tickfsm::WriteDot(configured.Describe()) == tickfsm::WriteDot(written.Describe()));
+    REQUIRE_THROWS_WITH(configured.Configure(kShadowedTransitions),
+                        Catch::Contains("the initial state is already Idle"));
+    CHECK(tickfsm::WriteDot(configured.Describe()) == tickfsm::WriteDot(written.Describe())); // unchanged
+    std::uint32_t seed = 11;
+    for (int tick = 0; tick < 500; ++tick) {
+        const Pad pad = NextPad(seed);
+        written.Perform(pad);
+        configured.Perform(pad);
+        REQUIRE(configured.CurrentStateName() == written.CurrentStateName());
+        REQUIRE(configured.TicksInState() == written.TicksInState());
+    }
+    RequireSame(a, b);
+}
+
 TEST_CASE("Configure on a machine that has an initial state already, or has ticked, is a ConfigError",
           "[static][configure][error]") {
     Hero h;

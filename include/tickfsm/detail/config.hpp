@@ -51,6 +51,8 @@ template <class S>
 struct HistoryStep {};
 template <class S, class X>
 struct DoStep {};
+template <bool kInitial, class Chain>
+struct WholeChainStep {};
 
 template <class F>
 inline constexpr bool kIsFunctionPointer = std::is_pointer_v<F> && std::is_function_v<std::remove_pointer_t<F>>;
@@ -120,6 +122,41 @@ template <class C, class A, class S, class T, class Cond, unsigned kFlags, class
                        old.targets, Target{to, 0, table.meta[to].offset});
     }(std::index_sequence_for<Edges...>{});
     ReplaceChain(table, table.Find(TypeKey<S>()), chain, fresh, std::is_same_v<Cond, Always>);
+}
+
+/// A whole chain of S's transitions (StateManager::Configure): what
+/// `SetInitialState<S>()` (kInitial) or `From<S>()` and one To per edge would
+/// make, the targets registered in the same order, but with no chain per prefix.
+/// Each edge is a detail::Edge without flags or maker whose condition is
+/// rebuilt from its type.
+template <class C, class A, bool kInitial, class S, class... Edges>
+[[TICKFSM_DETAIL_COLD]] void ApplyWholeChain(KindTable<C, A>& table) {
+    std::size_t chain = 0;
+    if constexpr (kInitial) chain = ApplyInit<C, A, S>(table);
+    else chain = ApplyNewChain<C, A, S>(table);
+    if constexpr (sizeof...(Edges) > 0) {
+        static_assert(((Edges::kKind == kKindChange && !Edges::kForced &&
+                        std::is_same_v<typename Edges::Maker, NoMaker>) && ...));
+        const auto target = [&](StateIndex to) { return Target{to, 0, table.meta[to].offset}; };
+        const Target targets[] = {target(table.template Register<typename Edges::To>())...}; // in order
+        using Whole = Chain<C, A, S, Edges...>;
+        Whole* fresh = [&]<std::size_t... I>(std::index_sequence<I...>) {
+            return new Whole(typename Whole::Store{EdgeHolder<I, Edges>{typename Edges::Condition{}, NoMaker{}}...},
+                             targets, targets[sizeof...(Edges) - 1]);
+        }(std::index_sequence_for<Edges...>{});
+        const StateIndex from = table.Find(TypeKey<S>());
+        ReplaceChain(table, from, chain, fresh, false);
+        std::size_t edge = 0; // each Always noted, as its own To<T>() notes it
+        (((std::is_same_v<typename Edges::Condition, Always> ? (void)(table.Note(from, chain, edge).always = true)
+                                                              : void()),
+          ++edge),
+         ...);
+    }
+}
+
+template <class C, class A, bool kInitial, class S, class... Edges>
+[[TICKFSM_DETAIL_COLD]] void ReplayWholeChain(void* erased, const StepRecord&) {
+    ApplyWholeChain<C, A, kInitial, S, Edges...>(*static_cast<KindTable<C, A>*>(erased));
 }
 
 template <class C, class A, class S, class T>

@@ -43,6 +43,26 @@ inline TransitionBuilder<Controller, Action, S> StateManager<Controller, Action>
         *this, detail::ApplyNewChain<Controller, Action, S>(*CurrentTable()), nullptr);
 }
 
+/// What `SetInitialState<S>()` (kInitial) or `From<S>()` and its `To<T>(condition)`
+/// calls would add, as one step along the shared path: the chain's type is
+/// made once, rather than once per To (see Configure).
+template <class Controller, class Action>
+template <bool kInitial, class S, class... Edges>
+inline void StateManager<Controller, Action>::AddChain() {
+    using Whole = detail::Chain<Controller, Action, S, Edges...>;
+    static constexpr typename ManagerConfig::ChainCall kCall{
+        &detail::StateName<S>, &detail::TypeKeyHolder<S>::key,
+        &detail::TypeKeyHolder<detail::WholeChainStep<kInitial, Whole>>::key,
+        &detail::ReplayWholeChain<Controller, Action, kInitial, S, Edges...>, kInitial};
+    if (ManagerConfig::BeginChain(machine_seat, kCall)) return;
+    if constexpr (kInitial)
+        if (CurrentTable()->initial != detail::kNoState)
+            detail::ApplyInit<Controller, Action, S>(*CurrentTable()); // reports
+    AddStatePrivately<S>();
+    (AddStatePrivately<typename Edges::To>(), ...);
+    detail::ApplyWholeChain<Controller, Action, kInitial, S, Edges...>(*CurrentTable());
+}
+
 template <class Controller, class Action>
 inline void StateManager<Controller, Action>::KeepPreviousState() {
     ManagerConfig::CheckConfigurable(machine_seat, [] { return std::string("KeepPreviousState()"); });
