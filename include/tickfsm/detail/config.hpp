@@ -136,7 +136,8 @@ template <class C, class A, bool kInitial, class S, class... Edges>
     else chain = ApplyNewChain<C, A, S>(table);
     if constexpr (sizeof...(Edges) > 0) {
         static_assert(((Edges::kKind == kKindChange && !Edges::kForced &&
-                        std::is_same_v<typename Edges::Maker, NoMaker>) && ...));
+                        std::is_same_v<typename Edges::Maker, NoMaker>) && ...),
+                      "tickfsm internal: a whole chain holds plain To<T>(condition) transitions only");
         const auto target = [&](StateIndex to) { return Target{to, 0, table.meta[to].offset}; };
         const Target targets[] = {target(table.template Register<typename Edges::To>())...}; // in order
         using Whole = Chain<C, A, S, Edges...>;
