@@ -109,7 +109,7 @@ constexpr StaticTransitions<Controller, Action, void, detail::TypeList<>, void> 
 namespace detail {
 
 /// StateManager::Configure on a compile-time machine's transitions: each
-/// chain written out through the manager's own builder.
+/// chain added in one configuration step (StateManager::AddChain).
 template <class Controller, class Action, class Initial, class... Done, class Current>
 struct StaticReplay<StaticTransitions<Controller, Action, Initial, TypeList<Done...>, Current>> {
     static constexpr bool kReplayable = true;
