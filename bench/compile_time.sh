@@ -60,30 +60,24 @@ echo "COMPILE file=include-alone $(time_compile "$src" "$tmp/include_alone.o")"
 echo "compile_time.sh: $cxx -std=c++20 -O2 -c bench/compile_time/two_states.cpp" >&2
 echo "COMPILE file=two-states $(time_compile "$root/bench/compile_time/two_states.cpp" "$tmp/two_states.o")"
 
-for size in "10 40" "50 200"; do
-  read -r states transitions <<<"$size"
-  src="$tmp/machine_${states}x${transitions}.cpp"
-  cmake "-DOUT=$src" "-DSTATES=$states" "-DTRANSITIONS=$transitions" -P "$generator"
-  echo "compile_time.sh: $cxx -std=c++20 -O2 -c machine_${states}x${transitions}.cpp ($states states, $transitions transitions)" >&2
-  echo "COMPILE states=$states transitions=$transitions $(time_compile "$src" "$tmp/machine_${states}x${transitions}.o")"
-done
-
-# The same machines as one Transitions constant: a StateManager configured
+# compile_generated NAME ROW NOTE [generator flags...]: the generated 10x40 and
+# 50x200 machines of one form, one COMPILE line each (ROW prefixes its fields).
+compile_generated() {
+  local name="$1" row="$2" note="$3" size states transitions src
+  shift 3
+  for size in "10 40" "50 200"; do
+    read -r states transitions <<<"$size"
+    src="$tmp/${name}_${states}x${transitions}.cpp"
+    cmake "-DOUT=$src" "-DSTATES=$states" "-DTRANSITIONS=$transitions" "$@" -P "$generator"
+    echo "compile_time.sh: $cxx -std=c++20 -O2 -c ${name}_${states}x${transitions}.cpp ($note)" >&2
+    echo "COMPILE ${row}states=$states transitions=$transitions $(time_compile "$src" "$tmp/${name}_${states}x${transitions}.o")"
+  done
+}
+compile_generated machine "" "a StateManager written with the builder"
+# The same transitions as one Transitions constant: a StateManager configured
 # from it (Configure: one chain type per state), and the compile-time machine.
-for size in "10 40" "50 200"; do
-  read -r states transitions <<<"$size"
-  src="$tmp/configure_${states}x${transitions}.cpp"
-  cmake "-DOUT=$src" "-DSTATES=$states" "-DTRANSITIONS=$transitions" -DSTATIC=1 -DCONFIGURE=1 -P "$generator"
-  echo "compile_time.sh: $cxx -std=c++20 -O2 -c configure_${states}x${transitions}.cpp (the same machine, Configure(kTransitions))" >&2
-  echo "COMPILE configure=1 states=$states transitions=$transitions $(time_compile "$src" "$tmp/configure_${states}x${transitions}.o")"
-done
-for size in "10 40" "50 200"; do
-  read -r states transitions <<<"$size"
-  src="$tmp/static_machine_${states}x${transitions}.cpp"
-  cmake "-DOUT=$src" "-DSTATES=$states" "-DTRANSITIONS=$transitions" -DSTATIC=1 -P "$generator"
-  echo "compile_time.sh: $cxx -std=c++20 -O2 -c static_machine_${states}x${transitions}.cpp (the same machine, compile-time)" >&2
-  echo "COMPILE static=1 states=$states transitions=$transitions $(time_compile "$src" "$tmp/static_machine_${states}x${transitions}.o")"
-done
+compile_generated configure "configure=1 " "the same, Configure(kTransitions)" -DSTATIC=1 -DCONFIGURE=1
+compile_generated static_machine "static=1 " "the same, compile-time" -DSTATIC=1
 
 # A file that only uses a machine (bench/compile_time/user.cpp), without and
 # with TICKFSM_EXTERN_MACHINE: what each of a game's files saves when one file

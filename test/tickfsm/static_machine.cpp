@@ -116,6 +116,20 @@ void RequireSame(const Hero& a, const Hero& b) {
     REQUIRE(a.landings == b.landings);
 }
 
+// Ticks two machines of Hero on the same `ticks` random pads from `seed` and
+// requires the same state, ticks and time on every tick.
+template <class First, class Second>
+void RequireSameTicks(First& first, Second& second, std::uint32_t seed, int ticks) {
+    for (int tick = 0; tick < ticks; ++tick) {
+        const Pad pad = NextPad(seed);
+        first.Perform(pad);
+        second.Perform(pad);
+        REQUIRE(second.CurrentStateName() == first.CurrentStateName());
+        REQUIRE(second.TicksInState() == first.TicksInState());
+        REQUIRE(second.TimeInState() == first.TimeInState());
+    }
+}
+
 // Ticks a `Dynamic` machine (a StateManager of Hero) and a StaticStateManager
 // of kHeroTransitions on the same 5,000 random pads, and requires the same
 // state, ticks and time on every tick, and the same hooks run.
@@ -124,14 +138,7 @@ void RequireTicksLikeStatic(std::uint32_t seed) {
     Hero dynamic_hero, static_hero;
     Dynamic dynamic_machine(dynamic_hero);
     HeroMachine static_machine(static_hero);
-    for (int tick = 0; tick < 5000; ++tick) {
-        const Pad pad = NextPad(seed);
-        dynamic_machine.Perform(pad);
-        static_machine.Perform(pad);
-        REQUIRE(static_machine.CurrentStateName() == dynamic_machine.CurrentStateName());
-        REQUIRE(static_machine.TicksInState() == dynamic_machine.TicksInState());
-        REQUIRE(static_machine.TimeInState() == dynamic_machine.TimeInState());
-    }
+    RequireSameTicks(dynamic_machine, static_machine, seed, 5000);
     RequireSame(static_hero, dynamic_hero);
     CHECK(static_hero.jumps > 10);
     CHECK(static_hero.landings > 10);
@@ -243,14 +250,7 @@ TEST_CASE("Configure on a machine with a private table adds the same transitions
     REQUIRE_THROWS_WITH(configured.Configure(kShadowedTransitions),
                         Catch::Contains("the initial state is already Idle"));
     CHECK(tickfsm::WriteDot(configured.Describe()) == tickfsm::WriteDot(written.Describe())); // unchanged
-    std::uint32_t seed = 11;
-    for (int tick = 0; tick < 500; ++tick) {
-        const Pad pad = NextPad(seed);
-        written.Perform(pad);
-        configured.Perform(pad);
-        REQUIRE(configured.CurrentStateName() == written.CurrentStateName());
-        REQUIRE(configured.TicksInState() == written.TicksInState());
-    }
+    RequireSameTicks(written, configured, 11, 500);
     RequireSame(a, b);
 }
 
