@@ -35,31 +35,26 @@ struct AppendEdge<StaticChain<S, Edges...>, Edge> {
     using type = StaticChain<S, Edges..., Edge>;
 };
 
-template <class List, class T>
-struct AppendUnique;
-template <class... Ts, class T>
-struct AppendUnique<TypeList<Ts...>, T> {
-    using type = std::conditional_t<(std::is_same_v<T, Ts> || ...), TypeList<Ts...>, TypeList<Ts..., T>>;
-};
-
-template <class List, class... Ts>
-struct AppendAllUnique {
+/// The states met so far (see CollectStates): `+ std::type_identity<T>`
+/// appends T if it is new, `+ chain` appends the chain's source, then its
+/// targets. Folds rather than recursions, so that no step copies the rest of
+/// the list into a new instantiation.
+template <class List>
+struct StatesSoFar {
     using type = List;
 };
-template <class List, class T, class... Rest>
-struct AppendAllUnique<List, T, Rest...> {
-    using type = typename AppendAllUnique<typename AppendUnique<List, T>::type, Rest...>::type;
-};
+template <class... Ts, class T>
+auto operator+(StatesSoFar<TypeList<Ts...>>, std::type_identity<T>)
+    -> StatesSoFar<std::conditional_t<(std::is_same_v<T, Ts> || ...), TypeList<Ts...>, TypeList<Ts..., T>>>;
+template <class List, class S, class... Edges>
+auto operator+(StatesSoFar<List>, StaticChain<S, Edges...>)
+    -> decltype(((StatesSoFar<List>{} + std::type_identity<S>{}) + ... +
+                 std::type_identity<typename Edges::Target>{}));
 
 /// The states a list of chains names, in order of first appearance.
 template <class List, class... Chains>
 struct CollectStates {
-    using type = List;
-};
-template <class List, class S, class... Edges, class... Rest>
-struct CollectStates<List, StaticChain<S, Edges...>, Rest...> {
-    using type = typename CollectStates<typename AppendAllUnique<List, S, typename Edges::Target...>::type,
-                                        Rest...>::type;
+    using type = typename decltype((StatesSoFar<List>{} + ... + Chains{}))::type;
 };
 
 template <class T, class... Ts>
@@ -70,24 +65,44 @@ consteval std::size_t IndexIn(TypeList<Ts...>) {
     return sizeof...(Ts);
 }
 
-template <std::size_t I, class List>
-struct TypeAt;
-template <std::size_t I, class T, class... Ts>
-struct TypeAt<I, TypeList<T, Ts...>> : TypeAt<I - 1, TypeList<Ts...>> {};
-template <class T, class... Ts>
-struct TypeAt<0, TypeList<T, Ts...>> {
+/// Type I of a list. One class derives from every (index, type) pair and
+/// overload resolution picks pair I: a lookup instantiates one class per
+/// list, where a recursion would instantiate one per step and per index.
+template <std::size_t I, class T>
+struct Indexed {
     using type = T;
 };
+template <class Indices, class List>
+struct IndexedList;
+template <std::size_t... I, class... Ts>
+struct IndexedList<std::index_sequence<I...>, TypeList<Ts...>> : Indexed<I, Ts>... {};
+template <std::size_t I, class T>
+Indexed<I, T> PickIndexed(const Indexed<I, T>*); // only named in decltype
 
-/// The chain whose source is S, or an empty one.
+template <std::size_t I, class List>
+struct TypeAt;
+template <std::size_t I, class... Ts>
+struct TypeAt<I, TypeList<Ts...>> {
+    using type = typename decltype(PickIndexed<I>(
+        static_cast<const IndexedList<std::index_sequence_for<Ts...>, TypeList<Ts...>>*>(nullptr)))::type;
+};
+
+/// The chain whose source is S, or an empty one. As TypeAt: one class
+/// derives from every chain keyed by its source (each state has at most one
+/// chain, which StaticTransitions::From checks), and overload resolution
+/// picks S's, or the fallback, a worse conversion, if S has none.
+template <class S, class Chain>
+struct ChainKeyed {};
+template <class... Chains>
+struct ChainsByFrom : ChainKeyed<typename Chains::From, Chains>... {};
+template <class S, class Chain>
+Chain PickChain(const ChainKeyed<S, Chain>*); // only named in decltype
+template <class S>
+StaticChain<S> PickChain(const void*);
+
 template <class S, class... Chains>
 struct ChainFrom {
-    using type = StaticChain<S>;
-};
-template <class S, class Chain, class... Rest>
-struct ChainFrom<S, Chain, Rest...> {
-    using type = std::conditional_t<std::is_same_v<typename Chain::From, S>, Chain,
-                                    typename ChainFrom<S, Rest...>::type>;
+    using type = decltype(PickChain<S>(static_cast<const ChainsByFrom<Chains...>*>(nullptr)));
 };
 
 template <class S>
