@@ -1,12 +1,17 @@
 // What every kind of machine shares, compiled here once: the table and the
-// general path (instantiated for AnyController/AnyAction, declared extern in
-// detail/engine.hpp), the configuration steps and the per-machine storage
-// that take no type of the kind's. A file that uses machines compiles only
+// general path (defined in lib/engine/, instantiated for
+// AnyController/AnyAction, declared extern in detail/engine.hpp), the
+// configuration steps and the per-machine storage that take no type of the
+// kind's. A file that uses machines compiles only
 // its own kinds' typed code (hooks, conditions, steps, configuration calls).
 #include "tickfsm/detail/config.hpp"
 #include "tickfsm/detail/engine.hpp"
 #include "tickfsm/detail/manager_engine.hpp"
 #include "tickfsm/detail/manager_storage.hpp"
+
+#include "engine/general_path.hpp"
+#include "engine/table_describe.hpp"
+#include "engine/table_steps.hpp"
 
 namespace tickfsm::detail {
 

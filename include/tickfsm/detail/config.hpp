@@ -29,7 +29,7 @@
 
 #include "sharing.hpp"
 #include "table.hpp"
-#include "nested_step.hpp"
+#include "nested_plan.hpp"
 #include "engine.hpp"
 #include "traits.hpp"
 

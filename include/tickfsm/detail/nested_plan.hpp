@@ -1,8 +1,8 @@
 #pragma once
 // The nested fast path's plan, as a table keeps it (Table::PlanNested in
-// nested_step.hpp writes it when the table is finalized): per leaf, the
-// counters, transitions and Performs of its active path; per transition of
-// that path, the states it exits and enters.
+// lib/engine/nested_step.hpp writes it when the table is finalized): per
+// leaf, the counters, transitions and Performs of its active path; per
+// transition of that path, the states it exits and enters.
 
 #include <cstdint>
 #include <span>
@@ -65,7 +65,7 @@ struct NestedStepper : Stepper<C, A> {
     std::span<const NestedChain<C, A>> chains;
     std::span<const NestedPerform<C, A>> performs;
 };
-/// A nested fast leaf's steps (nested_step.hpp).
+/// A nested fast leaf's steps (lib/engine/nested_step.hpp).
 template <class C, class A>
 void NestedStep(const StepWord<C, A>* steps, C& c, const A& a, Runtime& rt, std::byte* data);
 template <class C, class A>

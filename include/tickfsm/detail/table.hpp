@@ -8,8 +8,8 @@
 // function; it serves states whose hooks need nothing but the controller and
 // the action. Everything else (hooks that take the machine handle, action
 // lists, events sent from hooks, NextState requests, an attached observer)
-// runs on the general path of detail/tick.hpp, which a flag in the character's
-// Runtime selects, so a machine that uses none of it never pays for it.
+// runs on the general path (detail/tick.hpp, defined in lib/engine/), which a
+// flag in the character's Runtime selects, so a machine that uses none of it never pays for it.
 
 //
 // The per-character steps and the Runtime are in runtime.hpp, the chains'
@@ -394,9 +394,10 @@ struct Table {
     [[TICKFSM_DETAIL_COLD]] void Finalize();
 
     /// Gives the leaves that can take the nested fast path their
-    /// NestedStepper (defined in nested_step.hpp).
+    /// NestedStepper (defined in lib/engine/nested_step.hpp).
     void PlanNested();
-    /// What transition `index` of `chain` does when it fires from `leaf` (nested_step.hpp).
+    /// What transition `index` of `chain` does when it fires from `leaf`
+    /// (lib/engine/nested_step.hpp).
     NestedMove PlanMove(StateIndex leaf, const ChainBase<C, A>& chain, std::size_t index);
 
     /// What a snapshot of this configuration holds per character; the
@@ -690,6 +691,3 @@ struct KindTable final : Table<AnyController, AnyAction> {
 };
 
 } // namespace tickfsm::detail
-
-#include "table_describe.hpp"
-#include "table_steps.hpp"

@@ -2,16 +2,15 @@
 // Parallel regions on the general path: entering and exiting a parallel
 // state's regions, a region's lane asking an enclosing lane to make a change
 // that leaves it, and the regions' ticks. Compiled only for machines that
-// call SetRegions (see FeatureCode); included by tick.hpp.
+// call SetRegions (see FeatureCode); included by general_path.hpp.
 
 #include <cstddef>
 #include <cstdint>
 
-#include "tick.hpp"
+#include "general_path.hpp"
 
 namespace tickfsm::detail {
 
-/// Exits the regions of a parallel state from `region` on, the last first.
 template <class C, class A>
 void ExitRegionsFrom(TickContext<C, A>& ctx, StateIndex region) {
     if (region == kNoNode) return;
@@ -25,9 +24,6 @@ void ExitRegionsFrom(TickContext<C, A>& ctx, StateIndex region) {
     lane.state = kNoState;
 }
 
-/// Enters every region of parallel state `parallel`, in order, each down to
-/// its leaf by its initial state or history. Returns false when an entered
-/// state asked for a change its region cannot make (it waits in ctx.pending).
 template <class C, class A>
 bool EnterRegions(TickContext<C, A>& ctx, StateIndex parallel) {
     const Table<C, A>& table = *ctx.table;
@@ -43,10 +39,6 @@ bool EnterRegions(TickContext<C, A>& ctx, StateIndex parallel) {
     return true;
 }
 
-/// Whether the lane that runs can change to `to`: it holds `to`; false when
-/// an enclosing lane does (a region's state leaving the region), which then
-/// makes the change. Anything else enters a region from outside it, or
-/// pushes or pops in a region: a ConfigError naming the states.
 template <class C, class A>
 bool LaneAccepts(TickContext<C, A>& ctx, StateIndex to, Cause cause, const Prepare& prepare) {
     const Table<C, A>& table = *ctx.table;
@@ -74,9 +66,6 @@ bool LaneAccepts(TickContext<C, A>& ctx, StateIndex to, Cause cause, const Prepa
                       table.NameOf(to), table.NameOf(region), table.NameOf(table.tree[region].owner),
                       table.NameOf(table.tree[region].owner)));
 }
-
-template <class C, class A>
-void TickRegions(TickContext<C, A>& ctx);
 
 /// One tick of a region's lane (the context runs it), by the rules of a
 /// machine's tick: its transitions, outermost first from the region down;
@@ -108,9 +97,6 @@ void LaneTick(TickContext<C, A>& ctx) {
     TickRegions(ctx);
 }
 
-/// The regions of the lane's parallel leaf tick, in the order written. A
-/// change one of them makes that leaves it is made here (or handed on out),
-/// and the regions after it wait for the next tick.
 template <class C, class A>
 void TickRegions(TickContext<C, A>& ctx) {
     const Table<C, A>& table = *ctx.table;

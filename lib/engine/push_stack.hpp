@@ -1,18 +1,15 @@
 #pragma once
 // The push stack (seed 002's bury and unbury): a push pauses the active path
 // and buries it, a pop resumes the state buried last. Part of the general
-// path; included by tick.hpp.
+// path; included by general_path.hpp.
 
 #include <cstddef>
 #include <cstdint>
 
-#include "tick.hpp"
+#include "general_path.hpp"
 
 namespace tickfsm::detail {
 
-/// Refuses, before anything changes, a change that would enter a state a
-/// push keeps buried (its object is the buried one's): the states from below
-/// `base` down to `to` and on to a leaf.
 template <class C, class A>
 void CheckNotBuried(TickContext<C, A>& ctx, StateIndex base, StateIndex to) {
     const Table<C, A>& table = *ctx.table;
@@ -74,8 +71,6 @@ bool ResumeLane(TickContext<C, A>& ctx, StateIndex leaf) {
     return true;
 }
 
-/// A push: the active path is paused (innermost first) and buried with the
-/// leaf's ticks; `to` is then entered from the top (by EnterDownTo).
 template <class C, class A>
 void PushLayer(TickContext<C, A>& ctx, StateIndex to) {
     const Table<C, A>& table = *ctx.table;
@@ -97,9 +92,6 @@ void PushLayer(TickContext<C, A>& ctx, StateIndex to) {
     ++count;
 }
 
-/// A pop: the top layer's active path is exited (innermost first) and the
-/// state buried last is current again with its ticks, its path resumed
-/// (outermost first). Returns true when no resume hook asked for a change.
 template <class C, class A>
 bool PopLayer(TickContext<C, A>& ctx) {
     const Table<C, A>& table = *ctx.table;

@@ -2,14 +2,14 @@
 // A table's paths: the step each state ticks with (Finalize, once the
 // configuration is complete) and, on the general path, which transition the
 // conditions and the gates pick for one state and along an active path.
-// Included by table.hpp.
+// Compiled in lib/engine.cpp, for the one table type.
 
 #include <cstddef>
 #include <cstdint>
 #include <vector>
 
-#include "table.hpp"
-#include "tree.hpp"
+#include "tickfsm/detail/table.hpp"
+#include "tickfsm/detail/tree.hpp"
 
 namespace tickfsm::detail {
 

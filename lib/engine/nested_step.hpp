@@ -3,14 +3,14 @@
 // planned when the table is finalized, and their steps. A step counts, tries
 // the active path's conditions and performs; a transition it finds follows
 // its NestedMove, planned with the steppers from the tree walks the general
-// path (tick.hpp) takes, or is made by the general path itself.
+// path (general_path.hpp) takes, or is made by the general path itself.
 
 #include <cstddef>
 #include <cstdint>
 #include <span>
 #include <vector>
 
-#include "tick.hpp"
+#include "general_path.hpp"
 
 namespace tickfsm::detail {
 

@@ -7,7 +7,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "table.hpp"
+#include "tickfsm/detail/table.hpp"
 
 namespace tickfsm::detail {
 
