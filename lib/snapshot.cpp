@@ -67,6 +67,33 @@ std::string_view KindName(std::uint16_t kind) noexcept {
 
 } // namespace
 
+bool operator==(const Snapshot& a, const Snapshot& b) noexcept { return a.bytes == b.bytes; }
+
+void SnapshotWriter::Write(const void* data, std::size_t size) {
+    const auto* from = static_cast<const std::byte*>(data);
+    out->insert(out->end(), from, from + size);
+}
+
+void SnapshotWriter::Write(std::string_view text) {
+    const auto size = static_cast<std::uint32_t>(text.size());
+    Write(size);
+    Write(text.data(), text.size());
+}
+
+void SnapshotReader::Read(void* data, std::size_t size) {
+    if (size > bytes.size() - at) Overrun(size);
+    std::memcpy(data, bytes.data() + at, size);
+    at += size;
+}
+
+std::string SnapshotReader::ReadString() {
+    const auto size = Read<std::uint32_t>();
+    if (size > bytes.size() - at) Overrun(size);
+    std::string text(reinterpret_cast<const char*>(bytes.data() + at), size);
+    at += size;
+    return text;
+}
+
 void SnapshotReader::Overrun(std::size_t size) const {
     detail::ReportConfigError(detail::Format("tickfsm: Restore(): the Load of {} reads {} bytes more than its Save "
                                              "wrote ({} left); read what Save wrote, in the same order",

@@ -1,11 +1,11 @@
 #pragma once
 // tickfsm::Snapshot: a machine's or a crowd's whole state as bytes (Save,
 // Restore), and the writer and reader a state with data that is not
-// trivially copyable uses to save and load itself.
+// trivially copyable uses to save and load itself. What they do is compiled
+// once, in lib/snapshot.cpp.
 
 #include <cstddef>
 #include <cstdint>
-#include <cstring>
 #include <span>
 #include <string>
 #include <string_view>
@@ -48,7 +48,7 @@ public:
     std::size_t Characters() const noexcept;
     bool Empty() const noexcept { return bytes.empty(); }
 
-    friend bool operator==(const Snapshot& a, const Snapshot& b) noexcept { return a.bytes == b.bytes; }
+    friend bool operator==(const Snapshot& a, const Snapshot& b) noexcept;
 
 private:
     friend struct detail::SnapshotAccess;
@@ -60,10 +60,7 @@ private:
 class SnapshotWriter {
 public:
     /// Appends `size` bytes.
-    void Write(const void* data, std::size_t size) {
-        const auto* from = static_cast<const std::byte*>(data);
-        out->insert(out->end(), from, from + size);
-    }
+    void Write(const void* data, std::size_t size);
     /// Appends a value of a trivially copyable type.
     template <class T>
         requires std::is_trivially_copyable_v<T>
@@ -71,11 +68,7 @@ public:
         Write(&value, sizeof(T));
     }
     /// Appends a string: its length, then its characters.
-    void Write(std::string_view text) {
-        const auto size = static_cast<std::uint32_t>(text.size());
-        Write(size);
-        Write(text.data(), text.size());
-    }
+    void Write(std::string_view text);
 
 private:
     friend struct detail::SnapshotAccess;
@@ -88,11 +81,7 @@ private:
 class SnapshotReader {
 public:
     /// Reads `size` bytes into `data`.
-    void Read(void* data, std::size_t size) {
-        if (size > bytes.size() - at) Overrun(size);
-        std::memcpy(data, bytes.data() + at, size);
-        at += size;
-    }
+    void Read(void* data, std::size_t size);
     /// Reads a value of a trivially copyable type.
     template <class T>
         requires std::is_trivially_copyable_v<T>
@@ -102,13 +91,7 @@ public:
         return value;
     }
     /// Reads a string written by SnapshotWriter::Write(std::string_view).
-    std::string ReadString() {
-        const auto size = Read<std::uint32_t>();
-        if (size > bytes.size() - at) Overrun(size);
-        std::string text(reinterpret_cast<const char*>(bytes.data() + at), size);
-        at += size;
-        return text;
-    }
+    std::string ReadString();
     /// How many of its bytes are left to read.
     std::size_t Left() const noexcept { return bytes.size() - at; }
 
