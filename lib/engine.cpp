@@ -16,6 +16,28 @@
 namespace tickfsm::detail {
 
 TICKFSM_DETAIL_ENGINE_TEMPLATES(template);
+// The general path's own steps, instantiated explicitly as the entry points
+// are: an implicit instantiation with one caller here would be inlined into
+// it (the change path's functions would grow), so each step stays a function
+// of its own whatever calls it.
+template void FinishTick<AnyController, AnyAction>(TickContext<AnyController, AnyAction>&);
+template void Start<AnyController, AnyAction>(TickContext<AnyController, AnyAction>&);
+template void MarkStarted<AnyController, AnyAction>(TickContext<AnyController, AnyAction>&);
+template void ApplyPending<AnyController, AnyAction>(TickContext<AnyController, AnyAction>&);
+template void EnterWaitingGlobal<AnyController, AnyAction>(TickContext<AnyController, AnyAction>&);
+template void ChangeTo<AnyController, AnyAction>(TickContext<AnyController, AnyAction>&, StateIndex, Cause, std::size_t,
+                                                 const Event*, Prepare);
+template bool EnterDownTo<AnyController, AnyAction>(TickContext<AnyController, AnyAction>&, StateIndex, StateIndex,
+                                                    StateIndex, Cause, std::size_t, const Event*);
+template void ExitUpTo<AnyController, AnyAction>(TickContext<AnyController, AnyAction>&, StateIndex, StateIndex);
+template void RunPerform<AnyController, AnyAction>(TickContext<AnyController, AnyAction>&, StateIndex);
+template void Fire<AnyController, AnyAction>(TickContext<AnyController, AnyAction>&,
+                                             const Probed<AnyController, AnyAction>&);
+template Prepare StagedPrepare<AnyController, AnyAction>(TickContext<AnyController, AnyAction>&) noexcept;
+template void CountAbove<AnyController, AnyAction>(const Table<AnyController, AnyAction>&, std::byte*, StateIndex);
+template void NestedStep<AnyController, AnyAction>(const ErasedWord*, AnyController&, const AnyAction&, Runtime&,
+                                                   std::byte*);
+template void NestedMachineStep<AnyController, AnyAction>(AnyController&, const AnyAction&, Runtime&);
 template void MachineGeneralStep<AnyController, AnyAction>(AnyController&, const AnyAction&, Runtime&);
 
 // --- the configuration steps that take no type of the kind's (config.hpp) ---
