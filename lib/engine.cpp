@@ -82,7 +82,92 @@ void ReplaceChain(ErasedTable& table, StateIndex from, std::size_t chain, ChainB
 }
 
 
+// --- a StateManager's configuration steps, whatever its kind (manager_config.hpp) ---
+
+namespace {
+
+[[noreturn]] void FailKind(const KindCode& kind, std::string_view what) {
+    ReportConfigError(Format("tickfsm: {}: {}", kind.name(), what));
+}
+
+} // namespace
+
+void FailFrozen(std::string_view what, const KindCode& kind) {
+    FailKind(kind, Format("{}: the transition table is frozen after the first Perform; configure every state and "
+                          "transition before the machine ticks (usually in the constructor)",
+                          what));
+}
+
+StepNode* Advance(Seat& seat, const StepRecord& step, Registry& registry) {
+    StepNode* next = registry.Child(SeatStorage::BlockOf(seat)->node, step);
+    SeatStorage::BlockOf(seat)->node = next;
+    SeatStorage::BlockOf(seat)->stale = SeatStorage::ErasedTableOf(seat) != nullptr;
+    return next;
+}
+
+StepNode* BeginChain(Seat& seat, const ChainCall& call, const KindCode& kind) {
+    if (seat.rt.flags & kFrozen) [[unlikely]]
+        FailFrozen(Format(call.initial ? "SetInitialState<{}>()" : "From<{}>()", call.state()), kind);
+    const StepNode* node = SeatStorage::BlockOf(seat)->node;
+    if (!node) return nullptr;
+    if (call.initial && !node->initial.empty())
+        FailKind(kind, Format("SetInitialState<{}>(): the initial state is already {}; a machine has one initial "
+                              "state (use From<{}>() to add transitions from {})",
+                              call.state(), node->initial, call.state(), call.state()));
+    StepRecord step;
+    step.key = call.step_key;
+    step.replay = call.replay;
+    step.starts_chain_of = call.state_key;
+    if (call.initial) step.initial = call.state();
+    return Advance(seat, step, kind.registry());
+}
+
+const void* BeginEdge(Seat& seat, const void* token, std::size_t chain, const EdgeCall& call, void (*function)(),
+                      const KindCode& kind) {
+    if (seat.rt.flags & kFrozen) [[unlikely]]
+        FailFrozen(Format("From<{}>().{}<{}>()", call.from(), call.api, call.to()), kind);
+    if (call.stack && SeatStorage::Resolved(seat, kind.registry()).stack_capacity == 0)
+        FailKind(kind, Format("From<{}>().{}(): this machine has no push stack; call SetPushCapacity<N>() before "
+                              "configuring pushes and pops",
+                              call.from(), call.api));
+    if (call.replay && SeatStorage::BlockOf(seat)->node && token == SeatStorage::BlockOf(seat)->node) {
+        StepRecord step;
+        step.key = call.new_chain;
+        step.function = function;
+        step.chain = chain;
+        step.replay = call.replay;
+        return Advance(seat, step, kind.registry());
+    }
+    CheckChainToExtend(SeatStorage::Resolved(seat, kind.registry()), call.from_key, chain, call.old_chain, call.from,
+                       call.to);
+    SeatStorage::Detach(seat, kind.registry());
+    return nullptr;
+}
+
+void Freeze(Seat& seat, const KindCode& kind) {
+    const ErasedTable& table = SeatStorage::Resolved(seat, kind.registry());
+    if (table.initial == kNoState)
+        FailKind(kind, "Perform() called before SetInitialState<S>(): give the machine an initial state while "
+                       "configuring");
+    if (!table.finalized) SeatStorage::ErasedTableOf(seat)->Finalize(); // a private table: it changes no more
+    seat.steps = table.MachineSteps();
+    seat.rt.flags = static_cast<std::uint16_t>(seat.rt.flags | kFrozen);
+    if (SeatStorage::BlockIf(seat)) SeatStorage::ReleaseBlockIfUnused(seat);
+}
+
 // --- a StateManager's storage, whatever its kind (manager_storage.hpp) ---
+
+const ErasedTable& SeatStorage::Resolved(Seat& seat, Registry& registry) {
+    if (const Block* block = BlockIf(seat); block && (!block->table || block->stale))
+        Adopt(seat, TableFrom(registry.TableAt(BlockOf(seat)->node)));
+    return *ErasedTableOf(seat);
+}
+
+void SeatStorage::Detach(Seat& seat, Registry& registry) {
+    if (!BlockOf(seat)->node) return;
+    Adopt(seat, TableFrom(registry.Build(BlockOf(seat)->node)));
+    BlockOf(seat)->node = nullptr;
+}
 
 void SeatStorage::Rehome(Seat& seat) {
     Table<AnyController, AnyAction>* table = ErasedTableOf(seat);

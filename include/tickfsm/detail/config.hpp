@@ -68,6 +68,15 @@ inline constexpr bool kShareableCondition =
 // lib/engine.cpp.
 using ErasedTable = Table<AnyController, AnyAction>;
 
+/// A table the registry hands out as `void*` (which points at its
+/// ErasedTable base, see kTableOps), as the ErasedTable it is.
+inline ErasedTable* TableFrom(void* table) noexcept { return static_cast<ErasedTable*>(table); }
+/// The same, as the kind's table.
+template <class C, class A>
+KindTable<C, A>* KindTableFrom(void* table) noexcept {
+    return static_cast<KindTable<C, A>*>(TableFrom(table));
+}
+
 /// Gives state `id` the chain `fresh` (owned from the call on): its index among the state's chains.
 std::size_t AppendChain(ErasedTable& table, StateIndex id, ChainBase<AnyController, AnyAction>* fresh);
 
@@ -157,7 +166,7 @@ template <class C, class A, bool kInitial, class S, class... Edges>
 
 template <class C, class A, bool kInitial, class S, class... Edges>
 [[TICKFSM_DETAIL_COLD]] void ReplayWholeChain(void* erased, const StepRecord&) {
-    ApplyWholeChain<C, A, kInitial, S, Edges...>(*static_cast<KindTable<C, A>*>(erased));
+    ApplyWholeChain<C, A, kInitial, S, Edges...>(*KindTableFrom<C, A>(erased));
 }
 
 template <class C, class A, class S, class T>
@@ -238,7 +247,7 @@ template <class C, class A, class Parent, class... Children>
 }
 template <class C, class A, class Parent, class... Children>
 [[TICKFSM_DETAIL_COLD]] void ReplaySubstates(void* erased, const StepRecord&) {
-    KindTable<C, A>& table = *static_cast<KindTable<C, A>*>(erased);
+    KindTable<C, A>& table = *KindTableFrom<C, A>(erased);
     ApplySubstates<C, A, Parent, Children...>(table);
 }
 
@@ -275,7 +284,7 @@ template <class C, class A, class Parallel, class... Regions>
 }
 template <class C, class A, class Parallel, class... Regions>
 [[TICKFSM_DETAIL_COLD]] void ReplayRegions(void* erased, const StepRecord&) {
-    KindTable<C, A>& table = *static_cast<KindTable<C, A>*>(erased);
+    KindTable<C, A>& table = *KindTableFrom<C, A>(erased);
     ApplyRegions<C, A, Parallel, Regions...>(table);
 }
 
@@ -303,7 +312,7 @@ template <class C, class A, class S>
 }
 template <class C, class A, class S>
 [[TICKFSM_DETAIL_COLD]] void ReplayHistory(void* erased, const StepRecord& step) {
-    KindTable<C, A>& table = *static_cast<KindTable<C, A>*>(erased);
+    KindTable<C, A>& table = *KindTableFrom<C, A>(erased);
     ApplyHistory<C, A, S>(table, static_cast<History>(step.chain));
 }
 
@@ -339,7 +348,7 @@ template <class C, class A, class S, class E, class G, class T>
 }
 template <class C, class A, class S, class E, class G, class T>
 [[TICKFSM_DETAIL_COLD]] void ReplayTypedOn(void* erased, const StepRecord&) {
-    KindTable<C, A>& table = *static_cast<KindTable<C, A>*>(erased);
+    KindTable<C, A>& table = *KindTableFrom<C, A>(erased);
     ApplyTypedOn<C, A, S, E, G, T>(table, G{});
 }
 
@@ -357,7 +366,7 @@ template <class C, class A, class S>
 }
 template <class C, class A, class S>
 [[TICKFSM_DETAIL_COLD]] void ReplayPassThrough(void* erased, const StepRecord&) {
-    KindTable<C, A>& table = *static_cast<KindTable<C, A>*>(erased);
+    KindTable<C, A>& table = *KindTableFrom<C, A>(erased);
     ApplyPassThrough<C, A, S>(table);
 }
 
@@ -372,7 +381,7 @@ template <class C, class A>
 }
 template <class C, class A, class S>
 [[TICKFSM_DETAIL_COLD]] void ReplayConditionName(void* erased, const StepRecord& step) {
-    KindTable<C, A>& table = *static_cast<KindTable<C, A>*>(erased);
+    KindTable<C, A>& table = *KindTableFrom<C, A>(erased);
     ApplyConditionName(table, table.Find(TypeKey<S>()), step.chain, step.edge, step.name);
 }
 
@@ -390,7 +399,7 @@ template <class C, class A, class S>
 }
 template <class C, class A, class S>
 [[TICKFSM_DETAIL_COLD]] void ReplayTerminal(void* erased, const StepRecord&) {
-    KindTable<C, A>& table = *static_cast<KindTable<C, A>*>(erased);
+    KindTable<C, A>& table = *KindTableFrom<C, A>(erased);
     ApplyTerminal<C, A, S>(table);
 }
 
@@ -405,7 +414,7 @@ template <class C, class A>
 }
 template <class C, class A>
 [[TICKFSM_DETAIL_COLD]] void ReplayDeclareEvent(void* erased, const StepRecord& step) {
-    KindTable<C, A>& table = *static_cast<KindTable<C, A>*>(erased);
+    KindTable<C, A>& table = *KindTableFrom<C, A>(erased);
     ApplyDeclareEvent(table, step.event);
 }
 
@@ -430,7 +439,7 @@ template <class C, class A, std::size_t N>
 }
 template <class C, class A, std::size_t N>
 [[TICKFSM_DETAIL_COLD]] void ReplayPushCapacity(void* erased, const StepRecord&) {
-    KindTable<C, A>& table = *static_cast<KindTable<C, A>*>(erased);
+    KindTable<C, A>& table = *KindTableFrom<C, A>(erased);
     ApplyPushCapacity<C, A, N>(table);
 }
 
@@ -442,12 +451,12 @@ template <class C, class A, class S, class X>
 
 template <class C, class A, class S, class T>
 [[TICKFSM_DETAIL_COLD]] void ReplayOn(void* erased, const StepRecord& step) {
-    KindTable<C, A>& table = *static_cast<KindTable<C, A>*>(erased);
+    KindTable<C, A>& table = *KindTableFrom<C, A>(erased);
     ApplyOn<C, A, S, T>(table, step.event);
 }
 template <class C, class A, class S, class X>
 [[TICKFSM_DETAIL_COLD]] void ReplayDo(void* erased, const StepRecord&) {
-    KindTable<C, A>& table = *static_cast<KindTable<C, A>*>(erased);
+    KindTable<C, A>& table = *KindTableFrom<C, A>(erased);
     ApplyDo<C, A, S, X>(table, detail::MakeShared<const X>());
 }
 
@@ -455,29 +464,29 @@ struct KeepPreviousStep {};
 
 template <class C, class A>
 [[TICKFSM_DETAIL_COLD]] void ReplayKeepPrevious(void* erased, const StepRecord&) {
-    KindTable<C, A>& table = *static_cast<KindTable<C, A>*>(erased);
+    KindTable<C, A>& table = *KindTableFrom<C, A>(erased);
     table.keep_previous = true;
     table.finalized = false;
 }
 
 template <class C, class A, class S>
 [[TICKFSM_DETAIL_COLD]] void ReplayInit(void* erased, const StepRecord&) {
-    KindTable<C, A>& table = *static_cast<KindTable<C, A>*>(erased);
+    KindTable<C, A>& table = *KindTableFrom<C, A>(erased);
     ApplyInit<C, A, S>(table);
 }
 template <class C, class A, class S>
 [[TICKFSM_DETAIL_COLD]] void ReplayFrom(void* erased, const StepRecord&) {
-    KindTable<C, A>& table = *static_cast<KindTable<C, A>*>(erased);
+    KindTable<C, A>& table = *KindTableFrom<C, A>(erased);
     ApplyNewChain<C, A, S>(table);
 }
 template <class C, class A, class S>
 [[TICKFSM_DETAIL_COLD]] void ReplayAdd(void* erased, const StepRecord&) {
-    KindTable<C, A>& table = *static_cast<KindTable<C, A>*>(erased);
+    KindTable<C, A>& table = *KindTableFrom<C, A>(erased);
     table.template Register<S>();
 }
 template <class C, class A, class S, class T, class Cond, unsigned kFlags, class Maker, class... Edges>
 [[TICKFSM_DETAIL_COLD]] void ReplayTo(void* erased, const StepRecord& step) {
-    KindTable<C, A>& table = *static_cast<KindTable<C, A>*>(erased);
+    KindTable<C, A>& table = *KindTableFrom<C, A>(erased);
     if constexpr (kIsFunctionPointer<Cond>)
         ApplyTo<C, A, S, T, Cond, kFlags, Maker, Edges...>(table, step.chain, reinterpret_cast<Cond>(step.function),
                                                             Maker{});
@@ -490,10 +499,10 @@ template <class C, class A, class S, class T, class Cond, unsigned kFlags, class
 /// The registry's view of the tables of kind <C, A>.
 template <class C, class A>
 inline constexpr TableOps kTableOps{
-    [](float dt) -> void* { return new KindTable<C, A>(dt); },
-    [](void* table) { static_cast<KindTable<C, A>*>(table)->Finalize(); },
-    [](void* table) noexcept { static_cast<KindTable<C, A>*>(table)->Acquire(); },
-    [](void* table) noexcept { KindTable<C, A>::Release(static_cast<KindTable<C, A>*>(table)); },
+    [](float dt) -> void* { return static_cast<ErasedTable*>(new KindTable<C, A>(dt)); },
+    [](void* table) { TableFrom(table)->Finalize(); },
+    [](void* table) noexcept { TableFrom(table)->Acquire(); },
+    [](void* table) noexcept { ErasedTable::Release(TableFrom(table)); },
 };
 
 /// The registry of kind <C, A>.
@@ -503,15 +512,19 @@ Registry& RegistryOf() {
     return registry;
 }
 
+/// What a StateManager's configuration steps compiled in the library need of
+/// its kind: its registry, and its name for the errors that name it.
+struct KindCode {
+    Registry& (*registry)();
+    std::string (*name)();
+};
+template <class C, class A>
+inline constexpr KindCode kKindCode{&RegistryOf<C, A>, &KindTable<C, A>::CharacterName};
+
 /// The table of the configuration root..node (see Registry::TableAt).
 template <class C, class A>
 KindTable<C, A>* SharedTableAt(StepNode* node) {
-    return static_cast<KindTable<C, A>*>(RegistryOf<C, A>().TableAt(node));
-}
-/// A new private table holding the configuration root..node.
-template <class C, class A>
-KindTable<C, A>* PrivateTableOf(const StepNode* node) {
-    return static_cast<KindTable<C, A>*>(RegistryOf<C, A>().Build(node));
+    return KindTableFrom<C, A>(RegistryOf<C, A>().TableAt(node));
 }
 
 } // namespace tickfsm::detail

@@ -20,6 +20,59 @@
 
 namespace tickfsm::detail {
 
+/// What `From<S>()` or `SetInitialState<S>()` starts, as constants (see EdgeCall).
+struct ChainCall {
+    std::string_view (*state)() noexcept; // S's name
+    const void* state_key;                // TypeKey of S
+    const void* step_key;                 // TypeKey of the step (FromStep<S> or InitStep<S>)
+    StepRecord::Replay replay;            // the step on a shared table
+    bool initial;                         // SetInitialState<S>() rather than From<S>()
+};
+
+/// What one `From<S>().To<T>(...)` (or ForceTo, ToWhenDone, Push, Pop)
+/// adds, as constants: a builder keeps one per transition in read-only
+/// data and BeginEdge makes every check and step from it, so that a
+/// transition costs a call of code rather than a copy of these checks.
+struct EdgeCall {
+    std::string_view (*from)() noexcept; // S's name
+    std::string_view (*to)() noexcept;   // T's name
+    const char* api;                     // "To", "ForceTo", "ToWhenDone", "Push" or "Pop"
+    const void* from_key;                // TypeKey of S
+    const void* old_chain;               // TypeKey of the chain the builder extends
+    const void* new_chain;               // TypeKey of the chain with this transition
+    StepRecord::Replay replay;           // rebuilds the transition on a shared table; null if it holds data
+    bool stack;                          // a push or a pop: needs SetPushCapacity first
+};
+
+// A StateManager's configuration steps that take no type of the kind's,
+// compiled once in lib/engine.cpp; `kind` is the kind's kKindCode.
+
+/// The refusal of a configuring call (`what` names it) on a frozen machine.
+[[noreturn]] void FailFrozen(std::string_view what, const KindCode& kind);
+
+/// A shareable step: the machine moves along `registry`'s path to the node
+/// for `step`, which it returns.
+StepNode* Advance(Seat& seat, const StepRecord& step, Registry& registry);
+
+/// The checks and the shared step of a new chain of S's transitions: the
+/// node the machine moves to on the shared path, or null when it
+/// configures a private table (where the caller adds the chain). Refuses a
+/// frozen machine, and a second initial state on the shared path.
+StepNode* BeginChain(Seat& seat, const ChainCall& call, const KindCode& kind);
+
+/// The checks and the shared step of a transition: the machine's new
+/// position on the shared path if the transition took a step along it (the
+/// builder at `token` is where the machine is, and the condition is
+/// rebuilt from `call.replay` and `function`), else null after the checks
+/// that a private table's transition needs, with the machine's table made
+/// private. Refuses a frozen machine, a push or pop without a stack and a
+/// builder used twice before anything changes.
+const void* BeginEdge(Seat& seat, const void* token, std::size_t chain, const EdgeCall& call, void (*function)(),
+                      const KindCode& kind);
+
+/// Closes the configuration: the table is resolved, complete and final.
+void Freeze(Seat& seat, const KindCode& kind);
+
 template <class C, class A>
 struct ManagerConfig {
     using Storage = ManagerStorage<C, A>;
@@ -35,45 +88,13 @@ struct ManagerConfig {
         if (seat.rt.flags & kFrozen) [[unlikely]]
             FailFrozen(what());
     }
-    /// CheckConfigurable for `From<S>().To<T>()`: no formatting code per transition.
-    static void CheckConfigurableEdge(const Seat& seat, NameFn from, const char* api, NameFn to) {
-        if (seat.rt.flags & kFrozen) [[unlikely]]
-            FailFrozenEdge(from, api, to);
-    }
-    [[noreturn, gnu::cold, gnu::noinline]] static void FailFrozenEdge(NameFn from, const char* api, NameFn to) {
-        FailFrozen(Format("From<{}>().{}<{}>()", from(), api, to()));
-    }
-    [[noreturn, gnu::cold, gnu::noinline]] static void FailFrozen(std::string_view what) {
-        MachineTable::Fail(Format("{}: the transition table is frozen after the first Perform; configure every state "
-                                  "and transition before the machine ticks (usually in the constructor)",
-                                  what));
-    }
-
-    /// A push or pop transition needs the push stack, set before it: refused at the call.
-    static void CheckPushStack(Seat& seat, NameFn from, const char* api) {
-        if (Storage::Resolved(seat).stack_capacity == 0)
-            MachineTable::Fail(Format("From<{}>().{}(): this machine has no push stack; call SetPushCapacity<N>() "
-                                      "before configuring pushes and pops",
-                                      from(), api));
-    }
-
-    /// Refuses a builder whose chain was extended already (a builder used
-    /// twice), before its To changes anything.
-    static void CheckChain(Seat& seat, const void* from_key, std::size_t chain, const void* expected, NameFn from,
-                           NameFn to) {
-        CheckChainToExtend(Storage::Resolved(seat), from_key, chain, expected, from, to);
-    }
+    [[noreturn]] static void FailFrozen(std::string_view what) { detail::FailFrozen(what, kKindCode<C, A>); }
 
     /// True while the machine configures along the shared path (its table may be shared).
     static bool Sharing(Seat& seat) { return Storage::BlockOf(seat)->node != nullptr; }
 
     /// A shareable step: move along the registry's path.
-    static Node* Step(Seat& seat, const Record& step) {
-        Node* next = RegistryOf<C, A>().Child(Storage::BlockOf(seat)->node, step);
-        Storage::BlockOf(seat)->node = next;
-        Storage::BlockOf(seat)->stale = Storage::TableOf(seat) != nullptr;
-        return next;
-    }
+    static Node* Step(Seat& seat, const Record& step) { return Advance(seat, step, RegistryOf<C, A>()); }
 
     /// A shareable step whose mistakes must show at the call: the table after
     /// it is built (and published for every later machine) before this
@@ -98,73 +119,18 @@ struct ManagerConfig {
         return true;
     }
 
-    /// What `From<S>()` or `SetInitialState<S>()` starts, as constants (see EdgeCall).
-    struct ChainCall {
-        NameFn state;                   // S's name
-        const void* state_key;          // TypeKey of S
-        const void* step_key;           // TypeKey of the step (FromStep<S> or InitStep<S>)
-        typename Record::Replay replay; // the step on a shared table
-        bool initial;                   // SetInitialState<S>() rather than From<S>()
-    };
+    using ChainCall = detail::ChainCall;
+    using EdgeCall = detail::EdgeCall;
 
-    /// The checks and the shared step of a new chain of S's transitions: the
-    /// node the machine moves to on the shared path, or null when it
-    /// configures a private table (where the caller adds the chain). Refuses a
-    /// frozen machine, and a second initial state on the shared path.
-    [[TICKFSM_DETAIL_COLD]] static Node* BeginChain(Seat& seat, const ChainCall& call) {
-        if (seat.rt.flags & kFrozen) [[unlikely]]
-            FailFrozen(Format(call.initial ? "SetInitialState<{}>()" : "From<{}>()", call.state()));
-        if (!Sharing(seat)) return nullptr;
-        if (call.initial && !Storage::BlockOf(seat)->node->initial.empty())
-            MachineTable::Fail(Format("SetInitialState<{}>(): the initial state is already {}; a machine has one "
-                                      "initial state (use From<{}>() to add transitions from {})",
-                                      call.state(), Storage::BlockOf(seat)->node->initial, call.state(),
-                                      call.state()));
-        Record step;
-        step.key = call.step_key;
-        step.replay = call.replay;
-        step.starts_chain_of = call.state_key;
-        if (call.initial) step.initial = call.state();
-        return Step(seat, step);
+    /// See detail::BeginChain.
+    static Node* BeginChain(Seat& seat, const ChainCall& call) {
+        return detail::BeginChain(seat, call, kKindCode<C, A>);
     }
 
-    /// What one `From<S>().To<T>(...)` (or ForceTo, ToWhenDone, Push, Pop)
-    /// adds, as constants: a builder keeps one per transition in read-only
-    /// data and BeginEdge makes every check and step from it, so that a
-    /// transition costs a call of code rather than a copy of these checks.
-    struct EdgeCall {
-        NameFn from;                    // S's name
-        NameFn to;                      // T's name
-        const char* api;                // "To", "ForceTo", "ToWhenDone", "Push" or "Pop"
-        const void* from_key;           // TypeKey of S
-        const void* old_chain;          // TypeKey of the chain the builder extends
-        const void* new_chain;          // TypeKey of the chain with this transition
-        typename Record::Replay replay; // rebuilds the transition on a shared table; null if it holds data
-        bool stack;                     // a push or a pop: needs SetPushCapacity first
-    };
-
-    /// The checks and the shared step of a transition: the machine's new
-    /// position on the shared path if the transition took a step along it (the
-    /// builder at `token` is where the machine is, and the condition is
-    /// rebuilt from `call.replay` and `function`), else null after the checks
-    /// that a private table's transition needs, with the machine's table made
-    /// private. Refuses a frozen machine, a push or pop without a stack and a
-    /// builder used twice before anything changes.
-    [[TICKFSM_DETAIL_COLD]] static const void* BeginEdge(Seat& seat, const void* token, std::size_t chain,
-                                                         const EdgeCall& call, void (*function)()) {
-        CheckConfigurableEdge(seat, call.from, call.api, call.to);
-        if (call.stack) CheckPushStack(seat, call.from, call.api);
-        if (call.replay && Sharing(seat) && token == Storage::BlockOf(seat)->node) {
-            Record step;
-            step.key = call.new_chain;
-            step.function = function;
-            step.chain = chain;
-            step.replay = call.replay;
-            return Step(seat, step);
-        }
-        CheckChain(seat, call.from_key, chain, call.old_chain, call.from, call.to);
-        Storage::Detach(seat);
-        return nullptr;
+    /// See detail::BeginEdge.
+    static const void* BeginEdge(Seat& seat, const void* token, std::size_t chain, const EdgeCall& call,
+                                 void (*function)()) {
+        return detail::BeginEdge(seat, token, chain, call, function, kKindCode<C, A>);
     }
 
     /// In a shared configuration, refuse a second transition from S on `event` now.
@@ -178,17 +144,8 @@ struct ManagerConfig {
                                           EventText(event)));
     }
 
-    /// Closes the configuration: the table is resolved, complete and final.
-    static void Freeze(Seat& seat) {
-        const MachineTable& table = Storage::Resolved(seat);
-        if (table.initial == kNoState)
-            MachineTable::Fail("Perform() called before SetInitialState<S>(): give the machine an initial state while "
-                               "configuring");
-        if (!table.finalized) Storage::TableOf(seat)->Finalize(); // a private table: it changes no more
-        seat.steps = table.MachineSteps();
-        seat.rt.flags = static_cast<std::uint16_t>(seat.rt.flags | kFrozen);
-        if (Storage::BlockIf(seat)) Storage::ReleaseBlockIfUnused(seat);
-    }
+    /// See detail::Freeze.
+    static void Freeze(Seat& seat) { detail::Freeze(seat, kKindCode<C, A>); }
 
     // --- keyed states: always on a private table -----------------------------
 

@@ -84,6 +84,12 @@ struct SeatStorage {
     /// data_count items are the ones the block holds now).
     static void SyncData(Seat& seat, const Table<AnyController, AnyAction>& table);
     static void ReleaseData(Seat& seat) noexcept;
+    /// The table for the machine's configuration so far, built or found in
+    /// `registry` (the kind's) on first need.
+    static const Table<AnyController, AnyAction>& Resolved(Seat& seat, Registry& registry);
+    /// Leave the shared path: the machine gets a private table holding its
+    /// configuration so far (a step that holds data is about to be added).
+    static void Detach(Seat& seat, Registry& registry);
 };
 
 /// A StateManager's storage: SeatStorage, and what takes the kind's types
@@ -96,24 +102,15 @@ struct ManagerStorage : SeatStorage {
 
     static MachineTable* TableOf(const Seat& seat) noexcept { return static_cast<MachineTable*>(ErasedTableOf(seat)); }
 
-    /// The table for the machine's configuration so far, built or found on first need.
+    /// The table for the machine's configuration so far (see SeatStorage::Resolved).
     static const MachineTable& Resolved(Seat& seat) {
         if (const Block* block = BlockIf(seat); block && (!block->table || block->stale)) [[unlikely]]
-            Resolve(seat);
+            SeatStorage::Resolved(seat, RegistryOf<C, A>());
         return *TableOf(seat);
     }
-    [[gnu::cold, gnu::noinline]] static void Resolve(Seat& seat) {
-        Adopt(seat, SharedTableAt<C, A>(BlockOf(seat)->node));
-    }
 
-    /// Leave the shared path: the machine gets a private table holding its
-    /// configuration so far (a step that holds data is about to be added).
-    static void Detach(Seat& seat) {
-        if (!BlockOf(seat)->node) return;
-        MachineTable* table = PrivateTableOf<C, A>(BlockOf(seat)->node);
-        Adopt(seat, table);
-        BlockOf(seat)->node = nullptr;
-    }
+    /// See SeatStorage::Detach.
+    static void Detach(Seat& seat) { SeatStorage::Detach(seat, RegistryOf<C, A>()); }
 
     /// A configuration step on the machine's private table, then its data.
     template <class F>

@@ -39,7 +39,7 @@ struct StepRecord {
 
 /// What a registry does with the tables of its kind.
 struct TableOps {
-    void* (*make)(float dt);            // a new, empty table (one owner: the caller)
+    void* (*make)(float dt);            // a new, empty table (one owner: the caller), as its base Table
     void (*finalize)(void* table);      // its steps picked (Table::Finalize)
     void (*acquire)(void* table) noexcept;
     void (*release)(void* table) noexcept; // one owner fewer; the last destroys it
