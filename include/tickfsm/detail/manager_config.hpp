@@ -79,7 +79,6 @@ struct ManagerConfig {
     using MachineTable = KindTable<C, A>;
     using Record = StepRecord;
     using Node = StepNode;
-    using NameFn = std::string_view (*)() noexcept;
 
     /// Refuses configuration once the machine is frozen (its first tick, a
     /// snapshot): `what` names the call, and is only formatted on that path.
