@@ -10,6 +10,7 @@
 #include <fstream>
 #include <cstddef>
 #include <new>
+#include <random>
 #include <sstream>
 #include <string>
 
@@ -92,14 +93,20 @@ std::string ReadFile(const std::string& path) {
 // One frame with `draw` in it; returns the text the first panel drew.
 template <class Draw>
 std::string Frame(tickfsm::InspectorState& state, Draw draw) {
-    const std::string path = (std::filesystem::temp_directory_path() / "tickfsm_inspector_test_panel.txt").string();
+    // One file per process: CTest runs this executable's test cases in parallel.
+    static const std::string path =
+        (std::filesystem::temp_directory_path() /
+         ("tickfsm_inspector_test_panel_" + std::to_string(std::random_device{}()) + ".txt"))
+            .string();
     std::remove(path.c_str());
     state.LogNextPanelTo(path);
     ImGui::NewFrame();
     ImGui::SetNextWindowSize(ImVec2(600, 800));
     draw();
     ImGui::Render();
-    return ReadFile(path);
+    std::string text = ReadFile(path);
+    std::remove(path.c_str());
+    return text;
 }
 
 } // namespace
