@@ -155,6 +155,33 @@ void Freeze(Seat& seat, const KindCode& kind) {
     if (SeatStorage::BlockIf(seat)) SeatStorage::ReleaseBlockIfUnused(seat);
 }
 
+// --- a StateManager's tick off the fast path, whatever its kind (manager_engine.hpp) ---
+
+bool MachineSlowTick(Seat& seat, const KindCode& kind, AnyController& c, const AnyAction& a) {
+    using Engine = ManagerEngine<AnyController, AnyAction>;
+    if (Engine::Busy(seat))
+        FailKind(kind, Format("Perform() called from inside a hook or condition of this machine (state {}); a tick "
+                              "cannot start inside another tick",
+                              Engine::CurrentName(seat)));
+    if (!(seat.rt.flags & kStarted)) {
+        Freeze(seat, kind);
+        if (Engine::QuickStart(seat)) return true;
+    }
+    if ((seat.rt.flags & ~kGeneralReasons) == (Engine::kRunning & ~kFresh)) {
+        // A change outside the fast path cleared kFresh: find the step, which
+        // takes the general path itself if the machine has a reason to.
+        Engine::RefreshStep(seat);
+        return true;
+    }
+    {
+        Engine::BusyScope busy(seat.rt);
+        auto ctx = Engine::ContextOf(seat, c, &a);
+        GeneralTick(ctx);
+    }
+    Engine::RefreshStep(seat);
+    return false;
+}
+
 // --- a StateManager's storage, whatever its kind (manager_storage.hpp) ---
 
 const ErasedTable& SeatStorage::Resolved(Seat& seat, Registry& registry) {

@@ -642,26 +642,9 @@ private:
     /// A tick that cannot take the fast path: the first one, one in a state that
     /// needs the general path, one with a NextState request or an observer.
     [[gnu::cold, gnu::noinline]] void SlowTick(const Action& action) {
-        if (InsideOwnTick())
-            MachineTable::Fail(detail::Format("Perform() called from inside a hook or condition of this machine (state "
-                                              "{}); a tick cannot start inside another tick",
-                                              CurrentStateName()));
-        if (!(machine_seat.rt.flags & detail::kStarted)) {
-            CloseConfiguration();
-            if (ManagerEngine::QuickStart(machine_seat)) return Perform(action);
-        }
-        if ((machine_seat.rt.flags & ~detail::kGeneralReasons) == (ManagerEngine::kRunning & ~detail::kFresh)) {
-            // A change outside the fast path cleared kFresh: find the step, which
-            // takes the general path itself if the machine has a reason to.
-            ManagerEngine::RefreshStep(machine_seat);
-            return Perform(action);
-        }
-        {
-            BusyScope busy(machine_seat.rt);
-            auto ctx = TickContextFor(&action);
-            detail::GeneralTick(ctx);
-        }
-        ManagerEngine::RefreshStep(machine_seat);
+        if (detail::MachineSlowTick(machine_seat, detail::kKindCode<Controller, Action>,
+                                    detail::EraseController(*bound_controller), detail::EraseAction(action)))
+            Perform(action);
     }
 
     template <class T, class... Args>

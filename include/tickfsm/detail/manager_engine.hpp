@@ -107,7 +107,7 @@ struct ManagerEngine {
     /// by writing its Runtime, and its tick takes the fast path, skipping the
     /// general path's start.
     static bool QuickStart(Seat& seat) noexcept {
-        const MachineTable& table = *Storage::TableOf(seat);
+        const auto& table = *Storage::TableOf(seat);
         if (!table.quick_start || (seat.rt.flags & ~(kFrozen | kInitialized)) != 0) return false;
         seat.rt = Runtime{table.initial, static_cast<std::uint16_t>(kRunning & ~kFresh), 0};
         RefreshStep(seat);
@@ -255,5 +255,12 @@ void MachineGeneralStep(C& c, const A& a, Runtime& rt) {
 
 // Compiled once in the library (lib/engine.cpp), with the rest of the general path.
 extern template void MachineGeneralStep<AnyController, AnyAction>(AnyController&, const AnyAction&, Runtime&);
+
+/// A StateManager's tick that cannot take the fast path (see
+/// StateManager::Perform), compiled once in the library: refuses a tick that
+/// starts inside another, closes the configuration before the first tick,
+/// and runs the tick on the general path unless the machine can now take the
+/// fast path. Returns true when the tick is still to run, on the fast path.
+bool MachineSlowTick(Seat& seat, const KindCode& kind, AnyController& c, const AnyAction& a);
 
 } // namespace tickfsm::detail
