@@ -87,7 +87,7 @@ void ReplaceChain(ErasedTable& table, StateIndex from, std::size_t chain, ChainB
 namespace {
 
 [[noreturn]] void FailKind(const KindCode& kind, std::string_view what) {
-    ReportConfigError(Format("tickfsm: {}: {}", kind.name(), what));
+    ReportConfigError(KindMessage(kind.name(), what));
 }
 
 } // namespace

@@ -8,6 +8,10 @@
 
 namespace tickfsm::detail {
 
+std::string KindMessage(std::string_view kind, std::string_view what) {
+    return VFormat("tickfsm: {}: {}", {MessageArg(kind), MessageArg(what)});
+}
+
 std::string VFormat(std::string_view format, std::initializer_list<MessageArg> args) {
     fmt::dynamic_format_arg_store<fmt::format_context> store;
     store.reserve(args.size(), 0);

@@ -50,6 +50,10 @@ std::string Format(std::string_view format, const Args&... args) {
     return VFormat(format, {MessageArg(args)...});
 }
 
+/// "tickfsm: <kind>: <what>": the message of a mistake made with a kind of
+/// machine, named as its table names it ("StateManager<Hero, Pad>").
+std::string KindMessage(std::string_view kind, std::string_view what);
+
 /// An event as messages and traces show it: "Jump", "Hit::Obstacle", or
 /// "Hit(300)" for an enum value without a name.
 std::string EventText(const Event& event);

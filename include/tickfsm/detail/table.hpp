@@ -293,7 +293,7 @@ struct Table {
 
     /// Reports a mistake as a ConfigError naming the kind.
     [[noreturn]] void Fail(std::string_view what) const {
-        ReportConfigError(Format("tickfsm: {}: {}", character, what));
+        ReportConfigError(KindMessage(character, what));
     }
 
     StateIndex Find(const void* key) const noexcept {
@@ -628,7 +628,7 @@ struct KindTable final : Table<AnyController, AnyAction> {
     static std::string CharacterName() { return Format("StateManager<{}, {}>", TypeName<C>(), TypeName<A>()); }
     /// Reports a mistake of this kind as a ConfigError, where no table is at hand.
     [[noreturn]] static void Fail(std::string_view what) {
-        ReportConfigError(Format("tickfsm: {}: {}", CharacterName(), what));
+        ReportConfigError(KindMessage(CharacterName(), what));
     }
 
     /// Id of S, adding S to the table if it is new.
