@@ -10,6 +10,7 @@
 #include "tickfsm/detail/manager_storage.hpp"
 
 #include "engine/general_path.hpp"
+#include "engine/table_parts.hpp"
 #include "engine/table_describe.hpp"
 #include "engine/table_steps.hpp"
 
@@ -77,7 +78,7 @@ void ReplaceChain(ErasedTable& table, StateIndex from, std::size_t chain, ChainB
                   bool always) {
     ChainPtr<AnyController, AnyAction> owned(fresh);
     table.meta[from].chains[chain] = std::move(owned);
-    if (always) table.Note(from, chain, fresh->count - 1).always = true;
+    if (always) table.NoteAlways(from, chain, fresh->count - 1);
     table.finalized = false;
 }
 
@@ -154,6 +155,10 @@ void Freeze(Seat& seat, const KindCode& kind) {
     seat.rt.flags = static_cast<std::uint16_t>(seat.rt.flags | kFrozen);
     if (SeatStorage::BlockIf(seat)) SeatStorage::ReleaseBlockIfUnused(seat);
 }
+
+void DeleteNestedPlan::operator()(NestedPlan* plan) const noexcept { delete plan; }
+void DeleteEdgeNotes::operator()(EdgeNotes* notes) const noexcept { delete notes; }
+void DeleteKeyedStates::operator()(KeyedStates* keyed) const noexcept { delete keyed; }
 
 // --- a StateManager's tick off the fast path, whatever its kind (manager_engine.hpp) ---
 

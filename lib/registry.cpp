@@ -1,7 +1,14 @@
 #include <tickfsm/detail/registry.hpp>
 #include <tickfsm/detail/sharing.hpp>
+#include <vector>
 
 namespace tickfsm::detail {
+
+struct StepNodes {
+    std::vector<Owned<StepNode>> list;
+};
+
+void DeleteStepNodes::operator()(StepNodes* nodes) const noexcept { delete nodes; }
 
 StepNode::~StepNode() {
     if (table) ops->release(table);
@@ -11,17 +18,19 @@ Registry::~Registry() = default;
 
 StepNode* Registry::Root(float dt) {
     RegistryLock lock;
-    for (auto& root : roots)
+    if (!roots) roots.reset(new StepNodes());
+    for (auto& root : roots->list)
         if (root->dt == dt) return root.get();
-    roots.push_back(MakeOwned<StepNode>());
-    roots.back()->dt = dt;
-    roots.back()->ops = ops;
-    return roots.back().get();
+    roots->list.push_back(MakeOwned<StepNode>());
+    roots->list.back()->dt = dt;
+    roots->list.back()->ops = ops;
+    return roots->list.back().get();
 }
 
 StepNode* Registry::Child(StepNode* parent, const StepRecord& step) {
     RegistryLock lock;
-    for (auto& child : parent->children)
+    if (!parent->children) parent->children.reset(new StepNodes());
+    for (auto& child : parent->children->list)
         if (child->step.Same(step)) return child.get();
     auto node = MakeOwned<StepNode>();
     node->step = step;
@@ -32,8 +41,8 @@ StepNode* Registry::Child(StepNode* parent, const StepRecord& step) {
     if (step.starts_chain_of)
         for (const StepNode* n = parent; n; n = n->parent)
             node->chain_index += n->step.starts_chain_of == step.starts_chain_of;
-    parent->children.push_back(std::move(node));
-    return parent->children.back().get();
+    parent->children->list.push_back(std::move(node));
+    return parent->children->list.back().get();
 }
 
 void* Registry::Published(StepNode* node) {

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "general_path.hpp"
+#include "table_parts.hpp"
 
 namespace tickfsm::detail {
 
@@ -24,11 +25,13 @@ namespace tickfsm::detail {
 /// leaf of either kind.
 template <class C, class A>
 [[TICKFSM_DETAIL_COLD]] void Table<C, A>::PlanNested() {
-    nested_slots.clear();
-    nested_chains.clear();
-    nested_performs.clear();
-    nested_moves.clear();
-    nested_move_steps.clear();
+    if (!nested_plan) return; // no tree: nothing takes the nested fast path
+    NestedPlan& plan = *nested_plan;
+    plan.slots.clear();
+    plan.chains.clear();
+    plan.performs.clear();
+    plan.moves.clear();
+    plan.move_steps.clear();
     if (!nested || parallel || any != kNoState || passing || stack_capacity != 0 || keep_previous ||
         uses_machine)
         return;
@@ -55,44 +58,43 @@ template <class C, class A>
         bool fast = true;
         for (std::size_t i = 0; i < n; ++i) fast = fast && level_fast[path[i]];
         if (!fast) continue;
-        planned.push_back({static_cast<StateIndex>(s), nested_slots.size(), nested_chains.size(),
-                           nested_performs.size()});
+        planned.push_back({static_cast<StateIndex>(s), plan.slots.size(), plan.chains.size(), plan.performs.size()});
         for (std::size_t i = 0; i < n; ++i) {
             const StateMeta<C, A>& m = meta[path[i]];
             const bool leaf = path[i] == s;
-            if (!leaf) nested_slots.push_back(tree[path[i]].slot);
+            if (!leaf) plan.slots.push_back(tree[path[i]].slot);
             std::uint32_t before = 0;
             for (const auto& chain : m.chains) {
                 if (chain->count != 0)
-                    nested_chains.push_back({chain.get(), leaf ? kLeafTicks : tree[path[i]].slot, before});
+                    plan.chains.push_back({chain.get(), leaf ? kLeafTicks : tree[path[i]].slot, before});
                 before += static_cast<std::uint32_t>(chain->count);
             }
-            if (m.fast_perform) nested_performs.push_back({m.fast_perform, m.offset});
+            if (m.fast_perform) plan.performs.push_back({m.fast_perform, m.offset});
         }
         meta[s].slow = false;
     }
     // The ranges are taken once the arrays stop growing.
-    planned.push_back({kNoState, nested_slots.size(), nested_chains.size(), nested_performs.size()});
+    planned.push_back({kNoState, plan.slots.size(), plan.chains.size(), plan.performs.size()});
     for (std::size_t p = 0; p + 1 < planned.size(); ++p) {
         const Planned& at = planned[p];
         const Planned& next = planned[p + 1];
-        NestedStepper<C, A>& stepper = nested_steppers[at.leaf];
+        NestedStepper<C, A>& stepper = plan.steppers[at.leaf];
         stepper.step = &NestedStep<C, A>;
         stepper.machine = &NestedMachineStep<C, A>;
         stepper.table = this;
-        stepper.slots = std::span<const std::uint32_t>(nested_slots).subspan(at.slots, next.slots - at.slots);
+        stepper.slots = std::span<const std::uint32_t>(plan.slots).subspan(at.slots, next.slots - at.slots);
         stepper.chains =
-            std::span<const NestedChain<C, A>>(nested_chains).subspan(at.chains, next.chains - at.chains);
-        stepper.performs = std::span<const NestedPerform<C, A>>(nested_performs)
+            std::span<const NestedChain<C, A>>(plan.chains).subspan(at.chains, next.chains - at.chains);
+        stepper.performs = std::span<const NestedPerform<C, A>>(plan.performs)
                                .subspan(at.performs, next.performs - at.performs);
     }
     // Every transition of a planned leaf's path, as it fires from that leaf.
     for (std::size_t p = 0; p + 1 < planned.size(); ++p)
         for (std::size_t i = planned[p].chains; i < planned[p + 1].chains; ++i) {
-            NestedChain<C, A>& level = nested_chains[i];
-            level.moves = static_cast<std::uint32_t>(nested_moves.size());
+            NestedChain<C, A>& level = plan.chains[i];
+            level.moves = static_cast<std::uint32_t>(plan.moves.size());
             for (std::size_t e = 0; e < level.chain->count; ++e)
-                nested_moves.push_back(PlanMove(planned[p].leaf, *level.chain, e));
+                plan.moves.push_back(PlanMove(planned[p].leaf, *level.chain, e));
         }
 }
 
@@ -112,18 +114,19 @@ template <class C, class A>
     TreeIndex path[kMaxDepth];
     const std::size_t n = EntryPath(tree, base, to, nullptr, path); // no history read: checked above
     const StateIndex entered = path[n - 1];
-    if (!nested_steppers[entered].step) return move;
-    move.exits = static_cast<std::uint32_t>(nested_move_steps.size());
+    NestedPlan& plan = *nested_plan;
+    if (!plan.steppers[entered].step) return move;
+    move.exits = static_cast<std::uint32_t>(plan.move_steps.size());
     for (TreeIndex s = leaf; s != base; s = tree[s].parent)
-        nested_move_steps.push_back(
+        plan.move_steps.push_back(
             {meta[s].has_exit ? meta[s].exit : nullptr, meta[s].offset, tree[s].history_slot, s});
-    move.enters = static_cast<std::uint32_t>(nested_move_steps.size());
+    move.enters = static_cast<std::uint32_t>(plan.move_steps.size());
     for (std::size_t i = 0; i < n; ++i) {
         const StateMeta<C, A>& m = meta[path[i]];
-        nested_move_steps.push_back({m.has_enter ? m.enter : nullptr, m.offset,
+        plan.move_steps.push_back({m.has_enter ? m.enter : nullptr, m.offset,
                                      tree[path[i]].initial != kNoNode ? tree[path[i]].slot : kNoSlot, path[i]});
     }
-    move.end = static_cast<std::uint32_t>(nested_move_steps.size());
+    move.end = static_cast<std::uint32_t>(plan.move_steps.size());
     move.leaf = entered;
     return move;
 }
@@ -153,12 +156,12 @@ template <class C, class A>
     ctx.action = &a;
     ctx.data = data;
     ctx.next = &next;
-    if (const NestedMove& move = table.nested_moves[level.moves + static_cast<std::uint32_t>(index)];
+    if (const NestedMove& move = table.nested_plan->moves[level.moves + static_cast<std::uint32_t>(index)];
         move.leaf != kNoState) {
         // ChangeTo's rules, planned: the exits (each composite left
         // remembering the leaf, if it keeps history), then the enters, each
         // state current while it is entered.
-        const NestedMoveStep<C, A>* const steps = table.nested_move_steps.data();
+        const NestedMoveStep<C, A>* const steps = table.nested_plan->move_steps.data();
         const StateIndex from = rt.state;
         for (std::uint32_t i = move.exits; i < move.enters; ++i) {
             if (steps[i].slot != kNoSlot) reinterpret_cast<HistorySlot*>(data + steps[i].slot)->last = from;
@@ -171,7 +174,7 @@ template <class C, class A>
             if (steps[i].slot != kNoSlot) reinterpret_cast<CompositeSlot*>(data + steps[i].slot)->ticks = 0;
             if (steps[i].hook) steps[i].hook(ctx, steps[i].offset);
         }
-        PerformPath(table.nested_steppers[move.leaf].performs, c, a, data);
+        PerformPath(table.nested_plan->steppers[move.leaf].performs, c, a, data);
         return;
     }
     Probed<C, A> fired;
@@ -183,7 +186,7 @@ template <class C, class A>
     // A leaf of the nested fast path performs its path from its own list:
     // FinishTick would find the same Performs (no pass-through, global state
     // or regions here, and no hook that could ask for a change).
-    if (const NestedStepper<C, A>& entered = table.nested_steppers[rt.state]; entered.step) {
+    if (const NestedStepper<C, A>& entered = table.nested_plan->steppers[rt.state]; entered.step) {
         PerformPath(entered.performs, c, a, data);
         return;
     }

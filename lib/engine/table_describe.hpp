@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "tickfsm/detail/table.hpp"
+#include "table_parts.hpp"
 
 namespace tickfsm::detail {
 
@@ -47,7 +48,7 @@ std::vector<TransitionRule> Table<C, A>::DescribeTransitions() const {
             for (std::size_t i = 0; i < meta[s].chains[c]->count; ++i) {
                 const auto& chain = meta[s].chains[c];
                 TransitionRule rule;
-                if (const typename Table<C, A>::EdgeNote* note = FindNote(static_cast<StateIndex>(s), c, i)) {
+                if (const EdgeNote* note = FindNote(static_cast<StateIndex>(s), c, i)) {
                     rule.always = note->always;
                     rule.condition = note->name;
                 }

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "tickfsm/detail/table.hpp"
+#include "table_parts.hpp"
 #include "tickfsm/detail/tree.hpp"
 
 namespace tickfsm::detail {
@@ -43,7 +44,8 @@ void Table<C, A>::Finalize() {
         uses_machine = uses_machine || general[s];
         all_fast = all_fast && !m.slow;
     }
-    nested_steppers.assign(nested ? meta.size() : 0, NestedStepper<C, A>{});
+    if (nested && !nested_plan) nested_plan.reset(new NestedPlan());
+    if (nested_plan) nested_plan->steppers.assign(nested ? meta.size() : 0, NestedStepper<C, A>{});
     if (plan_nested) plan_nested(*this);
     bare = data_size == 0; // then no state has data and no target a maker: every fast step has a bare form
     machine_words.assign(words.size(), StepWord<C, A>{});
@@ -63,7 +65,7 @@ void Table<C, A>::Finalize() {
         // A crowd never reads a slow state's entry: kSlow sends its ticks to the general path.
         const Stepper<C, A>* stepper = nullptr;
         if (!m.slow) {
-            if (nested) stepper = &nested_steppers[s];
+            if (nested) stepper = &nested_plan->steppers[s];
             else if (non_empty == 0) stepper = &m.step_none;
             else stepper = only;
         }

@@ -157,7 +157,7 @@ template <class C, class A, bool kInitial, class S, class... Edges>
         const StateIndex from = table.Find(TypeKey<S>());
         ReplaceChain(table, from, chain, fresh, false);
         std::size_t edge = 0; // each Always noted, as its own To<T>() notes it
-        (((std::is_same_v<typename Edges::Condition, Always> ? (void)(table.Note(from, chain, edge).always = true)
+        (((std::is_same_v<typename Edges::Condition, Always> ? table.NoteAlways(from, chain, edge)
                                                               : void()),
           ++edge),
          ...);
@@ -377,7 +377,7 @@ struct ConditionNameStep {};
 template <class C, class A>
 [[TICKFSM_DETAIL_COLD]] void ApplyConditionName(KindTable<C, A>& table, StateIndex from, std::size_t chain,
                                                 std::size_t edge, std::string_view name) {
-    table.Note(from, chain, edge).name = std::string(name);
+    table.NoteName(from, chain, edge, name);
 }
 template <class C, class A, class S>
 [[TICKFSM_DETAIL_COLD]] void ReplayConditionName(void* erased, const StepRecord& step) {

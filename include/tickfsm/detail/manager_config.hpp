@@ -183,7 +183,7 @@ struct ManagerConfig {
         auto& erased = static_cast<ErasedChain<C, A>&>(*table.meta[from].chains[chain]);
         erased.Add(std::forward<F>(condition), Target{to, 0, table.meta[to].offset}, forced);
         const std::size_t edge = erased.count - 1;
-        if constexpr (std::is_same_v<std::decay_t<F>, Always>) table.Note(from, chain, edge).always = true;
+        if constexpr (std::is_same_v<std::decay_t<F>, Always>) table.NoteAlways(from, chain, edge);
         if (!name.empty()) ApplyConditionName(table, from, chain, edge, name);
         table.finalized = false;
     }

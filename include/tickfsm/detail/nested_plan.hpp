@@ -24,7 +24,7 @@ struct NestedChain {
     const ChainBase<C, A>* chain = nullptr;
     std::uint32_t slot = 0;
     std::uint32_t before = 0; // the transitions of the state's earlier lists (a condition's number counts them)
-    std::uint32_t moves = 0;  // where its transitions' NestedMoves start in Table::nested_moves
+    std::uint32_t moves = 0;  // where its transitions' NestedMoves start in NestedPlan::moves
 };
 inline constexpr std::uint32_t kLeafTicks = 0xFFFFFFFF;
 /// On the nested fast path: the Perform of one state of the active path.
@@ -46,7 +46,7 @@ struct NestedMoveStep {
 /// when it fires from that leaf, planned once the table is finalized: the
 /// states it exits (innermost first) and enters (outermost first), which
 /// depend only on the leaf and the target while no composite on the way down
-/// keeps history. Ranges of Table::nested_move_steps.
+/// keeps history. Ranges of NestedPlan::move_steps.
 struct NestedMove {
     std::uint32_t exits = 0;  // [exits, enters): the states exited
     std::uint32_t enters = 0; // [enters, end): the states entered
@@ -65,6 +65,32 @@ struct NestedStepper : Stepper<C, A> {
     std::span<const NestedChain<C, A>> chains;
     std::span<const NestedPerform<C, A>> performs;
 };
+/// The nested fast path's plan for a table (lib/engine/table_parts.hpp): the
+/// library's alone, so that a file using machines never compiles its containers.
+struct NestedPlan;
+/// Deletes a NestedPlan, in the library where it is complete.
+struct DeleteNestedPlan {
+    void operator()(NestedPlan* plan) const noexcept;
+};
+
+/// What the builder said of a table's transitions beyond their chains (an
+/// Always, a condition's name), for Describe and Validate: the library's
+/// alone (lib/engine/table_parts.hpp).
+struct EdgeNote;
+struct EdgeNotes;
+/// Deletes a table's EdgeNotes, in the library where they are complete.
+struct DeleteEdgeNotes {
+    void operator()(EdgeNotes* notes) const noexcept;
+};
+
+/// A table's keyed states, sorted by key for Table::FindKey: the library's
+/// alone (lib/engine/table_parts.hpp).
+struct KeyedStates;
+/// Deletes a table's KeyedStates, in the library where they are complete.
+struct DeleteKeyedStates {
+    void operator()(KeyedStates* keyed) const noexcept;
+};
+
 /// A nested fast leaf's steps (lib/engine/nested_step.hpp).
 template <class C, class A>
 void NestedStep(const StepWord<C, A>* steps, C& c, const A& a, Runtime& rt, std::byte* data);

@@ -8,7 +8,6 @@
 #include <cstddef>
 #include <string>
 #include <string_view>
-#include <vector>
 
 #include "../event.hpp"
 #include "owned.hpp"
@@ -46,10 +45,19 @@ struct TableOps {
 };
 
 /// A place on the shared configuration path: the steps root..here.
+struct StepNode;
+/// The nodes below a node, or a registry's roots: the library's alone
+/// (lib/registry.cpp), so that a file that uses machines never compiles their list.
+struct StepNodes;
+/// Deletes a StepNodes, in the library where it is complete.
+struct DeleteStepNodes {
+    void operator()(StepNodes* nodes) const noexcept;
+};
+
 struct StepNode {
     StepRecord step;
     StepNode* parent = nullptr;
-    std::vector<Owned<StepNode>> children;
+    Owned<StepNodes, DeleteStepNodes> children; // made with the first child
     void* table = nullptr; // published table for the configuration root..here
     const TableOps* ops = nullptr;
     // Facts about the path root..here, computed once when the node is made.
@@ -90,7 +98,7 @@ public:
 
 private:
     const TableOps* ops;
-    std::vector<Owned<StepNode>> roots;
+    Owned<StepNodes, DeleteStepNodes> roots; // made with the first root
 };
 
 } // namespace tickfsm::detail

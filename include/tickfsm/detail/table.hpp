@@ -195,17 +195,7 @@ struct Table {
     std::vector<DataItem> items;          // per-character copies, in construction order
     std::vector<std::string_view> names;  // set by Finalize, for observers
     std::vector<TreeNode> tree;           // one per state: which state holds which (see tree.hpp)
-    /// A keyed state: its key's type (TypeKey), the key, its id.
-    struct Keyed {
-        const void* type;
-        std::uint64_t value;
-        StateIndex id;
-        bool Before(const void* t, std::uint64_t v) const noexcept {
-            const auto a = reinterpret_cast<std::uintptr_t>(type), b = reinterpret_cast<std::uintptr_t>(t);
-            return a < b || (a == b && value < v);
-        }
-    };
-    std::vector<Keyed> keyed; // keyed states, sorted by (type, value), for FindKey
+    Owned<KeyedStates, DeleteKeyedStates> keyed; // keyed states by key, for FindKey; made with the first
     float dt = 1.0f / 60.0f;
     StateIndex initial = kNoState;
     StateIndex any = kNoState;            // the Any pseudo-state, once FromAny() was called
@@ -231,44 +221,24 @@ struct Table {
     std::size_t refs = 1; // changed through AddOwner and DropOwner alone
 
     // Read by Describe and Validate alone, never by a tick; kept last so that
-    // the members a tick reads stay where they are.
-    struct EdgeNote {
-        StateIndex from = kNoState;
-        std::size_t chain = 0;  // which of from's chains
-        std::size_t index = 0;  // its place in that chain
-        bool always = false;    // no condition: it holds on every tick
-        std::string name;       // the condition's name given in the builder
-    };
-    std::vector<EdgeNote> notes;
-    // The nested fast path's contexts and what they point into (see NestedStepper).
-    std::vector<NestedStepper<C, A>> nested_steppers;
+    // the members a tick reads stay where they are. What the builder said of
+    // a transition beyond its chain (see NoteAlways, NoteName): the library's alone.
+    Owned<EdgeNotes, DeleteEdgeNotes> notes;
+    // The nested fast path's steppers and what they point into (see
+    // NestedStepper): made and read by the library alone, set once a tree exists.
+    Owned<NestedPlan, DeleteNestedPlan> nested_plan;
     // Set by the first SetSubstates: a flat machine never compiles the nested fast path.
     void (*plan_nested)(Table&) = nullptr;
     FeatureCode<C, A> code;
-    std::vector<std::uint32_t> nested_slots;
-    std::vector<NestedChain<C, A>> nested_chains;
-    std::vector<NestedPerform<C, A>> nested_performs;
-    std::vector<NestedMove> nested_moves;
-    std::vector<NestedMoveStep<C, A>> nested_move_steps;
     std::vector<StateIndex> terminal; // SetTerminal<S>()
     std::vector<Event> declared;      // DeclareEvent(...)
 
-    /// The note of edge `index` of chain `chain` of `from`, made if new.
-    EdgeNote& Note(StateIndex from, std::size_t chain, std::size_t index) {
-        for (EdgeNote& note : notes)
-            if (note.from == from && note.chain == chain && note.index == index) return note;
-        EdgeNote& note = notes.emplace_back();
-        note.from = from;
-        note.chain = chain;
-        note.index = index;
-        finalized = false;
-        return note;
-    }
-    const EdgeNote* FindNote(StateIndex from, std::size_t chain, std::size_t index) const noexcept {
-        for (const EdgeNote& note : notes)
-            if (note.from == from && note.chain == chain && note.index == index) return &note;
-        return nullptr;
-    }
+    /// Notes that edge `index` of chain `chain` of `from` has no condition (Always).
+    void NoteAlways(StateIndex from, std::size_t chain, std::size_t index);
+    /// Notes the name the builder gave the condition of edge `index` of chain `chain` of `from`.
+    void NoteName(StateIndex from, std::size_t chain, std::size_t index, std::string_view name);
+    /// The note of that edge, or null if the builder said nothing of it.
+    const EdgeNote* FindNote(StateIndex from, std::size_t chain, std::size_t index) const noexcept;
 
     /// A table of the kind `who` names ("StateManager<Hero, Input>").
     Table(float fixed_dt, std::string who);
@@ -351,27 +321,9 @@ struct Table {
     }
 
     /// Id of the keyed state `value` of key type `key_type`, or kNoState.
-    StateIndex FindKey(const void* key_type, std::uint64_t value) const noexcept {
-        const std::size_t at = KeyedAt(key_type, value);
-        return at < keyed.size() && keyed[at].type == key_type && keyed[at].value == value ? keyed[at].id : kNoState;
-    }
-    /// Where (key_type, value) is or would go in `keyed`.
-    std::size_t KeyedAt(const void* key_type, std::uint64_t value) const noexcept {
-        std::size_t low = 0, high = keyed.size();
-        while (low < high) {
-            const std::size_t mid = low + (high - low) / 2;
-            if (keyed[mid].Before(key_type, value)) low = mid + 1;
-            else high = mid;
-        }
-        return low;
-    }
+    StateIndex FindKey(const void* key_type, std::uint64_t value) const noexcept;
     /// State `id` becomes the keyed state `value` of key type `key_type`.
-    void SetKey(StateIndex id, const void* key_type, std::uint64_t value) {
-        if (FindKey(key_type, value) == kNoState) // first: if it throws, the state has no key yet
-            keyed.insert(keyed.begin() + static_cast<std::ptrdiff_t>(KeyedAt(key_type, value)), Keyed{key_type, value, id});
-        meta[id].key_type = key_type;
-        meta[id].key_value = value;
-    }
+    void SetKey(StateIndex id, const void* key_type, std::uint64_t value);
 
     /// Undo the last Register (its data state could not be constructed).
     void PopLast() noexcept {
