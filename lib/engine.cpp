@@ -160,6 +160,45 @@ void DeleteNestedPlan::operator()(NestedPlan* plan) const noexcept { delete plan
 void DeleteEdgeNotes::operator()(EdgeNotes* notes) const noexcept { delete notes; }
 void DeleteKeyedStates::operator()(KeyedStates* keyed) const noexcept { delete keyed; }
 
+// --- the steps a compile-time machine's constant compiles per leaf (nested_plan.hpp) ---
+
+void AddFusedLeaf(ErasedTable& table, const FusedLeaf& leaf) {
+    if (!table.nested_plan) table.nested_plan.reset(new NestedPlan());
+    table.finalized = false;
+    for (FusedLeaf& known : table.nested_plan->fused)
+        if (known.path[known.depth - 1] == leaf.path[leaf.depth - 1]) {
+            known = leaf;
+            return;
+        }
+    table.nested_plan->fused.push_back(leaf);
+}
+
+std::size_t FusedLeafCount(const ErasedTable& table) noexcept {
+    if (!table.nested_plan) return 0;
+    std::size_t count = 0;
+    for (const NestedStepper<AnyController, AnyAction>& stepper : table.nested_plan->steppers)
+        for (const FusedLeaf& leaf : table.nested_plan->fused)
+            count += stepper.machine != nullptr && stepper.machine == leaf.machine;
+    return count;
+}
+
+void FusedFire(const ErasedWord* steps, AnyController& c, const AnyAction& a, Runtime& rt, std::byte* data,
+               std::uint32_t chain, int index) {
+    const auto& self = SelfOf<NestedStepper<AnyController, AnyAction>>(steps, rt.state);
+    NestedFire(*self.table, c, a, rt, data, self.chains[chain], index);
+}
+
+void FusedFireMachine(AnyController& c, const AnyAction& a, Runtime& rt, std::uint32_t chain, int index) {
+    const ErasedWord* steps = SeatedSteps<AnyController, AnyAction>(rt);
+    const auto& self = SelfOf<NestedStepper<AnyController, AnyAction>>(steps, rt.state);
+    // Until the change is made, the general step, which serves any state (as NestedTick).
+    SeatOf(rt).step = reinterpret_cast<void (*)()>(&MachineGeneralStep<AnyController, AnyAction>);
+    NestedFire(*self.table, c, a, rt, SeatedData(rt), self.chains[chain], index);
+    const MachineStepFn<AnyController, AnyAction> step =
+        rt.flags & kGeneralReasons ? &MachineGeneralStep<AnyController, AnyAction> : steps[rt.state].machine;
+    SeatOf(rt).step = reinterpret_cast<void (*)()>(step);
+}
+
 // --- a StateManager's tick off the fast path, whatever its kind (manager_engine.hpp) ---
 
 bool MachineSlowTick(Seat& seat, const KindCode& kind, AnyController& c, const AnyAction& a) {

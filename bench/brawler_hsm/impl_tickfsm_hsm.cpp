@@ -7,6 +7,7 @@
 #include <span>
 #include <vector>
 
+#include <tickfsm/static_machine.hpp>
 #include <tickfsm/tickfsm.hpp>
 
 #include "brawler_hsm.hpp"
@@ -90,6 +91,44 @@ class HsmStateManager : public tickfsm::StateManager<HsmFighter, Input> {
   }
 };
 
+// The same tree and transitions as one compile-time constant, which a
+// StateManager takes with Configure: each leaf then ticks with its whole
+// path's conditions and Performs inlined.
+inline constexpr auto kHsmTransitions =
+    tickfsm::Transitions<HsmFighter, Input>()
+        .SetSubstates<Alive, Vulnerable, Land, Hurt>()
+        .SetSubstates<Vulnerable, GroundedState, AirborneState, Attack>()
+        .SetSubstates<GroundedState, Idle, Run>()
+        .SetSubstates<AirborneState, Jump, Fall>()
+        .SetInitialState<Idle>()
+            .To<Run>([](const HsmFighter& f, const Input& in, float t) { return Moving(f, in, t); })
+        .From<Run>()
+            .To<Idle>([](const HsmFighter& f, const Input& in, float t) { return Still(f, in, t); })
+        .From<Vulnerable>()
+            .To<Hurt>([](const HsmFighter& f, const Input& in, float t) { return Hit(f, in, t); })
+        .From<GroundedState>()
+            .To<Jump>([](const HsmFighter& f, const Input& in, float t) { return CanJump(f, in, t); })
+            .To<Attack>([](const HsmFighter& f, const Input& in, float t) { return CanAttack(f, in, t); })
+            .To<Fall>([](const HsmFighter& f, const Input& in, float t) { return Airborne(f, in, t); })
+        .From<Jump>()
+            .To<Fall>([](const HsmFighter& f, const Input& in, float t) { return Descending(f, in, t); })
+        .From<Fall>()
+            .To<Land>([](const HsmFighter& f, const Input& in, float t) { return Grounded(f, in, t); })
+        .From<Attack>()
+            .To<Idle>([](const HsmFighter& f, const Input& in, float t) { return AttackDone(f, in, t); })
+        .From<Land>()
+            .To<Idle>([](const HsmFighter& f, const Input& in, float t) { return LandDone(f, in, t); })
+        .From<Hurt>()
+            .To<Dead>([](const HsmFighter& f, const Input& in, float t) { return NoHp(f, in, t); })
+            .To<Idle>([](const HsmFighter& f, const Input& in, float t) { return HurtDone(f, in, t); })
+        .From<Dead>()
+            .To<Idle>([](const HsmFighter& f, const Input& in, float t) { return DeadDone(f, in, t); });
+
+class HsmTableStateManager : public tickfsm::StateManager<HsmFighter, Input> {
+ public:
+  explicit HsmTableStateManager(HsmFighter& fighter) : StateManager(fighter, DT) { Configure(kHsmTransitions); }
+};
+
 // The spec's index of the leaf that `is_in` reports active.
 template <class IsIn>
 int LeafIndex(IsIn&& is_in) {
@@ -105,19 +144,20 @@ int LeafIndex(IsIn&& is_in) {
 
 // Whatever the kind keeps for the rest of the process (a shared table, if the
 // machine shares one) is built here, before any implementation counts bytes.
+template <class Manager>
 void BuildKindOnce() {
   HsmFighter fighter;
-  HsmStateManager machine(fighter);
+  Manager machine(fighter);
   machine.Perform(Input{});
 }
 
-// One HsmStateManager per agent (kCrowd false) or one Crowd of them (true).
-template <bool kCrowd>
-class TickfsmHsmImpl final : public ImplBase<TickfsmHsmImpl<kCrowd>> {
+// One Manager per agent (kCrowd false) or one Crowd of them (true).
+template <class Manager, bool kCrowd>
+class TickfsmHsmImpl final : public ImplBase<TickfsmHsmImpl<Manager, kCrowd>> {
  public:
   explicit TickfsmHsmImpl(std::size_t n) : fighters_(n), rng_(n) {
     for (std::size_t i = 0; i < n; ++i) rng_[i] = Seed(i);
-    BuildKindOnce();
+    BuildKindOnce<Manager>();
     if constexpr (kCrowd) {
       const std::size_t heap = HeapBytesDuring([&] {
         HsmFighter prototype;
@@ -127,19 +167,19 @@ class TickfsmHsmImpl final : public ImplBase<TickfsmHsmImpl<kCrowd>> {
     } else {
       // Not copyable nor movable: one array, built in place, configuration
       // closed by Initialize(); Idle is entered by the first Perform.
-      machines_ = std::allocator<HsmStateManager>{}.allocate(n);
+      machines_ = std::allocator<Manager>{}.allocate(n);
       const std::size_t heap = HeapBytesDuring([&] {
         for (; built_ < n; ++built_) std::construct_at(machines_ + built_, fighters_[built_]);
         for (std::size_t i = 0; i < n; ++i) machines_[i].Initialize();
       });
-      bytes_ = sizeof(HsmStateManager) + (n > 0 ? heap / n : 0);
+      bytes_ = sizeof(Manager) + (n > 0 ? heap / n : 0);
     }
   }
 
   ~TickfsmHsmImpl() override {
     if constexpr (!kCrowd) {
       for (std::size_t i = 0; i < built_; ++i) std::destroy_at(machines_ + i);
-      std::allocator<HsmStateManager>{}.deallocate(machines_, fighters_.size());
+      std::allocator<Manager>{}.deallocate(machines_, fighters_.size());
     }
   }
   TickfsmHsmImpl(const TickfsmHsmImpl&) = delete;
@@ -156,7 +196,7 @@ class TickfsmHsmImpl final : public ImplBase<TickfsmHsmImpl<kCrowd>> {
     } else {
       const std::size_t n = fighters_.size();
       HsmFighter* const fighters = fighters_.data();
-      HsmStateManager* const machines = machines_;
+      Manager* const machines = machines_;
       for (std::size_t i = 0; i < n; ++i) {
         const Input in = DrawInput(rng[i]);
         Physics(fighters[i]);
@@ -181,22 +221,28 @@ class TickfsmHsmImpl final : public ImplBase<TickfsmHsmImpl<kCrowd>> {
   std::size_t MachineBytesPerAgent() const override { return bytes_; }
 
  private:
-  using Crowd = tickfsm::Crowd<HsmStateManager>;
+  using Crowd = tickfsm::Crowd<Manager>;
   std::vector<HsmFighter> fighters_;
   std::vector<std::uint32_t> rng_;
   std::optional<Crowd> crowd_;
-  HsmStateManager* machines_ = nullptr;
+  Manager* machines_ = nullptr;
   std::size_t built_ = 0;
   std::size_t bytes_ = 0;
 };
 
-template <bool kCrowd>
+template <class Manager, bool kCrowd>
 std::unique_ptr<Impl> Make(std::size_t n) {
-  return std::make_unique<TickfsmHsmImpl<kCrowd>>(n);
+  return std::make_unique<TickfsmHsmImpl<Manager, kCrowd>>(n);
 }
 
 }  // namespace
 }  // namespace brawler::hsm
 
-extern const brawler::ImplInfo kTickfsmHsmImpl{"tickfsm-hsm", &brawler::hsm::Make<false>, true};
-extern const brawler::ImplInfo kTickfsmHsmCrowdImpl{"tickfsm-hsm-crowd", &brawler::hsm::Make<true>, true};
+extern const brawler::ImplInfo kTickfsmHsmImpl{"tickfsm-hsm", &brawler::hsm::Make<brawler::hsm::HsmStateManager, false>,
+                                               true};
+extern const brawler::ImplInfo kTickfsmHsmCrowdImpl{"tickfsm-hsm-crowd",
+                                                    &brawler::hsm::Make<brawler::hsm::HsmStateManager, true>, true};
+extern const brawler::ImplInfo kTickfsmHsmTableImpl{
+    "tickfsm-hsm-table", &brawler::hsm::Make<brawler::hsm::HsmTableStateManager, false>, true};
+extern const brawler::ImplInfo kTickfsmHsmTableCrowdImpl{
+    "tickfsm-hsm-table-crowd", &brawler::hsm::Make<brawler::hsm::HsmTableStateManager, true>, true};

@@ -2,7 +2,8 @@
 // bench/brawler/main.cpp; ratios are taken against "switch-hsm".
 #include "impl.hpp"
 
-#define BRAWLER_HSM_IMPLS(X) X(kSwitchHsmImpl) X(kTickfsmHsmImpl) X(kTickfsmHsmCrowdImpl)
+#define BRAWLER_HSM_IMPLS(X) X(kSwitchHsmImpl) X(kTickfsmHsmImpl) X(kTickfsmHsmCrowdImpl) X(kTickfsmHsmTableImpl) \
+  X(kTickfsmHsmTableCrowdImpl)
 #define BRAWLER_HSM_DECLARE(impl) extern const brawler::ImplInfo impl;
 #define BRAWLER_HSM_ADDRESS(impl) &::impl,
 

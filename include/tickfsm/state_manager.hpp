@@ -542,6 +542,7 @@ private:
     template <class, class, std::size_t>
     friend class InputSequenceBuffer;
     friend struct detail::TicksAccess;
+    friend struct detail::TableAccess;
     std::uint32_t& Ticks() noexcept { return machine_seat.rt.ticks; }
 
     /// A buffered request for the state whose type key is `key`.
@@ -625,6 +626,13 @@ private:
     /// Configure's chain: S's transitions (detail::Edge types) in one step.
     template <bool kInitial, class S, class... Edges>
     void AddChain();
+    /// Configure's last step for a constant that nests states: its leaves'
+    /// fused steps (detail::FusedTree), registered with the table.
+    template <class Fused>
+    void AddFusedSteps() {
+        if (ManagerConfig::SharedStep(machine_seat, detail::TypeKey<Fused>(), &Fused::Replay)) return;
+        ManagerStorage::ApplyPrivately(machine_seat, [](MachineTable& table) { Fused::Apply(table); });
+    }
     template <class>
     friend struct detail::StaticReplay;
     template <class K>

@@ -21,6 +21,7 @@
 #include "config_error.hpp"
 #include "detail/grouped.hpp"
 #include "detail/static_chains.hpp"
+#include "detail/static_tree.hpp"
 #include "tick_order.hpp"
 #include "detail/table.hpp"
 #include "detail/traits.hpp"
@@ -47,19 +48,42 @@ class StaticCrowd;
 /// `From<S2>()` for the next state. Each call returns a new type; a constant
 /// of the last one is the machine (see StaticStateManager and StaticCrowd).
 /// Start from `tickfsm::Transitions<Controller, Action>()`.
-template <class Controller, class Action, class Initial, class Done, class Current>
+template <class Controller, class Action, class Initial, class Done, class Current,
+          class Tree = detail::TypeList<>>
 class StaticTransitions;
 
-template <class Controller, class Action, class Initial, class... Done, class Current>
-class StaticTransitions<Controller, Action, Initial, detail::TypeList<Done...>, Current> {
+template <class Controller, class Action, class Initial, class... Done, class Current, class... Nodes>
+class StaticTransitions<Controller, Action, Initial, detail::TypeList<Done...>, Current, detail::TypeList<Nodes...>> {
 public:
+    /// Nests states, as StateManager::SetSubstates does: Initial and Others
+    /// become Parent's substates, Initial its initial one. Written before
+    /// SetInitialState, one call per parent. A constant with nested states
+    /// configures a StateManager (Configure) and its crowds, whose leaves then
+    /// tick with their whole active path's conditions and Performs inlined;
+    /// StaticStateManager and StaticCrowd run flat machines only.
+    template <class Parent, class Initial_, class... Others>
+    constexpr auto SetSubstates() const {
+        static_assert(std::is_void_v<Initial>,
+                      "tickfsm: Transitions: write SetSubstates<Parent, Substates...>() before SetInitialState<S>(), "
+                      "the whole tree first, then the transitions");
+        static_assert(detail::CheckStaticState<Parent, Controller, Action>() &&
+                      detail::CheckStaticState<Initial_, Controller, Action>() &&
+                      (... && detail::CheckStaticState<Others, Controller, Action>()));
+        static_assert(!std::is_same_v<Parent, Initial_> && (... && !std::is_same_v<Parent, Others>),
+                      "tickfsm: Transitions: SetSubstates<Parent, Substates...>(): a state cannot be its own "
+                      "substate; list Parent's children after it");
+        return StaticTransitions<Controller, Action, void, detail::TypeList<>, void,
+                                 detail::TypeList<Nodes..., detail::StaticSubstates<Parent, Initial_, Others...>>>{};
+    }
+
     /// The state every character starts in; its transitions follow.
     template <class S>
     constexpr auto SetInitialState() const {
         static_assert(std::is_void_v<Initial>, "tickfsm: Transitions: SetInitialState<S>() is called once, first; "
                                                "use From<S>() for the transitions of the other states");
         static_assert(detail::CheckStaticState<S, Controller, Action>());
-        return StaticTransitions<Controller, Action, S, detail::TypeList<>, detail::StaticChain<S>>{};
+        return StaticTransitions<Controller, Action, S, detail::TypeList<>, detail::StaticChain<S>,
+                                 detail::TypeList<Nodes...>>{};
     }
 
     /// The transitions of S follow (each state has at most one From).
@@ -73,7 +97,7 @@ public:
             return *this;
         } else {
             return StaticTransitions<Controller, Action, Initial, detail::TypeList<Done..., Current>,
-                                     detail::StaticChain<S>>{};
+                                     detail::StaticChain<S>, detail::TypeList<Nodes...>>{};
         }
     }
 
@@ -88,7 +112,8 @@ public:
         static_assert(detail::CheckStaticState<T, Controller, Action>());
         static_assert(detail::CheckStaticCondition<F, Controller, Action>());
         return StaticTransitions<Controller, Action, Initial, detail::TypeList<Done...>,
-                                 typename detail::AppendEdge<Current, detail::StaticEdge<T, F>>::type>{};
+                                 typename detail::AppendEdge<Current, detail::StaticEdge<T, F>>::type,
+                                 detail::TypeList<Nodes...>>{};
     }
 
 private:
@@ -98,6 +123,7 @@ private:
     using ActionType = Action;
     using InitialType = Initial;
     using ChainTypes = detail::TypeList<Done..., Current>;
+    using TreeTypes = detail::TypeList<Nodes...>;
 };
 
 /// The start of a compile-time machine's transitions (see StaticTransitions).
@@ -108,10 +134,13 @@ constexpr StaticTransitions<Controller, Action, void, detail::TypeList<>, void> 
 
 namespace detail {
 
+template <class Chains>
+struct StaticTableFacts;
+
 /// StateManager::Configure on a compile-time machine's transitions: each
 /// chain added in one configuration step (StateManager::AddChain).
-template <class Controller, class Action, class Initial, class... Done, class Current>
-struct StaticReplay<StaticTransitions<Controller, Action, Initial, TypeList<Done...>, Current>> {
+template <class Controller, class Action, class Initial, class... Done, class Current, class... Nodes>
+struct StaticReplay<StaticTransitions<Controller, Action, Initial, TypeList<Done...>, Current, TypeList<Nodes...>>> {
     static constexpr bool kReplayable = true;
 
     template <class Manager>
@@ -124,10 +153,23 @@ struct StaticReplay<StaticTransitions<Controller, Action, Initial, TypeList<Done
         static_assert(!std::is_void_v<Initial>,
                       "tickfsm: StateManager::Configure(transitions): the transitions have no initial state: start "
                       "them with tickfsm::Transitions<Controller, Action>().SetInitialState<S>()");
-        if constexpr (!std::is_void_v<Initial>) Chains<true>(manager, TypeList<Done..., Current>{});
+        if constexpr (!std::is_void_v<Initial>) {
+            (..., Substates(manager, Nodes{}));
+            Chains<true>(manager, TypeList<Done..., Current>{});
+            if constexpr (sizeof...(Nodes) > 0) {
+                using Facts = StaticTableFacts<TypeList<Done..., Current>>;
+                using States = typename CollectStates<typename TreeStates<TypeList<>, Nodes...>::type, Done...,
+                                                      Current>::type;
+                manager.template AddFusedSteps<FusedTree<Controller, Action, TypeList<Nodes...>, States, Facts>>();
+            }
+        }
     }
 
 private:
+    template <class Manager, class Parent, class... Children>
+    static void Substates(Manager& manager, StaticSubstates<Parent, Children...>) {
+        manager.template SetSubstates<Parent, Children...>();
+    }
     // The first chain is the initial state's (SetInitialState<S>() starts it).
     template <bool kFirst, class Manager, class Chain, class... More>
     static void Chains(Manager& manager, TypeList<Chain, More...>) {
@@ -167,6 +209,10 @@ struct StaticCore {
     static_assert(!std::is_void_v<typename Table::InitialType>,
                   "tickfsm: a compile-time machine needs an initial state: start its transitions with "
                   "tickfsm::Transitions<Controller, Action>().SetInitialState<S>()");
+    static_assert(std::is_same_v<typename Table::TreeTypes, TypeList<>>,
+                  "tickfsm: StaticStateManager and StaticCrowd run flat machines; these transitions nest states "
+                  "(SetSubstates): configure a StateManager from them with Configure(kTable), and tick many "
+                  "characters with a tickfsm::Crowd of that StateManager");
     using Facts = StaticTableFacts<typename Table::ChainTypes>;
     using States = typename Facts::States;
     template <class S>

@@ -5,6 +5,7 @@
 // its NestedMove, planned with the steppers from the tree walks the general
 // path (general_path.hpp) takes, or is made by the general path itself.
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <span>
@@ -32,6 +33,7 @@ template <class C, class A>
     plan.performs.clear();
     plan.moves.clear();
     plan.move_steps.clear();
+    plan.offsets.clear();
     if (!nested || parallel || any != kNoState || passing || stack_capacity != 0 || keep_previous ||
         uses_machine)
         return;
@@ -48,7 +50,7 @@ template <class C, class A>
     }
     struct Planned {
         StateIndex leaf;
-        std::size_t slots, chains, performs; // where its ranges start
+        std::size_t slots, chains, performs, offsets; // where its ranges start
     };
     std::vector<Planned> planned;
     for (std::size_t s = 0; s < meta.size(); ++s) {
@@ -58,9 +60,11 @@ template <class C, class A>
         bool fast = true;
         for (std::size_t i = 0; i < n; ++i) fast = fast && level_fast[path[i]];
         if (!fast) continue;
-        planned.push_back({static_cast<StateIndex>(s), plan.slots.size(), plan.chains.size(), plan.performs.size()});
+        planned.push_back({static_cast<StateIndex>(s), plan.slots.size(), plan.chains.size(), plan.performs.size(),
+                           plan.offsets.size()});
         for (std::size_t i = 0; i < n; ++i) {
             const StateMeta<C, A>& m = meta[path[i]];
+            plan.offsets.push_back(m.offset);
             const bool leaf = path[i] == s;
             if (!leaf) plan.slots.push_back(tree[path[i]].slot);
             std::uint32_t before = 0;
@@ -74,7 +78,7 @@ template <class C, class A>
         meta[s].slow = false;
     }
     // The ranges are taken once the arrays stop growing.
-    planned.push_back({kNoState, plan.slots.size(), plan.chains.size(), plan.performs.size()});
+    planned.push_back({kNoState, plan.slots.size(), plan.chains.size(), plan.performs.size(), plan.offsets.size()});
     for (std::size_t p = 0; p + 1 < planned.size(); ++p) {
         const Planned& at = planned[p];
         const Planned& next = planned[p + 1];
@@ -87,15 +91,63 @@ template <class C, class A>
             std::span<const NestedChain<C, A>>(plan.chains).subspan(at.chains, next.chains - at.chains);
         stepper.performs = std::span<const NestedPerform<C, A>>(plan.performs)
                                .subspan(at.performs, next.performs - at.performs);
+        stepper.offsets =
+            std::span<const std::uint32_t>(plan.offsets).subspan(at.offsets, next.offsets - at.offsets);
     }
     // Every transition of a planned leaf's path, as it fires from that leaf.
-    for (std::size_t p = 0; p + 1 < planned.size(); ++p)
+    std::vector<std::size_t> first_move(planned.size());
+    for (std::size_t p = 0; p + 1 < planned.size(); ++p) {
+        first_move[p] = plan.moves.size();
         for (std::size_t i = planned[p].chains; i < planned[p + 1].chains; ++i) {
             NestedChain<C, A>& level = plan.chains[i];
             level.moves = static_cast<std::uint32_t>(plan.moves.size());
             for (std::size_t e = 0; e < level.chain->count; ++e)
                 plan.moves.push_back(PlanMove(planned[p].leaf, *level.chain, e));
         }
+    }
+    first_move.back() = plan.moves.size();
+    // The steps compiled from a constant, if every one still fits its leaf:
+    // each takes the constant's tree for granted (the states it exits and
+    // enters), so one leaf that changed since leaves them all unused.
+    const bool fused = std::all_of(plan.fused.begin(), plan.fused.end(), [&](const FusedLeaf& leaf) {
+        const StateIndex id = Find(leaf.path[leaf.depth - 1]);
+        return id != kNoState && FusedFits(leaf, id);
+    });
+    for (std::size_t p = 0; p + 1 < planned.size(); ++p) {
+        NestedStepper<C, A>& stepper = plan.steppers[planned[p].leaf];
+        stepper.moves = std::span<const NestedMove>(plan.moves).subspan(first_move[p], first_move[p + 1] - first_move[p]);
+        stepper.move_steps = plan.move_steps.data();
+        if (!fused) continue;
+        for (const FusedLeaf& leaf : plan.fused)
+            if (leaf.path[leaf.depth - 1] == meta[planned[p].leaf].key) {
+                stepper.step = leaf.step;
+                stepper.machine = leaf.machine;
+            }
+    }
+}
+
+/// Whether state `leaf` is still what `fused` was compiled for (see
+/// FusedLeaf): a leaf, on the same path of states, each with the same
+/// transitions.
+template <class C, class A>
+[[TICKFSM_DETAIL_COLD]] bool Table<C, A>::FusedFits(const FusedLeaf& fused, StateIndex leaf) const {
+    if (tree[leaf].initial != kNoNode || tree[leaf].first_region != kNoNode) return false;
+    TreeIndex path[kMaxDepth];
+    const std::size_t n = ActivePathOf(tree, static_cast<TreeIndex>(leaf), path);
+    if (n != fused.depth) return false;
+    for (std::size_t i = 0; i < n; ++i) {
+        const StateMeta<C, A>& m = meta[path[i]];
+        if (m.key != fused.path[i]) return false;
+        std::size_t non_empty = 0;
+        bool same = true;
+        for (const auto& chain : m.chains) {
+            if (chain->count == 0) continue;
+            ++non_empty;
+            same = same && chain->type == fused.chains[i];
+        }
+        if (fused.chains[i] ? non_empty != 1 || !same : non_empty != 0) return false;
+    }
+    return true;
 }
 
 /// What transition `index` of `chain` does when it fires from `leaf` (see

@@ -25,6 +25,8 @@ struct NestedPlan {
     std::vector<NestedPerform<AnyController, AnyAction>> performs;
     std::vector<NestedMove> moves;
     std::vector<NestedMoveStep<AnyController, AnyAction>> move_steps;
+    std::vector<std::uint32_t> offsets;
+    std::vector<FusedLeaf> fused; // registered by configuration (AddFusedLeaf); kept when the table is planned again
 };
 
 /// What the builder said of one transition beyond its chain.

@@ -171,6 +171,15 @@ struct TicksAccess {
     }
 };
 
+/// Tests only: a StateManager's table (see FusedLeafCount). Each
+/// StateManager befriends it.
+struct TableAccess {
+    template <class M>
+    static const auto& Of(const M& machine) {
+        return machine.ResolvedTable();
+    }
+};
+
 /// A state with no transitions: count the tick and perform.
 template <class C, class A, class S>
 void StepNone(const ErasedWord* steps, AnyController& any_c, const AnyAction& any_a, Runtime& rt,

@@ -64,6 +64,9 @@ struct NestedStepper : Stepper<C, A> {
     std::span<const std::uint32_t> slots; // the composites' CompositeSlot offsets
     std::span<const NestedChain<C, A>> chains;
     std::span<const NestedPerform<C, A>> performs;
+    std::span<const std::uint32_t> offsets; // every state's object offset, outermost first (for a FusedLeaf's step)
+    std::span<const NestedMove> moves;       // the path's transitions, in the order they are tried
+    const NestedMoveStep<C, A>* move_steps = nullptr; // what the moves' ranges index
 };
 /// The nested fast path's plan for a table (lib/engine/table_parts.hpp): the
 /// library's alone, so that a file using machines never compiles its containers.
@@ -90,6 +93,33 @@ struct KeyedStates;
 struct DeleteKeyedStates {
     void operator()(KeyedStates* keyed) const noexcept;
 };
+
+/// A leaf's nested fast step compiled from a compile-time machine's constant
+/// (StateManager::Configure of a constant with SetSubstates): its active
+/// path's conditions and Performs inlined, as NestedTick's rules. It takes the
+/// place of NestedStep and NestedMachineStep when the table is finalized, if
+/// the leaf takes the nested fast path and its path and transitions are still
+/// the constant's: the same states, outermost first, each with the one chain
+/// the constant gave it (or none). Anything configured since (another chain,
+/// a new parent) leaves the leaf to the generic step.
+struct FusedLeaf {
+    const void* const* path = nullptr;   // TypeKeys of its active path's states, outermost first
+    const void* const* chains = nullptr; // per state of the path: its chain's TypeKey, or null for no transitions
+    std::size_t depth = 0;
+    StepFn<AnyController, AnyAction> step = nullptr;
+    MachineStepFn<AnyController, AnyAction> machine = nullptr;
+};
+/// Registers a FusedLeaf with a table (kept in its NestedPlan; a second one
+/// for the same leaf replaces the first).
+void AddFusedLeaf(Table<AnyController, AnyAction>& table, const FusedLeaf& leaf);
+/// A FusedLeaf's crowd step found that transition `index` of the path's
+/// `chain`th list of transitions holds: the change as NestedTick makes it.
+void FusedFire(const StepWord<AnyController, AnyAction>* steps, AnyController& c, const AnyAction& a, Runtime& rt,
+               std::byte* data, std::uint32_t chain, int index);
+/// How many leaves of a finalized table tick with a FusedLeaf's step (for tests).
+std::size_t FusedLeafCount(const Table<AnyController, AnyAction>& table) noexcept;
+/// FusedFire for a StateManager's step: the Seat's step follows the leaf entered.
+void FusedFireMachine(AnyController& c, const AnyAction& a, Runtime& rt, std::uint32_t chain, int index);
 
 /// A nested fast leaf's steps (lib/engine/nested_step.hpp).
 template <class C, class A>

@@ -351,6 +351,8 @@ struct Table {
     /// What transition `index` of `chain` does when it fires from `leaf`
     /// (lib/engine/nested_step.hpp).
     NestedMove PlanMove(StateIndex leaf, const ChainBase<C, A>& chain, std::size_t index);
+    /// Whether state `leaf` is still the leaf `fused` was compiled for (lib/engine/nested_step.hpp).
+    bool FusedFits(const FusedLeaf& fused, StateIndex leaf) const;
 
     /// What a snapshot of this configuration holds per character; the
     /// fingerprint is set once the table is finalized.

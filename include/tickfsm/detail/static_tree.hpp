@@ -1,0 +1,331 @@
+#pragma once
+// Nested states in a compile-time machine's constant (Transitions'
+// SetSubstates): the tree as types and, for each leaf, the step of its active
+// path with every condition and Perform inlined, which a StateManager or Crowd
+// configured from the constant ticks the leaf with (see FusedLeaf). Part of
+// the opt-in static_machine.hpp: files that do not use it do not compile it.
+
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <tuple>
+#include <type_traits>
+#include <utility>
+
+#include "chain.hpp"
+#include "config.hpp"
+#include "nested_plan.hpp"
+#include "registry.hpp"
+#include "static_chains.hpp"
+#include "traits.hpp"
+#include "tree.hpp"
+#include "type_key.hpp"
+
+namespace tickfsm::detail {
+
+/// SetSubstates<Parent, Initial, Others...>() in a constant.
+template <class Parent, class... Children>
+struct StaticSubstates {
+    using ParentType = Parent;
+};
+
+/// The states a tree names (each parent, then its children), appended to
+/// List in order of first appearance.
+template <class List, class... Nodes>
+struct TreeStates {
+    using type = List;
+};
+template <class List, class P, class... Ch, class... More>
+struct TreeStates<List, StaticSubstates<P, Ch...>, More...> {
+    using Here = typename decltype(((StatesSoFar<List>{} + std::type_identity<P>{}) + ... +
+                                    std::type_identity<Ch>{}))::type;
+    using type = typename TreeStates<Here, More...>::type;
+};
+
+/// S's parent in a constant's tree, or void at the root.
+template <class S, class... Nodes>
+struct StaticParentOf {
+    using type = void;
+};
+template <class S, class P, class... Ch, class... More>
+struct StaticParentOf<S, StaticSubstates<P, Ch...>, More...> {
+    using type = std::conditional_t<(std::is_same_v<S, Ch> || ...), P, typename StaticParentOf<S, More...>::type>;
+};
+
+/// TypeList<root, ..., S, Below...>: S's active path, outermost first. A path
+/// longer than kMaxDepth (a state that is its own ancestor) gives
+/// TypeList<>; the configuration refuses such a tree (ConfigError).
+template <std::size_t kDepth, class S, class Tree, class... Below>
+struct StaticPathTo;
+template <std::size_t kDepth, class S, class... Nodes, class... Below>
+struct StaticPathTo<kDepth, S, TypeList<Nodes...>, Below...> {
+    using Parent = typename StaticParentOf<S, Nodes...>::type;
+    using type = typename std::conditional_t<
+        (kDepth > kMaxDepth), std::type_identity<TypeList<>>,
+        std::conditional_t<std::is_void_v<Parent>, std::type_identity<TypeList<S, Below...>>,
+                           StaticPathTo<kDepth + 1, Parent, TypeList<Nodes...>, S, Below...>>>::type;
+};
+
+/// S's initial substate in a constant's tree, or void for a leaf.
+template <class S, class... Nodes>
+struct StaticInitialOf {
+    using type = void;
+};
+template <class S, class P, class First, class... Rest, class... More>
+struct StaticInitialOf<S, StaticSubstates<P, First, Rest...>, More...> {
+    using type = std::conditional_t<std::is_same_v<S, P>, First, typename StaticInitialOf<S, More...>::type>;
+};
+
+/// Whether S has substates in a constant's tree.
+template <class S, class Tree>
+inline constexpr bool kStaticComposite = false;
+template <class S, class... Nodes>
+inline constexpr bool kStaticComposite<S, TypeList<Nodes...>> = (std::is_same_v<S, typename Nodes::ParentType> || ...);
+
+/// TypeList<Path..., initial substates below S...>: on from S down to a leaf
+/// by initial substates (the way a change into a composite goes on).
+template <std::size_t kDepth, class S, class Tree, class Path>
+struct StaticDescent;
+template <std::size_t kDepth, class S, class... Nodes, class... Path>
+struct StaticDescent<kDepth, S, TypeList<Nodes...>, TypeList<Path...>> {
+    using Initial = typename StaticInitialOf<S, Nodes...>::type;
+    using type = typename std::conditional_t<
+        std::is_void_v<Initial> || (kDepth > kMaxDepth), std::type_identity<TypeList<Path...>>,
+        StaticDescent<kDepth + 1, Initial, TypeList<Nodes...>, TypeList<Path..., Initial>>>::type;
+};
+
+template <std::size_t I, class... Ts>
+using StaticAtOrVoid =
+    typename std::conditional_t<(I < sizeof...(Ts)), std::tuple_element<I, std::tuple<Ts..., void>>,
+                                std::type_identity<void>>::type;
+
+/// What a change from the leaf whose active path is `LeafPath` to T does,
+/// by the tick rules (ChangeBase, EntryPath): the states exited, innermost
+/// first, up to (not including) the lowest proper ancestor of T that holds
+/// the leaf; the states entered from below it down to T and on by initial
+/// substates; the path of the leaf entered. No history is read: a table
+/// whose ways down keep history leaves such changes to the library.
+template <class Tree, class LeafPath, class T>
+struct StaticMove;
+template <class Tree, class... Leaf, class T>
+struct StaticMove<Tree, TypeList<Leaf...>, T> {
+    template <class... Q>
+    static constexpr std::ptrdiff_t BaseOf(TypeList<Q...>) {
+        constexpr std::size_t kTarget = sizeof...(Q) - 1;
+        return []<std::size_t... I>(std::index_sequence<I...>) {
+            std::ptrdiff_t base = -1;
+            ((I < kTarget && std::is_same_v<StaticAtOrVoid<I, Q...>, StaticAtOrVoid<I, Leaf...>>
+                  ? void(base = static_cast<std::ptrdiff_t>(I))
+                  : void()),
+             ...);
+            return base;
+        }(std::index_sequence_for<Q...>{});
+    }
+    using TargetPath = typename StaticPathTo<1, T, Tree>::type;
+    static constexpr std::size_t kStart = static_cast<std::size_t>(BaseOf(TargetPath{}) + 1); // below the base
+    static constexpr std::size_t kExits = sizeof...(Leaf) - kStart;
+
+    template <class... Q, std::size_t... I>
+    static auto ExitsOf(std::index_sequence<I...>) -> TypeList<StaticAtOrVoid<sizeof...(Leaf) - 1 - I, Leaf...>...>;
+    template <class... Q, std::size_t... I>
+    static auto EntersOf(TypeList<Q...>, std::index_sequence<I...>) -> TypeList<StaticAtOrVoid<kStart + I, Q...>...>;
+    template <class... Q>
+    static auto CountOf(TypeList<Q...>) -> std::integral_constant<std::size_t, sizeof...(Q)>;
+
+    using EnteredPath = typename StaticDescent<decltype(CountOf(TargetPath{}))::value + 1, T, Tree, TargetPath>::type;
+    static constexpr std::size_t kEnteredDepth = decltype(CountOf(EnteredPath{}))::value;
+    static constexpr std::size_t kEnters = kEnteredDepth - kStart;
+    using Exits = decltype(ExitsOf(std::make_index_sequence<kExits>{}));
+    using Enters = decltype(EntersOf(EnteredPath{}, std::make_index_sequence<kEnters>{}));
+};
+
+/// How many transitions a StaticChain holds.
+template <class Level>
+inline constexpr std::size_t kStaticEdges = 0;
+template <class S, class... Edges>
+inline constexpr std::size_t kStaticEdges<StaticChain<S, Edges...>> = sizeof...(Edges);
+
+/// The step of one leaf whose active path has these chains (StaticChain<S,
+/// StaticEdge...>, one per state, outermost first): NestedTick's rules with
+/// the conditions and Performs inlined, the change itself made by the
+/// library (FusedFire) as the generic step makes it.
+template <class C, class A, class Tree, class... Levels>
+struct FusedPath {
+    static constexpr std::size_t kDepth = sizeof...(Levels);
+    using Self = NestedStepper<AnyController, AnyAction>;
+    using Path = TypeList<typename Levels::From...>;
+
+    /// The transitions on the path before level J (the plan's moves are
+    /// numbered in that order).
+    template <std::size_t J>
+    static constexpr std::uint32_t kMovesBefore = [] {
+        constexpr std::array<std::size_t, kDepth> edges{kStaticEdges<Levels>...};
+        std::uint32_t n = 0;
+        for (std::size_t i = 0; i < J; ++i) n += static_cast<std::uint32_t>(edges[i]);
+        return n;
+    }();
+
+    /// The change the plan's move `move` makes, its hooks inlined: ChangeTo's
+    /// exits (remembering the leaf in a composite that keeps history), the
+    /// enters, each state current while it is entered, then the Performs of
+    /// the leaf entered. A move the plan left to the library (history on the
+    /// way down, an entered leaf off the nested fast path) goes there.
+    template <bool kMachine, class Move>
+    [[gnu::noinline]] static void FireMove(const ErasedWord* steps, AnyController& any_c, const AnyAction& any_a,
+                                           Runtime& rt, std::byte* data, std::uint32_t chain, int index,
+                                           std::uint32_t at) {
+        const Self& self = SelfOf<Self>(steps, rt.state);
+        const NestedMove& move = self.moves.data()[at];
+        if (move.leaf == kNoState || move.enters - move.exits != Move::kExits ||
+            move.end - move.enters != Move::kEnters) [[unlikely]] {
+            if constexpr (kMachine) FusedFireMachine(any_c, any_a, rt, chain, index);
+            else FusedFire(steps, any_c, any_a, rt, data, chain, index);
+            return;
+        }
+        C& c = Real<C>(any_c);
+        const A& a = Real<A>(any_a);
+        const NestedMoveStep<AnyController, AnyAction>* const exits = self.move_steps + move.exits;
+        const NestedMoveStep<AnyController, AnyAction>* const enters = self.move_steps + move.enters;
+        // Until the change is made, the general step, which serves any state.
+        if constexpr (kMachine) SeatOf(rt).step = reinterpret_cast<void (*)()>(&MachineGeneralStep<AnyController, AnyAction>);
+        const StateIndex from = rt.state;
+        [&]<class... X, std::size_t... I>(TypeList<X...>, std::index_sequence<I...>) {
+            (..., [&] {
+                if constexpr (kStaticComposite<X, Tree>)
+                    if (exits[I].slot != kNoSlot) reinterpret_cast<HistorySlot*>(data + exits[I].slot)->last = from;
+                CallExit(StateObject<X>(data, std::is_empty_v<X> ? 0u : exits[I].offset), c, a);
+            }());
+        }(typename Move::Exits{}, std::make_index_sequence<Move::kExits>{});
+        rt.ticks = 0;
+        rt.flags = static_cast<std::uint16_t>(rt.flags & ~(kSlow | kFresh | kDone));
+        [&]<class... Y, std::size_t... I>(TypeList<Y...>, std::index_sequence<I...>) {
+            (..., [&] {
+                rt.state = enters[I].state;
+                if constexpr (kStaticComposite<Y, Tree>)
+                    reinterpret_cast<CompositeSlot*>(data + enters[I].slot)->ticks = 0;
+                CallEnter(StateObject<Y>(data, std::is_empty_v<Y> ? 0u : enters[I].offset), c, a);
+            }());
+        }(typename Move::Enters{}, std::make_index_sequence<Move::kEnters>{});
+        if constexpr (kMachine) {
+            const MachineStepFn<AnyController, AnyAction> next =
+                rt.flags & kGeneralReasons ? &MachineGeneralStep<AnyController, AnyAction> : steps[move.leaf].machine;
+            SeatOf(rt).step = reinterpret_cast<void (*)()>(next);
+        }
+        const Self& entered = SelfOf<Self>(steps, move.leaf);
+        [&]<class... Z, std::size_t... I>(TypeList<Z...>, std::index_sequence<I...>) {
+            (CallPerform(StateObject<Z>(data, std::is_empty_v<Z> ? 0u : entered.offsets.data()[I]), c, a), ...);
+        }(typename Move::EnteredPath{}, std::make_index_sequence<Move::kEnteredDepth>{});
+    }
+
+    /// The lists of transitions on the path before level J (the generic
+    /// plan numbers only the states that have some).
+    template <std::size_t J>
+    static constexpr std::uint32_t kChainsBefore = [] {
+        constexpr std::array<bool, kDepth> has{(kStaticEdges<Levels> > 0)...};
+        std::uint32_t n = 0;
+        for (std::size_t i = 0; i < J; ++i) n += has[i] ? 1u : 0u;
+        return n;
+    }();
+
+    /// Level J's conditions in order, with its time: the first that holds
+    /// makes its change (FireMove) and ends the tick.
+    template <bool kMachine, std::size_t J, class S, class... Edges>
+    [[gnu::always_inline]] static bool TryLevel(StaticChain<S, Edges...>, const ErasedWord* steps, AnyController& c,
+                                                const AnyAction& a, Runtime& rt, std::byte* data, float dt,
+                                                std::uint32_t leaf_ticks, const std::uint32_t* slots) {
+        if constexpr (sizeof...(Edges) == 0) {
+            (void)steps, (void)c, (void)a, (void)rt, (void)data, (void)dt, (void)leaf_ticks, (void)slots;
+            return false;
+        } else {
+            std::uint32_t ticks = leaf_ticks;
+            if constexpr (J + 1 < kDepth) ticks = reinterpret_cast<const CompositeSlot*>(data + slots[J])->ticks;
+            const float t = TimeOf(ticks, dt);
+            return [&]<std::size_t... I>(std::index_sequence<I...>) {
+                return ((CallCondition(typename Edges::Condition{}, Real<C>(std::as_const(c)), Real<A>(a), t) &&
+                         (FireMove<kMachine, StaticMove<Tree, Path, typename Edges::Target>>(
+                              steps, c, a, rt, data, kChainsBefore<J>, static_cast<int>(I), kMovesBefore<J> + I),
+                          true)) ||
+                        ...);
+            }(std::index_sequence_for<Edges...>{});
+        }
+    }
+
+    /// Where state J's object lives (no load for a state without data).
+    template <std::size_t J, class S>
+    [[gnu::always_inline]] static S& ObjectAt(const Self& self, std::byte* data) noexcept {
+        if constexpr (std::is_empty_v<S>) return StateObject<S>(data, 0);
+        else return StateObject<S>(data, self.offsets.data()[J]);
+    }
+
+    template <bool kMachine, std::size_t... J>
+    [[gnu::always_inline]] static void Tick(const ErasedWord* steps, AnyController& any_c, const AnyAction& any_a,
+                                            Runtime& rt, std::byte* data, std::index_sequence<J...>) {
+        C& c = Real<C>(any_c);
+        const A& a = Real<A>(any_a);
+        const Self& self = SelfOf<Self>(steps, rt.state);
+        const float dt = steps[kDtWord].dt;
+        const std::uint32_t leaf_ticks = CountTickInPlace(rt.ticks);
+        const std::uint32_t* slots = self.slots.data();
+        (..., [&] {
+            if constexpr (J + 1 < kDepth) CountTickInPlace(reinterpret_cast<CompositeSlot*>(data + slots[J])->ticks);
+        }());
+        if ((TryLevel<kMachine, J>(Levels{}, steps, any_c, any_a, rt, data, dt, leaf_ticks, slots) || ...))
+            return; // outermost first
+        (CallPerform(ObjectAt<J, typename Levels::From>(self, data), c, a), ...); // outermost first
+    }
+
+    /// The leaf's step in a crowd.
+    static void Step(const ErasedWord* steps, AnyController& c, const AnyAction& a, Runtime& rt, std::byte* data) {
+        Tick<false>(steps, c, a, rt, data, std::make_index_sequence<kDepth>{});
+    }
+    /// The leaf's step in a StateManager (see Seat).
+    static void MachineStep(AnyController& c, const AnyAction& a, Runtime& rt) {
+        Tick<true>(SeatedSteps<AnyController, AnyAction>(rt), c, a, rt, SeatedData(rt),
+                   std::make_index_sequence<kDepth>{});
+    }
+};
+
+/// The TypeKey of the chain StateManager::Configure makes of a constant's
+/// chain (ApplyWholeChain's), or null for a state without transitions.
+template <class C, class A, class Level>
+inline constexpr const void* kFusedChainKey = nullptr;
+template <class C, class A, class S, class E, class... Edges>
+inline constexpr const void* kFusedChainKey<C, A, StaticChain<S, E, Edges...>> =
+    &TypeKeyHolder<Chain<C, A, S, Edge<typename E::Target, typename E::Condition>,
+                         Edge<typename Edges::Target, typename Edges::Condition>...>>::key;
+
+/// A leaf's FusedLeaf, its path's chains given.
+template <class C, class A, class Tree, class... Levels>
+struct FusedLeafOf {
+    static constexpr const void* kPath[] = {&TypeKeyHolder<typename Levels::From>::key...};
+    static constexpr const void* kChains[] = {kFusedChainKey<C, A, Levels>...};
+    static FusedLeaf Make() noexcept {
+        return FusedLeaf{kPath, kChains, sizeof...(Levels), &FusedPath<C, A, Tree, Levels...>::Step,
+                         &FusedPath<C, A, Tree, Levels...>::MachineStep};
+    }
+};
+
+/// Configure's last step for a constant with a tree: each leaf's FusedLeaf,
+/// registered with the table. `Facts` gives each state's chain (ChainOf).
+template <class C, class A, class Tree, class States, class Facts>
+struct FusedTree;
+template <class C, class A, class... Nodes, class... States, class Facts>
+struct FusedTree<C, A, TypeList<Nodes...>, TypeList<States...>, Facts> {
+    template <class S>
+    static constexpr bool kLeaf = (!std::is_same_v<S, typename Nodes::ParentType> && ...);
+
+    template <class... Path>
+    static void AddPath(ErasedTable& table, TypeList<Path...>) {
+        if constexpr (sizeof...(Path) > 0)
+            AddFusedLeaf(table,
+                         FusedLeafOf<C, A, TypeList<Nodes...>, typename Facts::template ChainOf<Path>...>::Make());
+    }
+    [[TICKFSM_DETAIL_COLD]] static void Apply(ErasedTable& table) {
+        (..., [&] {
+            if constexpr (kLeaf<States>) AddPath(table, typename StaticPathTo<1, States, TypeList<Nodes...>>::type{});
+        }());
+    }
+    [[TICKFSM_DETAIL_COLD]] static void Replay(void* erased, const StepRecord&) { Apply(*TableFrom(erased)); }
+};
+
+} // namespace tickfsm::detail

@@ -1,0 +1,321 @@
+// Nested states written in a compile-time constant (Transitions'
+// SetSubstates) and taken by StateManager::Configure: each leaf then ticks
+// with its path's conditions, hooks and Performs compiled in. These tests run
+// such machines beside the same tree written with the builder's words (whose
+// rules test/diff/tree_diff.cpp checks against a reference model) and require
+// the same hooks, states and times on every tick.
+//
+// The tree (A1 starts):
+//
+//   Root: A (initial): A1 (initial)
+//                      A2: A21 (initial), A22
+//         B                                      (holds data)
+//         C: C1 (initial), C2
+//   D
+
+#include <catch2/catch.hpp>
+
+#include <cstdint>
+#include <random>
+#include <set>
+#include <utility>
+#include <string>
+#include <vector>
+
+#include <tickfsm/static_machine.hpp>
+#include <tickfsm/tickfsm.hpp>
+
+namespace {
+
+struct Bot {
+    std::vector<int> log; // every hook, as state * 10 + (1 enter, 2 exit, 3 perform)
+    int energy = 0;
+};
+struct In {
+    std::uint8_t bits = 0;
+    bool Bit(int i) const { return (bits >> i) & 1; }
+};
+
+template <int kId>
+struct Logged {
+    void OnStateEnter(Bot& b, const In&) { b.log.push_back(kId * 10 + 1); }
+    void OnStateExit(Bot& b, const In&) { b.log.push_back(kId * 10 + 2); }
+    void Perform(Bot& b, const In&) { b.log.push_back(kId * 10 + 3); }
+};
+struct Root : Logged<1> {};
+struct A : Logged<2> {};
+struct A1 : Logged<3> {};
+struct A2 {
+    void OnStateExit(Bot& b, const In&) { b.log.push_back(42); } // exit only
+};
+struct A21 : Logged<5> {};
+struct A22 {
+    void Perform(Bot& b, const In&) { ++b.energy; } // Perform only
+};
+struct B {
+    int visits = 0; // data: its object lives in each character's block
+    void OnStateEnter(Bot& b, const In&) { b.log.push_back(71 + 100 * ++visits); }
+    void Perform(Bot& b, const In&) { b.log.push_back(73 + 100 * visits); }
+};
+struct C : Logged<8> {};
+struct C1 : Logged<9> {};
+struct C2 {};
+struct D {}; // no hooks
+
+constexpr float kDt = 0.01f;
+
+// Every kind of change: to a sibling, a cousin, a composite (on by initial
+// substates), an ancestor (left and entered again), a state's own substate
+// (the parent stays), itself, the root composite, and out of and into the tree.
+inline constexpr auto kTable =
+    tickfsm::Transitions<Bot, In>()
+        .SetSubstates<Root, A, B, C>()
+        .SetSubstates<A, A1, A2>()
+        .SetSubstates<A2, A21, A22>()
+        .SetSubstates<C, C1, C2>()
+        .SetInitialState<A1>()
+            .To<A2>([](const Bot&, const In& in) { return in.Bit(5); })
+            .To<A1>([](const Bot&, const In& in) { return in.Bit(6) && in.Bit(7); })
+        .From<Root>()
+            .To<D>([](const Bot&, const In& in) { return in.Bit(0) && in.Bit(1) && in.Bit(2); })
+        .From<A>()
+            .To<C>([](const Bot&, const In& in, float t) { return in.Bit(2) && t >= 0.05f; })
+            .To<A22>([](const Bot&, const In& in) { return in.Bit(3) && in.Bit(4); })
+        .From<A21>()
+            .To<A>([](const Bot&, const In& in) { return in.Bit(1) && in.Bit(5); })
+            .To<B>([](const Bot&, const In& in) { return in.Bit(4); })
+        .From<A22>()
+            .To<A21>([](const Bot&, const In& in) { return in.Bit(2); })
+            .To<C2>([](const Bot&, const In& in) { return in.Bit(6); })
+        .From<B>()
+            .To<A2>([](const Bot&, const In&, float t) { return t >= 0.1f; })
+        .From<C>()
+            .To<B>([](const Bot&, const In& in) { return in.Bit(7) && in.Bit(3); })
+        .From<C1>()
+            .To<C2>([](const Bot&, const In& in) { return in.Bit(0); })
+            .To<Root>([](const Bot&, const In& in) { return in.Bit(5) && in.Bit(6); })
+        .From<C2>()
+            .To<C1>([](const Bot&, const In& in, float t) { return t >= 0.03f && in.Bit(1); })
+        .From<D>()
+            .To<A21>([](const Bot&, const In& in) { return in.Bit(3); })
+            .To<C>([](const Bot&, const In& in) { return in.Bit(4); });
+
+class ConstantBot : public tickfsm::StateManager<Bot, In> {
+public:
+    explicit ConstantBot(Bot& bot) : StateManager(bot, kDt) { Configure(kTable); }
+};
+
+// The same machine in the builder's words.
+class WordsBot : public tickfsm::StateManager<Bot, In> {
+public:
+    explicit WordsBot(Bot& bot) : StateManager(bot, kDt) {
+        SetSubstates<Root, A, B, C>();
+        SetSubstates<A, A1, A2>();
+        SetSubstates<A2, A21, A22>();
+        SetSubstates<C, C1, C2>();
+        SetInitialState<A1>()
+            .To<A2>([](const Bot&, const In& in) { return in.Bit(5); })
+            .To<A1>([](const Bot&, const In& in) { return in.Bit(6) && in.Bit(7); });
+        From<Root>().To<D>([](const Bot&, const In& in) { return in.Bit(0) && in.Bit(1) && in.Bit(2); });
+        From<A>()
+            .To<C>([](const Bot&, const In& in, float t) { return in.Bit(2) && t >= 0.05f; })
+            .To<A22>([](const Bot&, const In& in) { return in.Bit(3) && in.Bit(4); });
+        From<A21>()
+            .To<A>([](const Bot&, const In& in) { return in.Bit(1) && in.Bit(5); })
+            .To<B>([](const Bot&, const In& in) { return in.Bit(4); });
+        From<A22>()
+            .To<A21>([](const Bot&, const In& in) { return in.Bit(2); })
+            .To<C2>([](const Bot&, const In& in) { return in.Bit(6); });
+        From<B>().To<A2>([](const Bot&, const In&, float t) { return t >= 0.1f; });
+        From<C>().To<B>([](const Bot&, const In& in) { return in.Bit(7) && in.Bit(3); });
+        From<C1>()
+            .To<C2>([](const Bot&, const In& in) { return in.Bit(0); })
+            .To<Root>([](const Bot&, const In& in) { return in.Bit(5) && in.Bit(6); });
+        From<C2>().To<C1>([](const Bot&, const In& in, float t) { return t >= 0.03f && in.Bit(1); });
+        From<D>()
+            .To<A21>([](const Bot&, const In& in) { return in.Bit(3); })
+            .To<C>([](const Bot&, const In& in) { return in.Bit(4); });
+    }
+};
+
+// Random inputs, biased so that every transition fires many times.
+In Draw(std::mt19937& rng) {
+    std::uniform_int_distribution<int> byte(0, 255);
+    return In{static_cast<std::uint8_t>(byte(rng) & byte(rng))};
+}
+
+template <class M>
+std::vector<std::uint32_t> Times(const M& m) {
+    return {m.template TicksInState<Root>(), m.template TicksInState<A>(),  m.template TicksInState<A2>(),
+            m.template TicksInState<C>(),    m.template TicksInState<A1>(), m.template TicksInState<A21>(),
+            m.template TicksInState<A22>(),  m.template TicksInState<B>(),  m.template TicksInState<C1>(),
+            m.template TicksInState<C2>(),   m.template TicksInState<D>()};
+}
+
+template <class Crowd>
+std::vector<bool> Where(const Crowd& crowd, std::size_t i) {
+    return {crowd.template IsIn<Root>(i), crowd.template IsIn<A>(i),  crowd.template IsIn<A1>(i),
+            crowd.template IsIn<A2>(i),   crowd.template IsIn<A21>(i), crowd.template IsIn<A22>(i),
+            crowd.template IsIn<B>(i),    crowd.template IsIn<C>(i),  crowd.template IsIn<C1>(i),
+            crowd.template IsIn<C2>(i),   crowd.template IsIn<D>(i)};
+}
+
+} // namespace
+
+TEST_CASE("A StateManager configured from a constant with nested states ticks exactly like the words written out",
+          "[nested][configure]") {
+    Bot words_bot, constant_bot;
+    WordsBot words(words_bot);
+    ConstantBot constant(constant_bot);
+    std::mt19937 rng(2026);
+    std::set<std::pair<std::string, std::string>> changes;
+    int exits_in_place = 0; // A1 left and entered again: its transition to itself
+    for (int tick = 0; tick < 20000; ++tick) {
+        const In in = Draw(rng);
+        const std::string before = words.ActivePath();
+        words.Perform(in);
+        constant.Perform(in);
+        INFO("tick " << tick << " from " << before << " bits " << int(in.bits));
+        REQUIRE(constant_bot.log == words_bot.log);
+        REQUIRE(constant_bot.energy == words_bot.energy);
+        REQUIRE(constant.ActivePath() == words.ActivePath());
+        REQUIRE(Times(constant) == Times(words));
+        if (constant.ActivePath() != before) changes.emplace(before, constant.ActivePath());
+        for (const int hook : constant_bot.log) exits_in_place += hook == 32 && constant.ActivePath() == before;
+        words_bot.log.clear();
+        constant_bot.log.clear();
+    }
+    // Every transition fired, from every leaf it applies to.
+    const std::set<std::pair<std::string, std::string>> expected{
+        {"", "Root/A/A1"},
+        {"D", "Root/A/A2/A21"},
+        {"D", "Root/C/C1"},
+        {"Root/A/A1", "D"},
+        {"Root/A/A1", "Root/A/A2/A21"},
+        {"Root/A/A1", "Root/A/A2/A22"},
+        {"Root/A/A1", "Root/C/C1"},
+        {"Root/A/A2/A21", "D"},
+        {"Root/A/A2/A21", "Root/A/A1"},
+        {"Root/A/A2/A21", "Root/A/A2/A22"},
+        {"Root/A/A2/A21", "Root/B"},
+        {"Root/A/A2/A21", "Root/C/C1"},
+        {"Root/A/A2/A22", "D"},
+        {"Root/A/A2/A22", "Root/A/A2/A21"},
+        {"Root/A/A2/A22", "Root/C/C1"},
+        {"Root/A/A2/A22", "Root/C/C2"},
+        {"Root/B", "D"},
+        {"Root/B", "Root/A/A2/A21"},
+        {"Root/C/C1", "D"},
+        {"Root/C/C1", "Root/A/A1"},
+        {"Root/C/C1", "Root/B"},
+        {"Root/C/C1", "Root/C/C2"},
+        {"Root/C/C2", "D"},
+        {"Root/C/C2", "Root/B"},
+        {"Root/C/C2", "Root/C/C1"},
+    };
+    CHECK(changes == expected);
+    CHECK(exits_in_place > 0);
+    // The leaves tick with the steps compiled from the constant.
+    CHECK(tickfsm::detail::FusedLeafCount(tickfsm::detail::TableAccess::Of(constant)) == 7);
+    CHECK(tickfsm::detail::FusedLeafCount(tickfsm::detail::TableAccess::Of(words)) == 0);
+}
+
+TEST_CASE("A Crowd of a kind configured from a constant with nested states ticks each character as its machine",
+          "[nested][configure][crowd]") {
+    constexpr std::size_t kCount = 64;
+    std::vector<Bot> crowd_bots(kCount), words_bots(kCount);
+    tickfsm::Crowd<ConstantBot> crowd(kCount);
+    tickfsm::Crowd<WordsBot> words(kCount);
+    std::mt19937 rng(7);
+    for (int tick = 0; tick < 3000; ++tick) {
+        std::vector<In> inputs(kCount);
+        for (In& in : inputs) in = Draw(rng);
+        const auto input = [&](std::size_t i, Bot&) { return inputs[i]; };
+        if (tick % 2 == 0) {
+            crowd.TickAll(crowd_bots, input);
+        } else {
+            for (std::size_t i = 0; i < kCount; ++i) crowd.Perform(i, crowd_bots[i], inputs[i]);
+        }
+        words.TickAll(words_bots, input);
+        for (std::size_t i = 0; i < kCount; ++i) {
+            INFO("tick " << tick << " character " << i);
+            REQUIRE(crowd_bots[i].log == words_bots[i].log);
+            REQUIRE(Where(crowd, i) == Where(words, i));
+            REQUIRE(crowd.TicksInState(i) == words.TicksInState(i));
+            crowd_bots[i].log.clear();
+            words_bots[i].log.clear();
+        }
+    }
+}
+
+TEST_CASE("A leaf configured since the constant ticks on the generic step, with the same rules",
+          "[nested][configure]") {
+    // Another transition on a state of the constant's tree: the compiled steps
+    // no longer know every transition of the paths through it.
+    class Extended : public tickfsm::StateManager<Bot, In> {
+    public:
+        explicit Extended(Bot& bot) : StateManager(bot, kDt) {
+            Configure(kTable);
+            From<B>().To<D>([](const Bot&, const In& in) { return in.Bit(0); });
+        }
+    };
+    class ExtendedWords : public WordsBot {
+    public:
+        explicit ExtendedWords(Bot& bot) : WordsBot(bot) {
+            From<B>().To<D>([](const Bot&, const In& in) { return in.Bit(0); });
+        }
+    };
+    Bot extended_bot, words_bot;
+    Extended extended(extended_bot);
+    ExtendedWords words(words_bot);
+    std::mt19937 rng(11);
+    for (int tick = 0; tick < 5000; ++tick) {
+        const In in = Draw(rng);
+        extended.Perform(in);
+        words.Perform(in);
+        INFO("tick " << tick);
+        REQUIRE(extended_bot.log == words_bot.log);
+        REQUIRE(extended.ActivePath() == words.ActivePath());
+        REQUIRE(Times(extended) == Times(words));
+        extended_bot.log.clear();
+        words_bot.log.clear();
+    }
+    CHECK(tickfsm::detail::FusedLeafCount(tickfsm::detail::TableAccess::Of(extended)) == 0);
+}
+
+TEST_CASE("History set after a constant's tree is kept by the compiled steps' changes, and read by the library's",
+          "[nested][configure][history]") {
+    // Deep history in A, shallow in C: changes out of them remember the leaf;
+    // a change whose way down reads a history is made by the library.
+    class Remembering : public tickfsm::StateManager<Bot, In> {
+    public:
+        explicit Remembering(Bot& bot) : StateManager(bot, kDt) {
+            Configure(kTable);
+            SetHistory<A>(tickfsm::History::Deep);
+            SetHistory<C>(tickfsm::History::Shallow);
+        }
+    };
+    class RememberingWords : public WordsBot {
+    public:
+        explicit RememberingWords(Bot& bot) : WordsBot(bot) {
+            SetHistory<A>(tickfsm::History::Deep);
+            SetHistory<C>(tickfsm::History::Shallow);
+        }
+    };
+    Bot remembering_bot, words_bot;
+    Remembering remembering(remembering_bot);
+    RememberingWords words(words_bot);
+    std::mt19937 rng(5);
+    for (int tick = 0; tick < 20000; ++tick) {
+        const In in = Draw(rng);
+        remembering.Perform(in);
+        words.Perform(in);
+        INFO("tick " << tick);
+        REQUIRE(remembering_bot.log == words_bot.log);
+        REQUIRE(remembering.ActivePath() == words.ActivePath());
+        REQUIRE(Times(remembering) == Times(words));
+        remembering_bot.log.clear();
+        words_bot.log.clear();
+    }
+    CHECK(tickfsm::detail::FusedLeafCount(tickfsm::detail::TableAccess::Of(remembering)) == 7);
+}
