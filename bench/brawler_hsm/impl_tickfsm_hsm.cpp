@@ -2,6 +2,9 @@
 // its constructor as a user would write it.
 // `tickfsm-hsm-crowd`: the same machine for all agents, a Crowd on one shared
 // table, ticked by TickAll.
+// `tickfsm-hsm-table`, `tickfsm-hsm-table-crowd`: the same tree and transitions
+// written as a compile-time constant, which the StateManager takes with
+// Configure (each leaf then ticks with its whole path compiled in).
 #include <memory>
 #include <optional>
 #include <span>

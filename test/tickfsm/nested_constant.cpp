@@ -18,6 +18,7 @@
 #include <cstdint>
 #include <random>
 #include <set>
+#include <stdexcept>
 #include <utility>
 #include <string>
 #include <vector>
@@ -318,4 +319,59 @@ TEST_CASE("History set after a constant's tree is kept by the compiled steps' ch
         words_bot.log.clear();
     }
     CHECK(tickfsm::detail::FusedLeafCount(tickfsm::detail::TableAccess::Of(remembering)) == 7);
+}
+
+namespace {
+struct Fragile {
+    bool throw_on_enter = false;
+};
+struct Calm {};
+struct Outer {
+    void OnStateEnter(Fragile& f, const In&) {
+        if (f.throw_on_enter) throw std::runtime_error("Outer refuses");
+    }
+};
+struct Inner {};
+inline constexpr auto kFragileTable = tickfsm::Transitions<Fragile, In>()
+                                          .SetSubstates<Outer, Inner>()
+                                          .SetInitialState<Calm>()
+                                          .To<Inner>([](const Fragile&, const In& in) { return in.Bit(0); })
+                                          .From<Outer>()
+                                          .To<Calm>([](const Fragile&, const In& in) { return in.Bit(1); });
+class FragileConstant : public tickfsm::StateManager<Fragile, In> {
+public:
+    explicit FragileConstant(Fragile& f) : StateManager(f, kDt) { Configure(kFragileTable); }
+};
+class FragileWords : public tickfsm::StateManager<Fragile, In> {
+public:
+    explicit FragileWords(Fragile& f) : StateManager(f, kDt) {
+        SetSubstates<Outer, Inner>();
+        SetInitialState<Calm>().To<Inner>([](const Fragile&, const In& in) { return in.Bit(0); });
+        From<Outer>().To<Calm>([](const Fragile&, const In& in) { return in.Bit(1); });
+    }
+};
+} // namespace
+
+TEST_CASE("An enter hook that throws during a compiled change leaves the machine as the words' machine is left",
+          "[nested][configure][error]") {
+    Fragile constant_f, words_f;
+    FragileConstant constant(constant_f);
+    FragileWords words(words_f);
+    constant.Perform(In{});
+    words.Perform(In{});
+    REQUIRE(tickfsm::detail::FusedLeafCount(tickfsm::detail::TableAccess::Of(constant)) == 2);
+    constant_f.throw_on_enter = words_f.throw_on_enter = true;
+    REQUIRE_THROWS_AS(constant.Perform(In{1}), std::runtime_error);
+    REQUIRE_THROWS_AS(words.Perform(In{1}), std::runtime_error);
+    CHECK(constant.ActivePath() == words.ActivePath());
+    CHECK(constant.TicksInState() == words.TicksInState());
+    constant_f.throw_on_enter = words_f.throw_on_enter = false;
+    for (const int bits : {0, 2, 0, 1, 1, 2, 0}) { // ticks on, out of Outer and back in
+        const In in{static_cast<std::uint8_t>(bits)};
+        constant.Perform(in);
+        words.Perform(in);
+        CHECK(constant.ActivePath() == words.ActivePath());
+        CHECK(constant.TicksInState() == words.TicksInState());
+        CHECK(constant.TicksInState<Outer>() == words.TicksInState<Outer>());
+    }
 }
