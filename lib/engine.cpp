@@ -9,6 +9,7 @@
 #include "tickfsm/detail/manager_engine.hpp"
 #include "tickfsm/detail/manager_storage.hpp"
 
+#include "owned_parts.hpp"
 #include "engine/general_path.hpp"
 #include "engine/table_parts.hpp"
 #include "engine/table_describe.hpp"
@@ -156,9 +157,9 @@ void Freeze(Seat& seat, const KindCode& kind) {
     if (SeatStorage::BlockIf(seat)) SeatStorage::ReleaseBlockIfUnused(seat);
 }
 
-void DeleteNestedPlan::operator()(NestedPlan* plan) const noexcept { delete plan; }
-void DeleteEdgeNotes::operator()(EdgeNotes* notes) const noexcept { delete notes; }
-void DeleteKeyedStates::operator()(KeyedStates* keyed) const noexcept { delete keyed; }
+template void DeleteInLibrary::operator()(NestedPlan*) const noexcept;
+template void DeleteInLibrary::operator()(EdgeNotes*) const noexcept;
+template void DeleteInLibrary::operator()(KeyedStates*) const noexcept;
 
 // --- the steps a compile-time machine's constant compiles per leaf (nested_plan.hpp) ---
 

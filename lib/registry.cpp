@@ -2,13 +2,15 @@
 #include <tickfsm/detail/sharing.hpp>
 #include <vector>
 
+#include "owned_parts.hpp"
+
 namespace tickfsm::detail {
 
 struct StepNodes {
     std::vector<Owned<StepNode>> list;
 };
 
-void DeleteStepNodes::operator()(StepNodes* nodes) const noexcept { delete nodes; }
+template void DeleteInLibrary::operator()(StepNodes*) const noexcept;
 
 StepNode::~StepNode() {
     if (table) ops->release(table);

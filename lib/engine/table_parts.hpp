@@ -1,10 +1,10 @@
 #pragma once
 // The parts of a table that the library alone reads and writes: the nested
-// fast path's plan (Table::PlanNested, nested_step.hpp) and what the builder
-// said of each transition beyond its chain (for Describe and Validate). A
-// table holds them through an Owned pointer (Table::nested_plan,
-// Table::notes), so a file that uses machines never instantiates their
-// containers.
+// fast path's plan (Table::PlanNested, nested_step.hpp), what the builder
+// said of each transition beyond its chain (for Describe and Validate), and
+// the keyed states by key (Table::FindKey, SetKey). A table holds them
+// through Owned pointers (Table::nested_plan, Table::notes, Table::keyed),
+// so a file that uses machines never instantiates their containers.
 
 #include <cstddef>
 #include <cstdint>
@@ -43,7 +43,7 @@ struct EdgeNotes {
 
 /// The note of edge `index` of chain `chain` of `from`, made if new (which
 /// leaves the table to be finalized again).
-inline EdgeNote& NoteOf(Owned<EdgeNotes, DeleteEdgeNotes>& notes, bool& finalized, StateIndex from,
+inline EdgeNote& NoteOf(Owned<EdgeNotes, DeleteInLibrary>& notes, bool& finalized, StateIndex from,
                         std::size_t chain, std::size_t index) {
     if (!notes) notes.reset(new EdgeNotes());
     for (EdgeNote& note : notes->list)

@@ -69,30 +69,19 @@ struct NestedStepper : Stepper<C, A> {
     const NestedMoveStep<C, A>* move_steps = nullptr; // what the moves' ranges index
 };
 /// The nested fast path's plan for a table (lib/engine/table_parts.hpp): the
-/// library's alone, so that a file using machines never compiles its containers.
+/// library's alone, so that a file using machines never compiles its containers
+/// (deleted by DeleteInLibrary, as the two below).
 struct NestedPlan;
-/// Deletes a NestedPlan, in the library where it is complete.
-struct DeleteNestedPlan {
-    void operator()(NestedPlan* plan) const noexcept;
-};
 
 /// What the builder said of a table's transitions beyond their chains (an
 /// Always, a condition's name), for Describe and Validate: the library's
 /// alone (lib/engine/table_parts.hpp).
 struct EdgeNote;
 struct EdgeNotes;
-/// Deletes a table's EdgeNotes, in the library where they are complete.
-struct DeleteEdgeNotes {
-    void operator()(EdgeNotes* notes) const noexcept;
-};
 
 /// A table's keyed states, sorted by key for Table::FindKey: the library's
 /// alone (lib/engine/table_parts.hpp).
 struct KeyedStates;
-/// Deletes a table's KeyedStates, in the library where they are complete.
-struct DeleteKeyedStates {
-    void operator()(KeyedStates* keyed) const noexcept;
-};
 
 /// A leaf's nested fast step compiled from a compile-time machine's constant
 /// (StateManager::Configure of a constant with SetSubstates): its active

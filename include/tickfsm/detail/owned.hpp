@@ -24,6 +24,14 @@ struct DeleteObject {
     }
 };
 
+/// Deletes an object whose type the public headers only declare (a table's
+/// or a registry's parts that only the library reads): defined where the type
+/// is complete, and instantiated there for each such type (lib/owned_parts.hpp).
+struct DeleteInLibrary {
+    template <class T>
+    void operator()(T* object) const noexcept;
+};
+
 /// The one owner of an object made with `new` (or whatever `Delete` undoes).
 template <class T, class Delete = DeleteObject>
 class Owned {

@@ -49,15 +49,11 @@ struct StepNode;
 /// The nodes below a node, or a registry's roots: the library's alone
 /// (lib/registry.cpp), so that a file that uses machines never compiles their list.
 struct StepNodes;
-/// Deletes a StepNodes, in the library where it is complete.
-struct DeleteStepNodes {
-    void operator()(StepNodes* nodes) const noexcept;
-};
 
 struct StepNode {
     StepRecord step;
     StepNode* parent = nullptr;
-    Owned<StepNodes, DeleteStepNodes> children; // made with the first child
+    Owned<StepNodes, DeleteInLibrary> children; // made with the first child
     void* table = nullptr; // published table for the configuration root..here
     const TableOps* ops = nullptr;
     // Facts about the path root..here, computed once when the node is made.
@@ -98,7 +94,7 @@ public:
 
 private:
     const TableOps* ops;
-    Owned<StepNodes, DeleteStepNodes> roots; // made with the first root
+    Owned<StepNodes, DeleteInLibrary> roots; // made with the first root
 };
 
 } // namespace tickfsm::detail

@@ -195,7 +195,7 @@ struct Table {
     std::vector<DataItem> items;          // per-character copies, in construction order
     std::vector<std::string_view> names;  // set by Finalize, for observers
     std::vector<TreeNode> tree;           // one per state: which state holds which (see tree.hpp)
-    Owned<KeyedStates, DeleteKeyedStates> keyed; // keyed states by key, for FindKey; made with the first
+    Owned<KeyedStates, DeleteInLibrary> keyed; // keyed states by key, for FindKey; made with the first
     float dt = 1.0f / 60.0f;
     StateIndex initial = kNoState;
     StateIndex any = kNoState;            // the Any pseudo-state, once FromAny() was called
@@ -223,10 +223,10 @@ struct Table {
     // Read by Describe and Validate alone, never by a tick; kept last so that
     // the members a tick reads stay where they are. What the builder said of
     // a transition beyond its chain (see NoteAlways, NoteName): the library's alone.
-    Owned<EdgeNotes, DeleteEdgeNotes> notes;
+    Owned<EdgeNotes, DeleteInLibrary> notes;
     // The nested fast path's steppers and what they point into (see
     // NestedStepper): made and read by the library alone, set once a tree exists.
-    Owned<NestedPlan, DeleteNestedPlan> nested_plan;
+    Owned<NestedPlan, DeleteInLibrary> nested_plan;
     // Set by the first SetSubstates: a flat machine never compiles the nested fast path.
     void (*plan_nested)(Table&) = nullptr;
     FeatureCode<C, A> code;
