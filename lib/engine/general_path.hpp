@@ -131,6 +131,7 @@ bool EnterDownTo(TickContext<C, A>& ctx, StateIndex from, StateIndex base, State
     path[0] = to;
     if (table.nested) entering = EntryPath(table.tree, base, to, ctx.data, path);
     const StateIndex leaf = path[entering - 1];
+    table.RebaseComposites(from, rt.ticks, ctx.data);
     rt.state = path[0];
     rt.ticks = 0;
     rt.flags = static_cast<std::uint16_t>((rt.flags & ~(kSlow | kFresh | kDone)) | (table.meta[leaf].slow ? kSlow : 0));
@@ -368,8 +369,9 @@ void PassThrough(TickContext<C, A>& ctx) {
 /// composites) and, for a parallel leaf, in each region's lane.
 template <class C, class A>
 void CountAbove(const Table<C, A>& table, std::byte* data, StateIndex leaf) {
-    for (StateIndex s = table.tree[leaf].parent; s != kNoState; s = table.tree[s].parent)
-        CountTick(SlotOf(table.tree[s], data).ticks);
+    if (!table.composite_bases) // else a composite's time follows its leaf's
+        for (StateIndex s = table.tree[leaf].parent; s != kNoState; s = table.tree[s].parent)
+            CountTick(SlotOf(table.tree[s], data).ticks);
     for (StateIndex r = table.tree[leaf].first_region; r != kNoNode; r = table.tree[r].next_region) {
         Runtime& lane = LaneOf(table.tree[r], data);
         if (lane.state == kNoState) continue;

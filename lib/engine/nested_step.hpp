@@ -35,7 +35,7 @@ template <class C, class A>
     plan.move_steps.clear();
     plan.offsets.clear();
     if (!nested || parallel || any != kNoState || passing || stack_capacity != 0 || keep_previous ||
-        uses_machine)
+        uses_machine || !composite_bases)
         return;
     std::vector<bool> level_fast(meta.size());
     for (std::size_t s = 0; s < meta.size(); ++s) {
@@ -219,6 +219,7 @@ template <class C, class A>
             if (steps[i].slot != kNoSlot) reinterpret_cast<HistorySlot*>(data + steps[i].slot)->last = from;
             if (steps[i].hook) steps[i].hook(ctx, steps[i].offset);
         }
+        table.RebaseComposites(from, rt.ticks, data);
         rt.ticks = 0;
         rt.flags = static_cast<std::uint16_t>(rt.flags & ~(kSlow | kFresh | kDone));
         for (std::uint32_t i = move.enters; i < move.end; ++i) {
@@ -254,11 +255,11 @@ template <bool kMachine, class C, class A>
                                               std::byte* data) {
     const NestedStepper<C, A>& self = SelfOf<NestedStepper<C, A>>(steps, rt.state);
     const float dt = steps[kDtWord].dt;
-    const std::uint32_t leaf_ticks = CountTickInPlace(rt.ticks);
-    for (const std::uint32_t slot : self.slots) CountTickInPlace(reinterpret_cast<CompositeSlot*>(data + slot)->ticks);
+    const std::uint32_t leaf_ticks = CountTickInPlace(rt.ticks); // a composite's time follows (composite_bases)
     for (const NestedChain<C, A>& level : self.chains) { // outermost first
         const std::uint32_t ticks =
-            level.slot == kLeafTicks ? leaf_ticks : reinterpret_cast<CompositeSlot*>(data + level.slot)->ticks;
+            level.slot == kLeafTicks ? leaf_ticks
+                                     : SumTicks(reinterpret_cast<CompositeSlot*>(data + level.slot)->ticks, leaf_ticks);
         const int fired = level.chain->probe(*level.chain, c, a, TimeOf(ticks, dt), 0);
         if (fired >= 0) {
             // Until the change is made, the general step, which serves any state.

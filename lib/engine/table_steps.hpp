@@ -44,6 +44,7 @@ void Table<C, A>::Finalize() {
         uses_machine = uses_machine || general[s];
         all_fast = all_fast && !m.slow;
     }
+    composite_bases = nested && !parallel && stack_capacity == 0;
     if (nested && !nested_plan) nested_plan.reset(new NestedPlan());
     if (nested_plan) nested_plan->steppers.assign(nested ? meta.size() : 0, NestedStepper<C, A>{});
     if (plan_nested) plan_nested(*this);
@@ -143,8 +144,8 @@ Probed<C, A> Table<C, A>::ProbePath(StateIndex leaf, std::uint32_t leaf_ticks, c
         const StateIndex s = path[i];
         std::uint32_t ticks = leaf_ticks;
         if (s != leaf) {
-            ticks = SlotOf(tree[s], data).ticks;
-            if (ahead) CountTick(ticks);
+            ticks = CompositeTicks(s, leaf_ticks, data); // leaf_ticks is one on already if `ahead`
+            if (ahead && !composite_bases) CountTick(ticks);
         }
         const Probed<C, A> fired = Probe(s, c, a, TimeOf(ticks, dt), data, kNoState, leaf, done);
         if (fired.to != kNoState) return fired;

@@ -132,6 +132,16 @@ inline std::uint32_t TicksFor(float seconds, float dt) noexcept {
     return ticks;
 }
 
+/// a + b ticks, saturating at 2^32-1 as CountTick does.
+[[gnu::always_inline]] inline std::uint32_t SumTicks(std::uint32_t a, std::uint32_t b) noexcept {
+#if defined(__GNUC__) || defined(__clang__)
+    std::uint32_t sum;
+    return __builtin_add_overflow(a, b, &sum) ? UINT32_MAX : sum;
+#else
+    return b > UINT32_MAX - a ? UINT32_MAX : a + b;
+#endif
+}
+
 /// CountTick for a count that stays in memory (a character's Runtime), whose
 /// new value a step reads only if one of its conditions reads the time: two
 /// read-modify-write instructions instead of a load, the add, the borrow and a

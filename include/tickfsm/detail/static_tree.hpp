@@ -196,6 +196,14 @@ struct FusedPath {
                 CallExit(StateObject<X>(data, std::is_empty_v<X> ? 0u : exits[I].offset), c, a);
             }());
         }(typename Move::Exits{}, std::make_index_sequence<Move::kExits>{});
+        // Each composite that stays active keeps its time (Table::composite_bases);
+        // one left is reset when it is entered again.
+        [&]<std::size_t... I>(std::index_sequence<I...>) {
+            (..., [&] {
+                std::uint32_t& ticks = reinterpret_cast<CompositeSlot*>(data + self.slots.data()[I])->ticks;
+                ticks = SumTicks(ticks, rt.ticks);
+            }());
+        }(std::make_index_sequence<Move::kStart>{});
         rt.ticks = 0;
         rt.flags = static_cast<std::uint16_t>(rt.flags & ~(kSlow | kFresh | kDone));
         [&]<class... Y, std::size_t... I>(TypeList<Y...>, std::index_sequence<I...>) {
@@ -238,7 +246,8 @@ struct FusedPath {
             return false;
         } else {
             std::uint32_t ticks = leaf_ticks;
-            if constexpr (J + 1 < kDepth) ticks = reinterpret_cast<const CompositeSlot*>(data + slots[J])->ticks;
+            if constexpr (J + 1 < kDepth) // a composite's time follows its leaf's (Table::composite_bases)
+                ticks = SumTicks(reinterpret_cast<const CompositeSlot*>(data + slots[J])->ticks, leaf_ticks);
             const float t = TimeOf(ticks, dt);
             return [&]<std::size_t... I>(std::index_sequence<I...>) {
                 return ((CallCondition(typename Edges::Condition{}, Real<C>(std::as_const(c)), Real<A>(a), t) &&
@@ -266,9 +275,6 @@ struct FusedPath {
         const float dt = steps[kDtWord].dt;
         const std::uint32_t leaf_ticks = CountTickInPlace(rt.ticks);
         const std::uint32_t* slots = self.slots.data();
-        (..., [&] {
-            if constexpr (J + 1 < kDepth) CountTickInPlace(reinterpret_cast<CompositeSlot*>(data + slots[J])->ticks);
-        }());
         if ((TryLevel<kMachine, J>(Levels{}, steps, any_c, any_a, rt, data, dt, leaf_ticks, slots) || ...))
             return; // outermost first
         (CallPerform(ObjectAt<J, typename Levels::From>(self, data), c, a), ...); // outermost first

@@ -209,6 +209,12 @@ struct Table {
     bool keep_previous = false;           // KeepPreviousState(): every change records where it came from
     bool nested = false;                  // some state holds substates or regions: every tick takes the general path
     bool parallel = false;                // some state holds regions
+    // Set by Finalize for a nested table without regions or push stack: a
+    // composite's CompositeSlot holds its ticks up to the entry of the current
+    // leaf, so that its time is that plus the leaf's ticks and a tick counts
+    // the leaf alone (CompositeTicks). Every change that resets the leaf's
+    // ticks first adds them to each of the leaf's composites (RebaseComposites).
+    bool composite_bases = false;
     bool passing = false;                 // some state is a pass-through state
     bool uses_machine = false;            // set by Finalize: some hook may call NextState
     bool all_fast = false;                // set by Finalize: every state ticks on the fast path
@@ -522,8 +528,24 @@ struct Table {
     std::uint32_t TicksOf(StateIndex leaf, std::uint32_t leaf_ticks, StateIndex state, std::byte* data) const noexcept {
         if (state == leaf) return leaf_ticks;
         if (!Active(leaf, state, data)) return 0;
-        if (tree[state].initial != kNoNode) return SlotOf(tree[state], data).ticks;
+        if (tree[state].initial != kNoNode) return CompositeTicks(state, leaf_ticks, data);
         return LaneOf(tree[RegionOf(tree, state)], data).ticks; // active and a leaf: its region's current state
+    }
+
+    /// The ticks of composite `state`, active while the current leaf has `leaf_ticks` (see composite_bases).
+    std::uint32_t CompositeTicks(StateIndex state, std::uint32_t leaf_ticks, const std::byte* data) const noexcept {
+        const std::uint32_t slot = reinterpret_cast<const CompositeSlot*>(data + tree[state].slot)->ticks;
+        return composite_bases ? SumTicks(slot, leaf_ticks) : slot;
+    }
+
+    /// Before the current leaf's ticks restart (a change): each composite
+    /// above `leaf` keeps the time it has (see composite_bases).
+    void RebaseComposites(StateIndex leaf, std::uint32_t leaf_ticks, std::byte* data) const noexcept {
+        if (!composite_bases || leaf == kNoState) return;
+        for (StateIndex s = tree[leaf].parent; s != kNoState; s = tree[s].parent) {
+            std::uint32_t& ticks = SlotOf(tree[s], data).ticks;
+            ticks = SumTicks(ticks, leaf_ticks);
+        }
     }
 
     /// The typed-event transition for a value of type `type` (its TypeKey):
