@@ -86,17 +86,9 @@ private:
     void Take(Manager& manager, std::size_t count) {
         const Table& resolved = manager.ResolvedTable();
         if (!manager.OwnBlock()->node)
-            Table::Fail(detail::Format("Crowd<{}>: its configuration is private to one machine: a condition that "
-                                    "holds data (a capturing lambda or a functor with members), an action built "
-                                    "with arguments, or keyed or delegate states; a crowd shares one table between "
-                                    "all its characters, so use captureless lambdas, functions or empty functors, "
-                                    "Do<X>() without arguments and states named by type, and reach per-character "
-                                    "data through the controller",
-                                    detail::TypeName<Manager>()));
+            Fail(detail::CrowdMistake::PrivateConfiguration, {});
         if (resolved.initial == detail::kNoState)
-            Table::Fail(detail::Format("Crowd<{}>: its configuration has no initial state; call SetInitialState<S>() in "
-                                    "its constructor",
-                                    detail::TypeName<Manager>()));
+            Fail(detail::CrowdMistake::NoInitialState, {});
         table = manager.CurrentTable();
         table->Acquire();
         step_words = table->Steps(); // the shared table is final: it never changes
@@ -130,8 +122,8 @@ public:
     /// One tick of every character: controllers[i] with actions[i].
     void TickAll(std::span<Controller> controllers, std::span<const Action> actions) {
         if (controllers.size() != runtimes.size() || actions.size() != runtimes.size())
-            Table::Fail(detail::Format("Crowd::TickAll: {} controllers and {} actions for {} characters",
-                                    controllers.size(), actions.size(), runtimes.size()));
+            Fail(detail::CrowdMistake::TickAllSizes,
+                 {.i = runtimes.size(), .a = controllers.size(), .b = actions.size()});
         TickAll(controllers, [&actions](std::size_t i, Controller&) { return actions[i]; });
     }
 
@@ -206,8 +198,7 @@ public:
     /// Adds one character (not started) and returns its index. Allocates: not for the tick.
     std::size_t Add() {
         if (active != kNothing)
-            Table::Fail("Crowd::Add called from inside a hook or condition (it would move the characters that are "
-                        "ticking); add between ticks");
+            Fail(detail::CrowdMistake::AddWhileTicking, {});
         Grow(runtimes.size() + 1);
         return runtimes.size() - 1;
     }
@@ -216,7 +207,7 @@ public:
     void Reset(std::size_t i) {
         CheckIndex(i, "Reset");
         if (active == kTickingAll || Busy(i))
-            Table::Fail(detail::Format("Crowd::Reset({}) called from inside a hook or condition", i));
+            Fail(detail::CrowdMistake::ResetWhileTicking, {.i = i});
         if (runtimes[i].flags & detail::kStarted) Recount(checks + 1);
         runtimes[i] = detail::Runtime{detail::kNoState, static_cast<std::uint16_t>(runtimes[i].flags & detail::kInitialized), 0};
         if (!next_states.empty()) next_states[i] = detail::kNoState;
@@ -228,8 +219,7 @@ public:
     StateRef PreviousState(std::size_t i) const {
         CheckIndex(i, "PreviousState");
         if (!table->keep_previous)
-            Table::Fail(detail::Format("Crowd<{}>::PreviousState({}) needs KeepPreviousState() in the configuration",
-                                    detail::TypeName<Manager>(), i));
+            Fail(detail::CrowdMistake::NoPreviousState, {.i = i});
         return table->Ref(previous_states[i]);
     }
 
@@ -240,13 +230,9 @@ public:
     bool RevertToPreviousState(std::size_t i, Controller& controller, bool force = false) {
         CheckIndex(i, "RevertToPreviousState");
         if (!table->keep_previous)
-            Table::Fail(detail::Format("Crowd<{}>::RevertToPreviousState({}) needs KeepPreviousState() in the "
-                                    "configuration",
-                                    detail::TypeName<Manager>(), i));
+            Fail(detail::CrowdMistake::RevertNoPreviousState, {.i = i});
         if (active == kTickingAll || Busy(i))
-            Table::Fail(detail::Format("Crowd::RevertToPreviousState({}) called from inside a hook or condition; take "
-                                    "a tickfsm::Machine<Controller, Action>& as the hook's last parameter instead",
-                                    i));
+            Fail(detail::CrowdMistake::RevertWhileTicking, {.i = i});
         const detail::StateIndex previous = previous_states[i];
         if (previous == detail::kNoState) return false;
         const A action{};
@@ -271,8 +257,7 @@ public:
         CheckIndex(i, "State");
         const detail::StateIndex id = table->Find(detail::TypeKey<S>());
         if (id == detail::kNoState)
-            Table::Fail(detail::Format("Crowd::State<{}>(): {} is not a state of {}", detail::StateName<S>(),
-                                    detail::StateName<S>(), detail::TypeName<Manager>()));
+            Fail(detail::CrowdMistake::NotAState, {.name = detail::StateName<S>()});
         return detail::StateObject<S>(state_data + i * data_stride, table->meta[id].offset);
     }
     /// False before character i's first tick and after Reset(i).
@@ -356,17 +341,23 @@ private:
         CheckIndex(i, "SendEvent");
         detail::Runtime& rt = runtimes[i];
         if (active == kTickingAll || Busy(i))
-            Table::Fail(detail::Format("Crowd::SendEvent({}, {}) called from inside a hook or condition; {}", i, what,
-                                    fix));
+            Fail(detail::CrowdMistake::SendEventWhileTicking, {.what = what, .fix = fix, .i = i});
         Running running(active, Outermost(i));
         BusyScope busy(rt);
         auto ctx = Context(i, controller, action);
         return deliver(ctx);
     }
 
+    /// Reports `mistake` (its message: lib/messages.cpp), naming this kind.
+    [[noreturn, gnu::cold, gnu::noinline]] static void Fail(detail::CrowdMistake mistake, detail::CrowdFacts facts) {
+        const std::string character = Table::CharacterName();
+        facts.character = character;
+        facts.manager = detail::TypeName<Manager>();
+        detail::FailCrowd(mistake, facts);
+    }
+
     [[noreturn, gnu::cold, gnu::noinline]] void FailIndex(std::size_t i, const char* api) const {
-        Table::Fail(detail::Format("Crowd<{}>::{}({}): no character {}: the crowd has {} characters",
-                                detail::TypeName<Manager>(), api, i, i, runtimes.size()));
+        Fail(detail::CrowdMistake::NoCharacter, {.name = api, .i = i, .a = runtimes.size()});
     }
     /// What `active` becomes while character i ticks: i + 1, unless something runs already.
     std::size_t Outermost(std::size_t i) const noexcept { return active == kNothing ? i + 1 : active; }
@@ -406,14 +397,11 @@ private:
     template <class MakeAction>
     [[gnu::noinline]] void TickAllChecked(std::span<Controller> controllers, MakeAction& make_action) {
         if (controllers.size() != runtimes.size())
-            Table::Fail(detail::Format("Crowd::TickAll: {} controllers for {} characters", controllers.size(),
-                                    runtimes.size()));
+            Fail(detail::CrowdMistake::TickAllControllers, {.i = runtimes.size(), .a = controllers.size()});
         if (active == kTickingAll)
-            Table::Fail("Crowd::TickAll called from inside a hook or condition of the same crowd");
+            Fail(detail::CrowdMistake::TickAllInsideTickAll, {});
         if (active != kNothing)
-            Table::Fail(detail::Format("Crowd::TickAll called from inside a hook or condition of character {} of the "
-                                    "same crowd",
-                                    active - 1));
+            Fail(detail::CrowdMistake::TickAllInsideCharacter, {.i = active - 1});
         if (checks == 0) TickEvery<false>(controllers, make_action);
         else TickEvery<true>(controllers, make_action);
     }
@@ -482,11 +470,9 @@ private:
 
     [[gnu::cold, gnu::noinline]] void SlowTick(std::size_t i, Controller& controller, const Action& action) {
         if (active == kTickingAll)
-            Table::Fail(detail::Format("Crowd::Perform({}) called from inside a hook or condition during TickAll of "
-                                    "the same crowd",
-                                    i));
+            Fail(detail::CrowdMistake::PerformInsideTickAll, {.i = i});
         if (Busy(i))
-            Table::Fail(detail::Format("Crowd::Perform({}) called from inside a hook or condition of that character", i));
+            Fail(detail::CrowdMistake::PerformInsideCharacter, {.i = i});
         const bool outermost = active == kNothing; // else the general path marks character i busy
         Running running(active, Outermost(i));
         if (outermost && QuickStart(runtimes[i])) return FastStep(i, controller, action);
@@ -547,7 +533,7 @@ private:
 
     void CheckNotTicking(const char* api) const {
         if (active != kNothing)
-            Table::Fail(detail::Format("Crowd::{} called from inside a hook or condition; call it between ticks", api));
+            Fail(detail::CrowdMistake::CallWhileTicking, {.name = api});
     }
     bool Bulk() const noexcept {
         for (const detail::DataItem& item : table->items)

@@ -5,6 +5,7 @@
 // includes or instantiates fmt.
 
 #include <concepts>
+#include <cstddef>
 #include <cstdint>
 #include <initializer_list>
 #include <string>
@@ -53,6 +54,41 @@ std::string Format(std::string_view format, const Args&... args) {
 /// "tickfsm: <kind>: <what>": the message of a mistake made with a kind of
 /// machine, named as its table names it ("StateManager<Hero, Pad>").
 std::string KindMessage(std::string_view kind, std::string_view what);
+
+/// The mistakes a Crowd reports (crowd.hpp). Their messages are written
+/// once, in lib/messages.cpp, and filled in from CrowdFacts.
+enum class CrowdMistake : std::uint8_t {
+    PrivateConfiguration,  // the kind's configuration is private to one machine
+    NoInitialState,        // the kind has no initial state
+    TickAllSizes,          // TickAll(controllers, actions): a + b for i characters
+    TickAllControllers,    // TickAll(controllers, ...): a controllers for i characters
+    TickAllInsideTickAll,  // TickAll from a hook during TickAll
+    TickAllInsideCharacter, // TickAll from a hook of character i
+    PerformInsideTickAll,  // Perform(i) from a hook during TickAll
+    PerformInsideCharacter, // Perform(i) from a hook of character i
+    AddWhileTicking,       // Add() from a hook
+    ResetWhileTicking,     // Reset(i) from a hook
+    CallWhileTicking,      // `name` from a hook
+    SendEventWhileTicking, // SendEvent(i, what) from a hook; `fix` says what to do
+    RevertWhileTicking,    // RevertToPreviousState(i) from a hook
+    NoPreviousState,       // PreviousState(i) without KeepPreviousState()
+    RevertNoPreviousState, // RevertToPreviousState(i) without KeepPreviousState()
+    NotAState,             // State<name>(): not a state of the kind
+    NoCharacter,           // `name`(i) with i >= a, the crowd's size
+};
+/// What a crowd's message names (see CrowdMistake).
+struct CrowdFacts {
+    std::string_view character = {}; // the table's name of the kind ("StateManager<Ant, Scent>")
+    std::string_view manager = {};   // the StateManager subclass the crowd is of
+    std::string_view name = {};      // an API or a state
+    std::string_view what = {};
+    std::string_view fix = {};
+    std::size_t i = 0;
+    std::size_t a = 0;
+    std::size_t b = 0;
+};
+/// Reports a crowd's mistake as a ConfigError (lib/messages.cpp).
+[[noreturn]] void FailCrowd(CrowdMistake mistake, const CrowdFacts& facts);
 
 /// An event as messages and traces show it: "Jump", "Hit::Obstacle", or
 /// "Hit(300)" for an enum value without a name.
