@@ -108,9 +108,11 @@ public:
 
     /// Configures the machine from a compile-time machine's transitions
     /// (tickfsm/static_machine.hpp), as if their words were written here:
-    /// `SetInitialState<S>()` and each `From<S>()` with its `To<T>(condition)`
-    /// calls, in order. One constant can then drive a StaticCrowd and this
-    /// machine, with its observer and trace. More configuration may follow
+    /// its `SetSubstates<Parent, ...>()` calls, `SetInitialState<S>()` and each
+    /// `From<S>()` with its `To<T>(condition)` calls, in order. One flat
+    /// constant can then drive a StaticCrowd and this machine, with its
+    /// observer and trace; a nested one gives each leaf of this kind a step
+    /// compiled for its whole active path. More configuration may follow
     /// (events, actions, gates), as after the words themselves; a machine that
     /// has an initial state already, or has ticked, refuses it (ConfigError).
     template <class Transitions>
