@@ -161,6 +161,30 @@ std::vector<bool> Where(const Crowd& crowd, std::size_t i) {
             crowd.template IsIn<C2>(i),   crowd.template IsIn<D>(i)};
 }
 
+// Ticks `machine` and `words` on the same random inputs for `ticks` ticks and
+// requires, after every tick, the same hooks, the same Performs' effects, the
+// same active path and the same time in every state. `seen(before, log)` then
+// gets the path before the tick and the tick's hooks.
+template <class M, class W, class Seen>
+void RequireSameTicks(M& machine, Bot& machine_bot, W& words, Bot& words_bot, unsigned seed, int ticks,
+                      Seen&& seen) {
+    std::mt19937 rng(seed);
+    for (int tick = 0; tick < ticks; ++tick) {
+        const In in = Draw(rng);
+        const std::string before = words.ActivePath();
+        words.Perform(in);
+        machine.Perform(in);
+        INFO("tick " << tick << " from " << before << " bits " << int(in.bits));
+        REQUIRE(machine_bot.log == words_bot.log);
+        REQUIRE(machine_bot.energy == words_bot.energy);
+        REQUIRE(machine.ActivePath() == words.ActivePath());
+        REQUIRE(Times(machine) == Times(words));
+        seen(before, machine_bot.log);
+        words_bot.log.clear();
+        machine_bot.log.clear();
+    }
+}
+
 } // namespace
 
 TEST_CASE("A StateManager configured from a constant with nested states ticks exactly like the words written out",
@@ -168,24 +192,13 @@ TEST_CASE("A StateManager configured from a constant with nested states ticks ex
     Bot words_bot, constant_bot;
     WordsBot words(words_bot);
     ConstantBot constant(constant_bot);
-    std::mt19937 rng(2026);
     std::set<std::pair<std::string, std::string>> changes;
     int exits_in_place = 0; // A1 left and entered again: its transition to itself
-    for (int tick = 0; tick < 20000; ++tick) {
-        const In in = Draw(rng);
-        const std::string before = words.ActivePath();
-        words.Perform(in);
-        constant.Perform(in);
-        INFO("tick " << tick << " from " << before << " bits " << int(in.bits));
-        REQUIRE(constant_bot.log == words_bot.log);
-        REQUIRE(constant_bot.energy == words_bot.energy);
-        REQUIRE(constant.ActivePath() == words.ActivePath());
-        REQUIRE(Times(constant) == Times(words));
-        if (constant.ActivePath() != before) changes.emplace(before, constant.ActivePath());
-        for (const int hook : constant_bot.log) exits_in_place += hook == 32 && constant.ActivePath() == before;
-        words_bot.log.clear();
-        constant_bot.log.clear();
-    }
+    RequireSameTicks(constant, constant_bot, words, words_bot, 2026, 20000,
+                     [&](const std::string& before, const std::vector<int>& log) {
+                         if (constant.ActivePath() != before) changes.emplace(before, constant.ActivePath());
+                         for (const int hook : log) exits_in_place += hook == 32 && constant.ActivePath() == before;
+                     });
     // Every transition fired, from every leaf it applies to.
     const std::set<std::pair<std::string, std::string>> expected{
         {"", "Root/A/A1"},
@@ -269,18 +282,7 @@ TEST_CASE("A leaf configured since the constant ticks on the generic step, with 
     Bot extended_bot, words_bot;
     Extended extended(extended_bot);
     ExtendedWords words(words_bot);
-    std::mt19937 rng(11);
-    for (int tick = 0; tick < 5000; ++tick) {
-        const In in = Draw(rng);
-        extended.Perform(in);
-        words.Perform(in);
-        INFO("tick " << tick);
-        REQUIRE(extended_bot.log == words_bot.log);
-        REQUIRE(extended.ActivePath() == words.ActivePath());
-        REQUIRE(Times(extended) == Times(words));
-        extended_bot.log.clear();
-        words_bot.log.clear();
-    }
+    RequireSameTicks(extended, extended_bot, words, words_bot, 11, 5000, [](const std::string&, const auto&) {});
     CHECK(tickfsm::detail::FusedLeafCount(tickfsm::detail::TableAccess::Of(extended)) == 0);
 }
 
@@ -306,18 +308,8 @@ TEST_CASE("History set after a constant's tree is kept by the compiled steps' ch
     Bot remembering_bot, words_bot;
     Remembering remembering(remembering_bot);
     RememberingWords words(words_bot);
-    std::mt19937 rng(5);
-    for (int tick = 0; tick < 20000; ++tick) {
-        const In in = Draw(rng);
-        remembering.Perform(in);
-        words.Perform(in);
-        INFO("tick " << tick);
-        REQUIRE(remembering_bot.log == words_bot.log);
-        REQUIRE(remembering.ActivePath() == words.ActivePath());
-        REQUIRE(Times(remembering) == Times(words));
-        remembering_bot.log.clear();
-        words_bot.log.clear();
-    }
+    RequireSameTicks(remembering, remembering_bot, words, words_bot, 5, 20000,
+                     [](const std::string&, const auto&) {});
     CHECK(tickfsm::detail::FusedLeafCount(tickfsm::detail::TableAccess::Of(remembering)) == 7);
 }
 

@@ -85,12 +85,13 @@ struct KeyedStates;
 
 /// A leaf's nested fast step compiled from a compile-time machine's constant
 /// (StateManager::Configure of a constant with SetSubstates): its active
-/// path's conditions and Performs inlined, as NestedTick's rules. It takes the
-/// place of NestedStep and NestedMachineStep when the table is finalized, if
-/// the leaf takes the nested fast path and its path and transitions are still
-/// the constant's: the same states, outermost first, each with the one chain
-/// the constant gave it (or none). Anything configured since (another chain,
-/// a new parent) leaves the leaf to the generic step.
+/// path's conditions, Performs and changes inlined, by NestedTick's rules. It
+/// takes the place of NestedStep and NestedMachineStep when the table is
+/// finalized, for a leaf on the nested fast path, while every registered leaf
+/// still is what the constant said: the same states, outermost first, each
+/// with the one chain the constant gave it (or none). Anything configured
+/// since that changes one (another chain, a new parent or substate) leaves
+/// every leaf to the generic step, since each step takes the tree for granted.
 struct FusedLeaf {
     const void* const* path = nullptr;   // TypeKeys of its active path's states, outermost first
     const void* const* chains = nullptr; // per state of the path: its chain's TypeKey, or null for no transitions
@@ -105,10 +106,10 @@ void AddFusedLeaf(Table<AnyController, AnyAction>& table, const FusedLeaf& leaf)
 /// `chain`th list of transitions holds: the change as NestedTick makes it.
 void FusedFire(const StepWord<AnyController, AnyAction>* steps, AnyController& c, const AnyAction& a, Runtime& rt,
                std::byte* data, std::uint32_t chain, int index);
-/// How many leaves of a finalized table tick with a FusedLeaf's step (for tests).
-std::size_t FusedLeafCount(const Table<AnyController, AnyAction>& table) noexcept;
 /// FusedFire for a StateManager's step: the Seat's step follows the leaf entered.
 void FusedFireMachine(AnyController& c, const AnyAction& a, Runtime& rt, std::uint32_t chain, int index);
+/// How many leaves of a finalized table tick with a FusedLeaf's step (for tests).
+std::size_t FusedLeafCount(const Table<AnyController, AnyAction>& table) noexcept;
 
 /// A nested fast leaf's steps (lib/engine/nested_step.hpp).
 template <class C, class A>
