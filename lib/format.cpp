@@ -1,6 +1,6 @@
 // The one place that formats tickfsm's text (errors, names, traces) with fmt.
 
-#include <tickfsm/detail/format.hpp>
+#include "format_text.hpp"
 #include <tickfsm/event.hpp>
 
 #include <fmt/args.h>

@@ -1,13 +1,199 @@
-// The messages of the mistakes the typed code reports through an enum (a
-// Crowd's, CrowdMistake), written here once rather than at each call site in
-// the headers, which every file that uses a crowd compiles.
+// Every text the headers report: the messages of Message and of a Crowd's
+// mistakes (CrowdMistake), written here once rather than at each call site in
+// the headers, which every file that uses tickfsm compiles.
 
 #include <tickfsm/config_error.hpp>
-#include <tickfsm/detail/format.hpp>
+#include "format_text.hpp"
 
 namespace tickfsm::detail {
 
 namespace {
+
+std::string_view TextOf(Message id) {
+    switch (id) {
+    case Message::FromOnToCall:
+        return "From<{}>().On({}).To<{}>()";
+    case Message::FromOnTypedCall:
+        return "From<{}>().On<{}>()";
+    case Message::FromDoCall:
+        return "From<{}>().Do<{}>()";
+    case Message::KeyEnumName:
+        return "{}::{}";
+    case Message::KeyEnumValue:
+        return "{}({})";
+    case Message::KeyValue:
+        return "{}";
+    case Message::InitialStateTwice:
+        return "SetInitialState<{}>(): the initial state is already {}; a machine has one initial state "
+               "(use From<{}>() to add transitions from {})";
+    case Message::EventTransitionTwice:
+        return "From<{}>().On({}).To<{}>(): state {} already has a transition on event {} (to {}); a "
+               "state has one transition per event";
+    case Message::PushCapacityTwice:
+        return "SetPushCapacity<{}>(): the push capacity is set already ({}); set it once";
+    case Message::EventTransitionTwiceShared:
+        return "From<{}>().On({}).To<{}>(): state {} already has a transition on event {}; a state has "
+               "one transition per event";
+    case Message::NoStateUnderKey:
+        return "{}({}): no state is registered under that key (AddState<S>(key) first)";
+    case Message::KeyedFromToCall:
+        return "From({}).To({})";
+    case Message::KeyedFromOnToCall:
+        return "From({}).On({}).To({})";
+    case Message::KeyedEventTransitionTwice:
+        return "From({}).On({}).To({}): state {} already has a transition on event {} (to {})";
+    case Message::KeyedFromDoCall:
+        return "From({}).Do<{}>()";
+    case Message::SendEventInsideHook:
+        return "SendEvent({}) called on the machine from inside one of its hooks or conditions (state "
+               "{}); take a tickfsm::Machine<Controller, Action>& as the hook's last parameter and call "
+               "SendEvent on it";
+    case Message::SendTypedEventInsideHook:
+        return "SendEvent({}) called on the machine from inside one of its hooks or conditions (state "
+               "{}); send typed events from outside the tick";
+    case Message::SetObserverInsideHook:
+        return "SetObserver() called from inside a hook or condition of this machine (state {}); attach "
+               "or detach the observer between ticks";
+    case Message::ResetInsideHook:
+        return "Reset() called from inside a hook or condition of this machine (state {}); reset from "
+               "outside the tick";
+    case Message::NotAStateOfMachine:
+        return "{}<{}>(): {} is not a state of this machine";
+    case Message::ChangeInsideHookTo:
+        return "{}({}) called on the machine from inside one of its hooks or conditions (state {}); take "
+               "a tickfsm::Machine<Controller, Action>& as the hook's last parameter and call it there";
+    case Message::ChangeInsideHook:
+        return "{}() called on the machine from inside one of its hooks or conditions (state {}); take a "
+               "tickfsm::Machine<Controller, Action>& as the hook's last parameter and call it there";
+    case Message::CallInsideHook:
+        return "{}() called from inside a hook or condition of this machine (state {}); {} between ticks";
+    case Message::RestoreGlobalOutOfRange:
+        return "Restore(): the snapshot's global state is state {} of {}";
+    case Message::AddStateCall:
+        return "AddState<{}>({})";
+    case Message::AddStateKeyTwice:
+        return "AddState<{}>({}): the key {} is already registered (state {})";
+    case Message::AddDelegateKeyCall:
+        return "AddDelegateState({})";
+    case Message::AddDelegateKeyTwice:
+        return "AddDelegateState({}): the key {} is already registered";
+    case Message::AddDelegateTagCall:
+        return "AddDelegateState<{}>()";
+    case Message::AddDelegateTagTwice:
+        return "AddDelegateState<{}>(): {} is already a state of this machine";
+    case Message::KeyedSetInitialCall:
+        return "SetInitialState({})";
+    case Message::KeyedInitialStateTwice:
+        return "SetInitialState({}): the initial state is already {}; a machine has one initial state";
+    case Message::KeyedFromCall:
+        return "From({})";
+    case Message::KeyedSetTerminalCall:
+        return "SetTerminal({})";
+    case Message::KeyedSetSubstatesCall:
+        return "SetSubstates({}, ...)";
+    case Message::KeyedSubstatesEmpty:
+        return "SetSubstates({}, {{}}): give at least one substate, the initial one first";
+    case Message::KeyedSetRegionsCall:
+        return "SetRegions({}, ...)";
+    case Message::KeyedRegionsEmpty:
+        return "SetRegions({}, {{}}): give at least one region";
+    case Message::KeyedSetHistoryCall:
+        return "SetHistory({})";
+    case Message::CurrentKeyNone:
+        return "CurrentKey<{}>(): the current state ({}) has no key of that type";
+    case Message::WouldTransitionInsideHook:
+        return "WouldTransition() called from inside a hook or condition of this machine (state {}); ask "
+               "between ticks";
+    case Message::GlobalNotAState:
+        return "SetGlobalState<{}>(): {} is not a state of this machine; configure it (e.g. From<{}>()) "
+               "first";
+    case Message::GlobalNested:
+        return "SetGlobalState<{}>(): {} is a nested state (it has a parent, substates or regions); a "
+               "global state performs beside the active path and cannot be part of it";
+    case Message::StateNeverConfigured:
+        return "State<{}>() of a state never configured";
+    case Message::SetSubstatesCall:
+        return "SetSubstates<{}, {}, ...>()";
+    case Message::SetRegionsCall:
+        return "SetRegions<{}, ...>()";
+    case Message::SetHistoryCall:
+        return "SetHistory<{}>()";
+    case Message::SetPassThroughCall:
+        return "SetPassThrough<{}>()";
+    case Message::SetPushCapacityCall:
+        return "SetPushCapacity<{}>()";
+    case Message::SetTerminalCall:
+        return "SetTerminal<{}>()";
+    case Message::DeclareEventCall:
+        return "DeclareEvent({})";
+    case Message::TooManyStates:
+        return "cannot add state {}: a machine holds at most {} states";
+    case Message::StateManagerName:
+        return "StateManager<{}, {}>";
+    case Message::EnsembleAddTwice:
+        return "tickfsm: Ensemble::Add({}): that machine is in the ensemble already, as {}";
+    case Message::EnsemblePostNoMachine:
+        return "tickfsm: Ensemble::Post({}, {}): there is no machine {} (the ensemble has {})";
+    case Message::EnsembleMailboxFull:
+        return "tickfsm: Ensemble::Post({}, {}): the mailbox of {} is full ({} events wait for its next "
+               "tick); give the Ensemble a larger kMailCapacity";
+    case Message::NoStateUnderKeyInHook:
+        return "no state is registered under the key {}";
+    case Message::SetStateNotAState:
+        return "set state {}: {} is not a state of this machine";
+    case Message::EnterWithArgumentsFromOwnHook:
+        return "entering {} with arguments from one of its own hooks: its object is in use; ask from "
+               "outside the tick or from another state";
+    case Message::ChangeFromExitHook:
+        return "{}() called from an exit hook of state {}: a state cannot change the machine's state "
+               "while it is being left";
+    case Message::NextStateInRegion:
+        return "{}() called from state {} in region {}: a request for the next tick is the machine's "
+               "own; in a region use a transition or TrySetState";
+    case Message::FixedDtInvalid:
+        return "fixed_dt must be finite and positive, got {}";
+    case Message::BufferTimeoutInvalid:
+        return "InputBuffer::Buffer<{}>(): the time-out must be finite and positive, got {}";
+    case Message::StateIdOutOfRange:
+        return "{}(StateId {}): not a state of this machine, which has {} states";
+    case Message::MachineTypes:
+        return "<{}, {}>";
+    case Message::StaticManagerInsideHook:
+        return "tickfsm: StaticStateManager{}: {} called from inside a hook or condition of this machine "
+               "(state {}); call it from outside the tick";
+    case Message::PerformCall:
+        return "Perform({})";
+    case Message::TickAllActions:
+        return "TickAll with {} actions";
+    case Message::ResetCall:
+        return "Reset({})";
+    case Message::TickAllByStateControllers:
+        return "TickAll(..., TickOrder::ByState) with {} controllers";
+    case Message::StaticCrowdNoCharacter:
+        return "tickfsm: StaticCrowd{}: {}({}): no character {}: the crowd has {} characters";
+    case Message::TickAllControllers:
+        return "TickAll with {} controllers";
+    case Message::StaticCrowdInsideCharacter:
+        return "called from inside a hook or condition of character {}; call it between ticks";
+    case Message::StaticCrowdSize:
+        return "for a crowd of {} characters";
+    case Message::StaticCrowdRefused:
+        return "tickfsm: StaticCrowd{}: {} {}";
+    case Message::RevertNeedsPreviousState:
+        return "RevertToPreviousState() needs KeepPreviousState() in the machine's configuration";
+    case Message::BufferNotAState:
+        return "InputBuffer::Buffer<T>(): T is not a state of this machine";
+    case Message::RestoreCrowdLayout:
+        return "Restore(): the snapshot's crowd keeps its characters in another layout";
+    case Message::RestoreStateOutOfRange:
+        return "Restore(): the snapshot names a state out of range";
+    case Message::InitializeInsideHook:
+        return "Initialize() called from inside a hook or condition of this machine";
+    case Message::PreviousNeedsKeep:
+        return "PreviousState() needs KeepPreviousState() in the machine's configuration";
+    }
+    return "tickfsm: an unknown message";
+}
 
 std::string CrowdText(CrowdMistake mistake, const CrowdFacts& f) {
     switch (mistake) {
@@ -65,6 +251,8 @@ std::string CrowdText(CrowdMistake mistake, const CrowdFacts& f) {
 }
 
 } // namespace
+
+std::string VMessageText(Message id, std::initializer_list<MessageArg> args) { return VFormat(TextOf(id), args); }
 
 void FailCrowd(CrowdMistake mistake, const CrowdFacts& facts) {
     ReportConfigError(KindMessage(facts.character, CrowdText(mistake, facts)));

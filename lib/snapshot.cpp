@@ -6,7 +6,7 @@
 #include <string>
 
 #include <tickfsm/config_error.hpp>
-#include <tickfsm/detail/format.hpp>
+#include "format_text.hpp"
 #include <tickfsm/detail/snapshot_io.hpp>
 #include <tickfsm/detail/table.hpp>
 

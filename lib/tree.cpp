@@ -1,6 +1,6 @@
 // Nested states by index: the walks of detail/tree.hpp, compiled once.
 
-#include <tickfsm/detail/format.hpp>
+#include "format_text.hpp"
 #include <tickfsm/detail/tree.hpp>
 
 namespace tickfsm::detail {

@@ -43,8 +43,8 @@ public:
         static_assert(detail::CheckState<T, Controller, Action>());
         auto& m = *from.manager;
         Configuration::CheckConfigurable(m.machine_seat, [this] {
-            return detail::Format("From<{}>().On({}).To<{}>()", detail::StateName<S>(), event.name,
-                               detail::StateName<T>());
+            return detail::MessageText(detail::Message::FromOnToCall, detail::StateName<S>(), event.name,
+                                       detail::StateName<T>());
         });
         // Refused before anything changes, also for a builder off the machine's place on the shared path.
         if (Configuration::Sharing(m.machine_seat)) Configuration::template CheckNoEventOnPath<S, T>(m.machine_seat, event);
@@ -108,7 +108,7 @@ private:
     TransitionBuilder<Controller, Action, S, Edges...> Add() {
         auto& m = *from.manager;
         Configuration::CheckConfigurable(m.machine_seat, [] {
-            return detail::Format("From<{}>().On<{}>()", detail::StateName<S>(), detail::TypeName<E>());
+            return detail::MessageText(detail::Message::FromOnTypedCall, detail::StateName<S>(), detail::TypeName<E>());
         });
         if constexpr (std::is_empty_v<G> && std::is_default_constructible_v<G>) {
             if (Configuration::Sharing(m.machine_seat) && from.token == m.OwnBlock()->node) {
@@ -270,8 +270,9 @@ public:
     TransitionBuilder Do(Args&&... args) && {
         static_assert(detail::CheckAction<X, Controller, Action>());
         Manager& m = *manager;
-        Configuration::CheckConfigurable(m.machine_seat, 
-            [] { return detail::Format("From<{}>().Do<{}>()", detail::StateName<S>(), detail::TypeName<X>()); });
+        Configuration::CheckConfigurable(m.machine_seat, [] {
+            return detail::MessageText(detail::Message::FromDoCall, detail::StateName<S>(), detail::TypeName<X>());
+        });
         if constexpr (sizeof...(Args) == 0 && std::is_default_constructible_v<X>) {
             if (Configuration::Sharing(m.machine_seat) && token == m.OwnBlock()->node) {
                 StepRecord step;

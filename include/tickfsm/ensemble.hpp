@@ -49,9 +49,7 @@ public:
     std::size_t Add(StateManager<Controller, Action>& machine, std::string_view name) {
         for (const auto& member : members)
             if (member->machine == &machine)
-                detail::ReportConfigError(detail::Format("tickfsm: Ensemble::Add({}): that machine is in the ensemble "
-                                                         "already, as {}",
-                                                         name, member->name));
+                detail::ReportConfigError(detail::MessageText(detail::Message::EnsembleAddTwice, name, member->name));
         auto member = detail::MakeOwned<Member>();
         member->machine = &machine;
         member->name = name;
@@ -153,15 +151,12 @@ private:
     /// The next free letter of machine `to`'s mailbox.
     Letter& Slot(std::size_t to, std::string_view what) {
         if (to >= members.size())
-            detail::ReportConfigError(detail::Format("tickfsm: Ensemble::Post({}, {}): there is no machine {} (the "
-                                                     "ensemble has {})",
-                                                     to, what, to, members.size()));
+            detail::ReportConfigError(
+                detail::MessageText(detail::Message::EnsemblePostNoMachine, to, what, to, members.size()));
         Member& member = *members[to];
         if (member.count == kMailCapacity)
-            detail::ReportConfigError(detail::Format("tickfsm: Ensemble::Post({}, {}): the mailbox of {} is full ({} "
-                                                     "events wait for its next tick); give the Ensemble a larger "
-                                                     "kMailCapacity",
-                                                     to, what, member.name, kMailCapacity));
+            detail::ReportConfigError(
+                detail::MessageText(detail::Message::EnsembleMailboxFull, to, what, member.name, kMailCapacity));
         Letter& letter = member.box[(member.first + member.count) % kMailCapacity];
         letter.drop = nullptr;
         ++member.count;

@@ -214,8 +214,8 @@ public:
         CheckNotInRegion("NextState");
         const detail::StateIndex id = context.table->Find(detail::TypeKey<T>());
         if (id == detail::kNoState)
-            context.table->Fail(detail::Format("NextState<{}>(): {} is not a state of this machine",
-                                         detail::StateName<T>(), detail::StateName<T>()));
+            context.table->Fail(detail::MessageText(detail::Message::NotAStateOfMachine, "NextState",
+                                                    detail::StateName<T>(), detail::StateName<T>()));
         *context.next = id;
         context.rt->flags = static_cast<std::uint16_t>(context.rt->flags | detail::kNextPending);
     }
@@ -250,8 +250,8 @@ public:
         CheckNotLeaving("Push");
         const detail::StateIndex id = context.table->Find(detail::TypeKey<T>());
         if (id == detail::kNoState)
-            context.table->Fail(detail::Format("Push<{}>(): {} is not a state of this machine", detail::StateName<T>(),
-                                         detail::StateName<T>()));
+            context.table->Fail(detail::MessageText(detail::Message::NotAStateOfMachine, "Push", detail::StateName<T>(),
+                                                    detail::StateName<T>()));
         context.staged.Clear();
         Pend(id);
         context.pending_cause = Cause::Push;
@@ -269,8 +269,7 @@ public:
     /// through the gates unless `force`. Needs KeepPreviousState(); returns
     /// false (and asks nothing) with no previous state or when a gate refuses.
     bool RevertToPreviousState(bool force = false) {
-        if (!context.previous)
-            context.table->Fail("RevertToPreviousState() needs KeepPreviousState() in the machine's configuration");
+        if (!context.previous) context.table->Fail(detail::MessageText(detail::Message::RevertNeedsPreviousState));
         if (*context.previous == detail::kNoState) return false;
         return AskIndex(*context.previous, force ? detail::Direct::Force : detail::Direct::Try);
     }
@@ -333,7 +332,7 @@ private:
     detail::StateIndex KeyedId(K key) const {
         const detail::StateIndex id = context.table->FindKey(detail::TypeKey<K>(), static_cast<std::uint64_t>(key));
         if (id == detail::kNoState)
-            context.table->Fail(detail::Format("no state is registered under the key {}", detail::KeyText(key)));
+            context.table->Fail(detail::MessageText(detail::Message::NoStateUnderKeyInHook, detail::KeyText(key)));
         return id;
     }
 
@@ -359,14 +358,13 @@ private:
         CheckNotLeaving("TrySetState/TryResetState/ForceSetState");
         const detail::StateIndex id = context.table->Find(detail::TypeKey<T>());
         if (id == detail::kNoState)
-            context.table->Fail(detail::Format("set state {}: {} is not a state of this machine", detail::StateName<T>(),
-                                         detail::StateName<T>()));
+            context.table->Fail(detail::MessageText(detail::Message::SetStateNotAState, detail::StateName<T>(),
+                                                    detail::StateName<T>()));
         if (!detail::DirectAllowed(context, id, how)) return false;
         if constexpr (sizeof...(Args) > 0) {
             if (context.table->Active(context.main->state, id, context.data) || id == context.running)
-                context.table->Fail(detail::Format("entering {} with arguments from one of its own hooks: its object is "
-                                             "in use; ask from outside the tick or from another state",
-                                             detail::StateName<T>()));
+                context.table->Fail(
+                    detail::MessageText(detail::Message::EnterWithArgumentsFromOwnHook, detail::StateName<T>()));
             context.staged.template Stage<T>(std::forward<Args>(args)...); // built when the change applies
         } else {
             context.staged.Clear();
@@ -380,16 +378,15 @@ private:
 
     void CheckNotLeaving(std::string_view what) const {
         if (context.in_exit)
-            context.table->Fail(detail::Format("{}() called from an exit hook of state {}: a state cannot change the "
-                                         "machine's state while it is being left",
-                                         what, context.table->NameOf(context.rt->state)));
+            context.table->Fail(detail::MessageText(detail::Message::ChangeFromExitHook, what,
+                                                    context.table->NameOf(context.rt->state)));
     }
 
     void CheckNotInRegion(std::string_view what) const {
         if (context.lane != detail::kNoState)
-            context.table->Fail(detail::Format("{}() called from state {} in region {}: a request for the next tick is "
-                                         "the machine's own; in a region use a transition or TrySetState",
-                                         what, context.table->NameOf(context.rt->state), context.table->NameOf(context.lane)));
+            context.table->Fail(detail::MessageText(detail::Message::NextStateInRegion, what,
+                                                    context.table->NameOf(context.rt->state),
+                                                    context.table->NameOf(context.lane)));
     }
 
     detail::TickContext<detail::AnyController, detail::AnyAction>& context;

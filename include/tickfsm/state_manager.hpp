@@ -70,7 +70,7 @@ public:
     /// Refers to `character`, its controller (does not own it); ticks are `fixed_dt` seconds long.
     explicit StateManager(Controller& character, float fixed_dt = 1.0f / 60.0f) : bound_controller(&character) {
         if (!detail::PositiveFinite(fixed_dt))
-            MachineTable::Fail(detail::Format("fixed_dt must be finite and positive, got {}", fixed_dt));
+            MachineTable::Fail(detail::MessageText(detail::Message::FixedDtInvalid, fixed_dt));
         machine_seat.home = ManagerStorage::NewBlock(0, alignof(ManagerBlock));
         OwnBlock()->node = detail::RegistryOf<Controller, Action>().Root(fixed_dt);
         OwnBlock()->dt = fixed_dt;
@@ -552,12 +552,10 @@ private:
                                     detail::StateIndex known = detail::kNoState) const {
         const MachineTable& table = ResolvedTable();
         const detail::StateIndex id = known != detail::kNoState ? known : table.Find(key);
-        if (id == detail::kNoState)
-            MachineTable::Fail("InputBuffer::Buffer<T>(): T is not a state of this machine");
+        if (id == detail::kNoState) MachineTable::Fail(detail::MessageText(detail::Message::BufferNotAState));
         if (!detail::PositiveFinite(timeout_seconds))
             MachineTable::Fail(
-                detail::Format("InputBuffer::Buffer<{}>(): the time-out must be finite and positive, got {}",
-                               table.NameOf(id), timeout_seconds));
+                detail::MessageText(detail::Message::BufferTimeoutInvalid, table.NameOf(id), timeout_seconds));
         return {id, detail::TicksFor(timeout_seconds, table.dt)};
     }
     template <class K>
@@ -678,8 +676,7 @@ private:
     detail::StateIndex CheckedIndex(StateId id, std::string_view api) const {
         const MachineTable& table = ResolvedTable();
         if (id.value >= table.meta.size() || id.value == table.any)
-            MachineTable::Fail(detail::Format("{}(StateId {}): not a state of this machine, which has {} states", api,
-                                              id.value, StateCount()));
+            MachineTable::Fail(detail::MessageText(detail::Message::StateIdOutOfRange, api, id.value, StateCount()));
         return id.value;
     }
 

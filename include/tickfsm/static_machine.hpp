@@ -237,7 +237,9 @@ struct StaticCore {
         return StaticNames<States>::kNames;
     }
     static std::string_view NameOf(StateIndex id) noexcept { return id < kStateCount ? Names()[id] : ""; }
-    static std::string Machine() { return detail::Format("<{}, {}>", TypeName<C>(), TypeName<A>()); }
+    static std::string Machine() {
+        return detail::MessageText(detail::Message::MachineTypes, TypeName<C>(), TypeName<A>());
+    }
 
     /// Back to not started, entered on the next tick; OnStateInit stays done.
     static void Unstart(Runtime& rt) noexcept {
@@ -418,9 +420,8 @@ private:
     std::uint32_t& Ticks() noexcept { return machine_runtime.ticks; }
 
     [[noreturn, gnu::cold, gnu::noinline]] void Refuse(std::string_view what) const {
-        detail::ReportConfigError(detail::Format("tickfsm: StaticStateManager{}: {} called from inside a hook or "
-                                              "condition of this machine (state {}); call it from outside the tick",
-                                              Core::Machine(), what, CurrentStateName()));
+        detail::ReportConfigError(
+            detail::MessageText(detail::Message::StaticManagerInsideHook, Core::Machine(), what, CurrentStateName()));
     }
 
     Controller* bound_controller;
@@ -452,7 +453,7 @@ public:
     void Perform(std::size_t i, Controller& controller, const Action& action) {
         CheckIndex(i, "Perform");
         if (active != kNothing) [[unlikely]]
-            Refuse(detail::Format("Perform({})", i));
+            Refuse(detail::MessageText(detail::Message::PerformCall, i));
         detail::ScopedValue<std::size_t> running(active, i + 1);
         Core::Tick(controller, action, runtimes[i], StatesOf(i), dt);
     }
@@ -460,7 +461,7 @@ public:
     /// One tick of every character: controllers[i] with actions[i].
     void TickAll(std::span<Controller> controllers, std::span<const Action> actions) {
         if (actions.size() != runtimes.size()) [[unlikely]]
-            Refuse(detail::Format("TickAll with {} actions", actions.size()));
+            Refuse(detail::MessageText(detail::Message::TickAllActions, actions.size()));
         TickAll(controllers, [actions](std::size_t i, Controller&) -> const Action& { return actions[i]; });
     }
 
@@ -489,7 +490,7 @@ public:
     void Reset(std::size_t i) {
         CheckIndex(i, "Reset");
         if (active != kNothing) [[unlikely]]
-            Refuse(detail::Format("Reset({})", i));
+            Refuse(detail::MessageText(detail::Message::ResetCall, i));
         Core::Unstart(runtimes[i]);
     }
 
@@ -567,7 +568,7 @@ private:
         } else {
             if (controllers.size() < detail::kGroupMin) return TickAll(controllers, make_action);
             if (active != kNothing || controllers.size() != runtimes.size()) [[unlikely]]
-                Refuse(detail::Format("TickAll(..., TickOrder::ByState) with {} controllers", controllers.size()));
+                Refuse(detail::MessageText(detail::Message::TickAllByStateControllers, controllers.size()));
             detail::ScopedValue<std::size_t> running(active, kTickingAll);
             detail::Runtime* const runtime = runtimes.data();
             Controller* const controller = controllers.data();
@@ -592,9 +593,8 @@ private:
 #endif
     }
     [[noreturn, gnu::cold, gnu::noinline]] void FailIndex(std::size_t i, const char* api) const {
-        detail::ReportConfigError(detail::Format("tickfsm: StaticCrowd{}: {}({}): no character {}: the crowd has {} "
-                                                 "characters",
-                                                 Core::Machine(), api, i, i, runtimes.size()));
+        detail::ReportConfigError(
+            detail::MessageText(detail::Message::StaticCrowdNoCharacter, Core::Machine(), api, i, i, runtimes.size()));
     }
 
     [[gnu::always_inline]] Storage& StatesOf(std::size_t i) noexcept {
@@ -609,7 +609,7 @@ private:
     /// else is a wrong number of controllers or a call from inside a tick.
     [[gnu::cold, gnu::noinline]] void TickNobody(std::size_t controllers) const {
         if (controllers != runtimes.size() || active != kNothing)
-            Refuse(detail::Format("TickAll with {} controllers", controllers));
+            Refuse(detail::MessageText(detail::Message::TickAllControllers, controllers));
     }
 
     /// `what` was called while the crowd runs, or (TickAll) for the wrong number of characters.
@@ -618,11 +618,10 @@ private:
         if (active == kTickingAll)
             why = "called from inside a hook, condition or make_action of this crowd's TickAll; call it between ticks";
         else if (active != kNothing)
-            why = detail::Format("called from inside a hook or condition of character {}; call it between ticks",
-                              active - 1);
+            why = detail::MessageText(detail::Message::StaticCrowdInsideCharacter, active - 1);
         else
-            why = detail::Format("for a crowd of {} characters", runtimes.size());
-        detail::ReportConfigError(detail::Format("tickfsm: StaticCrowd{}: {} {}", Core::Machine(), what, why));
+            why = detail::MessageText(detail::Message::StaticCrowdSize, runtimes.size());
+        detail::ReportConfigError(detail::MessageText(detail::Message::StaticCrowdRefused, Core::Machine(), what, why));
     }
 
     std::vector<detail::Runtime> runtimes;

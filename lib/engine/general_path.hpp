@@ -9,7 +9,7 @@
 #include <string>
 #include <string_view>
 
-#include "tickfsm/detail/format.hpp"
+#include "../format_text.hpp"
 #include "tickfsm/detail/tick.hpp"
 #include "tickfsm/detail/tree.hpp"
 #include "tickfsm/observer.hpp"

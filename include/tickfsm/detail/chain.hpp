@@ -161,10 +161,10 @@ template <class K>
 std::string KeyText(K key) {
     if constexpr (std::is_enum_v<K>) {
         const std::string_view name = EnumName(key);
-        if (!name.empty()) return detail::Format("{}::{}", TypeName<K>(), name);
-        return detail::Format("{}({})", TypeName<K>(), static_cast<long long>(key));
+        if (!name.empty()) return detail::MessageText(detail::Message::KeyEnumName, TypeName<K>(), name);
+        return detail::MessageText(detail::Message::KeyEnumValue, TypeName<K>(), static_cast<long long>(key));
     } else {
-        return detail::Format("{}", key);
+        return detail::MessageText(detail::Message::KeyValue, key);
     }
 }
 

@@ -89,9 +89,8 @@ template <class C, class A, class S>
 template <class C, class A, class S>
 [[TICKFSM_DETAIL_COLD]] std::size_t ApplyInit(KindTable<C, A>& table) {
     if (table.initial != kNoState)
-        table.Fail(detail::Format("SetInitialState<{}>(): the initial state is already {}; a machine has one initial "
-                               "state (use From<{}>() to add transitions from {})",
-                               StateName<S>(), table.NameOf(table.initial), StateName<S>(), StateName<S>()));
+        table.Fail(detail::MessageText(detail::Message::InitialStateTwice, StateName<S>(), table.NameOf(table.initial),
+                                       StateName<S>(), StateName<S>()));
     const std::size_t chain = ApplyNewChain<C, A, S>(table);
     table.initial = table.Find(TypeKey<S>());
     return chain;
@@ -174,10 +173,9 @@ template <class C, class A, class S, class T>
     // Refused before T is added as a state.
     const StateIndex known = table.Find(TypeKey<S>());
     if (const EventEdge* existing = known == kNoState ? nullptr : table.FindEvent(known, event))
-        table.Fail(detail::Format("From<{}>().On({}).To<{}>(): state {} already has a transition on event {} (to {}); "
-                               "a state has one transition per event",
-                               StateName<S>(), detail::EventText(event), StateName<T>(), StateName<S>(), detail::EventText(event),
-                               table.NameOf(existing->to)));
+        table.Fail(detail::MessageText(detail::Message::EventTransitionTwice, StateName<S>(), detail::EventText(event),
+                                       StateName<T>(), StateName<S>(), detail::EventText(event),
+                                       table.NameOf(existing->to)));
     const StateIndex to = table.template Register<T>();
     const StateIndex from = table.template Register<S>();
     table.meta[from].events.push_back(EventEdge{event, to});
@@ -424,9 +422,7 @@ struct PushCapacityStep {};
 /// SetPushCapacity<N>(): each character gets a stack of N buried states.
 template <class C, class A, std::size_t N>
 [[TICKFSM_DETAIL_COLD]] void ApplyPushCapacity(KindTable<C, A>& table) {
-    if (table.stack_capacity != 0)
-        table.Fail(Format("SetPushCapacity<{}>(): the push capacity is set already ({}); set it once", N,
-                          table.stack_capacity));
+    if (table.stack_capacity != 0) table.Fail(MessageText(Message::PushCapacityTwice, N, table.stack_capacity));
     ReserveOneMore(table.items);
     const std::uint32_t offset = table.template Place<PushStack<N>>();
     table.items.push_back(DataItemFor<PushStack<N>, false>(offset, nullptr));

@@ -46,7 +46,7 @@ void Crowd<Manager>::RestoreAll(const Snapshot& snapshot) {
     std::memcpy(&head, detail::TakeBytes(cursor, sizeof(head), &Table::Fail), sizeof(head));
     if (head.bulk != Bulk() || head.has_next != !next_states.empty() || head.has_previous != !previous_states.empty() ||
         head.stride != data_stride)
-        Table::Fail("Restore(): the snapshot's crowd keeps its characters in another layout");
+        Table::Fail(detail::MessageText(detail::Message::RestoreCrowdLayout));
     // Everything is checked before anything changes.
     std::size_t unstarted = 0;
     if (head.bulk) {
@@ -69,7 +69,7 @@ void Crowd<Manager>::RestoreAll(const Snapshot& snapshot) {
             std::memcpy(&id, requests + i * sizeof(id), sizeof(id));
             bad += id >= states && id != detail::kNoState;
         }
-        if (bad != 0) Table::Fail("Restore(): the snapshot names a state out of range");
+        if (bad != 0) Table::Fail(detail::MessageText(detail::Message::RestoreStateOutOfRange));
         if (count != 0) std::memcpy(runtimes.data(), saved_runtimes, count * sizeof(detail::Runtime));
         if (head.has_next && count != 0) std::memcpy(next_states.data(), requests, count * sizeof(detail::StateIndex));
         if (head.has_previous && count != 0)

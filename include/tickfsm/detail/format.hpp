@@ -1,8 +1,8 @@
 #pragma once
-// Text of errors and traces, formatted once in lib/ (fmt is a private
-// dependency of the compiled library): a header hands over the format string
-// and its arguments as MessageArg values, so no user's translation unit
-// includes or instantiates fmt.
+// Text of errors and traces, written and formatted once in lib/ (fmt is a
+// private dependency of the compiled library): a header names the message
+// (Message) and hands over its arguments as MessageArg values, so no user's
+// translation unit includes fmt or holds the text of a message.
 
 #include <concepts>
 #include <cstddef>
@@ -42,13 +42,100 @@ struct MessageArg {
     };
 };
 
-/// `format` (fmt's syntax: `{}` for each argument in order) with `args` filled in.
-std::string VFormat(std::string_view format, std::initializer_list<MessageArg> args);
+/// Every message the headers report, and the call names they show; each
+/// text is written once, in lib/messages.cpp, in fmt's syntax (`{}` for each
+/// argument in order).
+enum class Message : std::uint8_t {
+    FromOnToCall,
+    FromOnTypedCall,
+    FromDoCall,
+    KeyEnumName,
+    KeyEnumValue,
+    KeyValue,
+    InitialStateTwice,
+    EventTransitionTwice,
+    PushCapacityTwice,
+    EventTransitionTwiceShared,
+    NoStateUnderKey,
+    KeyedFromToCall,
+    KeyedFromOnToCall,
+    KeyedEventTransitionTwice,
+    KeyedFromDoCall,
+    SendEventInsideHook,
+    SendTypedEventInsideHook,
+    SetObserverInsideHook,
+    ResetInsideHook,
+    NotAStateOfMachine,
+    ChangeInsideHookTo,
+    ChangeInsideHook,
+    CallInsideHook,
+    RestoreGlobalOutOfRange,
+    AddStateCall,
+    AddStateKeyTwice,
+    AddDelegateKeyCall,
+    AddDelegateKeyTwice,
+    AddDelegateTagCall,
+    AddDelegateTagTwice,
+    KeyedSetInitialCall,
+    KeyedInitialStateTwice,
+    KeyedFromCall,
+    KeyedSetTerminalCall,
+    KeyedSetSubstatesCall,
+    KeyedSubstatesEmpty,
+    KeyedSetRegionsCall,
+    KeyedRegionsEmpty,
+    KeyedSetHistoryCall,
+    CurrentKeyNone,
+    WouldTransitionInsideHook,
+    GlobalNotAState,
+    GlobalNested,
+    StateNeverConfigured,
+    SetSubstatesCall,
+    SetRegionsCall,
+    SetHistoryCall,
+    SetPassThroughCall,
+    SetPushCapacityCall,
+    SetTerminalCall,
+    DeclareEventCall,
+    TooManyStates,
+    StateManagerName,
+    EnsembleAddTwice,
+    EnsemblePostNoMachine,
+    EnsembleMailboxFull,
+    NoStateUnderKeyInHook,
+    SetStateNotAState,
+    EnterWithArgumentsFromOwnHook,
+    ChangeFromExitHook,
+    NextStateInRegion,
+    FixedDtInvalid,
+    BufferTimeoutInvalid,
+    StateIdOutOfRange,
+    MachineTypes,
+    StaticManagerInsideHook,
+    PerformCall,
+    TickAllActions,
+    ResetCall,
+    TickAllByStateControllers,
+    StaticCrowdNoCharacter,
+    TickAllControllers,
+    StaticCrowdInsideCharacter,
+    StaticCrowdSize,
+    StaticCrowdRefused,
+    RevertNeedsPreviousState,
+    BufferNotAState,
+    RestoreCrowdLayout,
+    RestoreStateOutOfRange,
+    InitializeInsideHook,
+    PreviousNeedsKeep,
+};
 
-/// Format("{} -> {}", from, to): the arguments are text, integers or reals.
+/// The text of message `id` with `args` filled in (lib/messages.cpp).
+std::string VMessageText(Message id, std::initializer_list<MessageArg> args);
+
+/// MessageText(Message::FixedDtInvalid, dt): the arguments are text, integers or reals.
 template <class... Args>
-std::string Format(std::string_view format, const Args&... args) {
-    return VFormat(format, {MessageArg(args)...});
+std::string MessageText(Message id, const Args&... args) {
+    return VMessageText(id, {MessageArg(args)...});
 }
 
 /// "tickfsm: <kind>: <what>": the message of a mistake made with a kind of

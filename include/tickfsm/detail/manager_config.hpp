@@ -137,10 +137,8 @@ struct ManagerConfig {
     static void CheckNoEventOnPath(Seat& seat, const Event& event) {
         for (const Node* n = Storage::BlockOf(seat)->node; n && n->parent; n = n->parent)
             if (n->step.event_state == TypeKey<S>() && n->step.event == event)
-                MachineTable::Fail(Format("From<{}>().On({}).To<{}>(): state {} already has a transition on event "
-                                          "{}; a state has one transition per event",
-                                          StateName<S>(), EventText(event), StateName<T>(), StateName<S>(),
-                                          EventText(event)));
+                MachineTable::Fail(MessageText(Message::EventTransitionTwiceShared, StateName<S>(), EventText(event),
+                                               StateName<T>(), StateName<S>(), EventText(event)));
     }
 
     /// See detail::Freeze.
@@ -151,9 +149,7 @@ struct ManagerConfig {
     template <class K>
     static StateIndex KeyedId(Seat& seat, K key, std::string_view api) {
         const StateIndex id = Storage::Resolved(seat).FindKey(TypeKey<K>(), static_cast<std::uint64_t>(key));
-        if (id == kNoState)
-            MachineTable::Fail(Format("{}({}): no state is registered under that key (AddState<S>(key) first)", api,
-                                      KeyText(key)));
+        if (id == kNoState) MachineTable::Fail(MessageText(Message::NoStateUnderKey, api, KeyText(key)));
         return id;
     }
 
@@ -176,8 +172,9 @@ struct ManagerConfig {
     template <class K, class F>
     static void AddKeyedEdge(Seat& seat, StateIndex from, std::size_t chain, K key, F&& condition, bool forced,
                              std::string_view name = {}) {
-        CheckConfigurable(
-            seat, [&] { return Format("From({}).To({})", Storage::TableOf(seat)->NameOf(from), KeyText(key)); });
+        CheckConfigurable(seat, [&] {
+            return MessageText(Message::KeyedFromToCall, Storage::TableOf(seat)->NameOf(from), KeyText(key));
+        });
         const StateIndex to = KeyedId(seat, key, "To");
         MachineTable& table = *Storage::TableOf(seat);
         auto& erased = static_cast<ErasedChain<C, A>&>(*table.meta[from].chains[chain]);
@@ -191,15 +188,15 @@ struct ManagerConfig {
     template <class K>
     static void AddKeyedEvent(Seat& seat, StateIndex from, const Event& event, K key) {
         CheckConfigurable(seat, [&] {
-            return Format("From({}).On({}).To({})", Storage::TableOf(seat)->NameOf(from), EventText(event),
-                          KeyText(key));
+            return MessageText(Message::KeyedFromOnToCall, Storage::TableOf(seat)->NameOf(from), EventText(event),
+                               KeyText(key));
         });
         const StateIndex to = KeyedId(seat, key, "On");
         MachineTable& table = *Storage::TableOf(seat);
         if (const EventEdge* existing = table.FindEvent(from, event))
-            MachineTable::Fail(Format("From({}).On({}).To({}): state {} already has a transition on event {} (to {})",
-                                      table.NameOf(from), EventText(event), KeyText(key), table.NameOf(from),
-                                      EventText(event), table.NameOf(existing->to)));
+            MachineTable::Fail(MessageText(Message::KeyedEventTransitionTwice, table.NameOf(from), EventText(event),
+                                           KeyText(key), table.NameOf(from), EventText(event),
+                                           table.NameOf(existing->to)));
         table.meta[from].events.push_back(EventEdge{event, to});
         table.finalized = false;
     }
@@ -207,7 +204,7 @@ struct ManagerConfig {
     template <class X, class... Args>
     static void AddKeyedAction(Seat& seat, StateIndex from, Args&&... args) {
         CheckConfigurable(seat, [&] {
-            return Format("From({}).Do<{}>()", Storage::TableOf(seat)->NameOf(from), TypeName<X>());
+            return MessageText(Message::KeyedFromDoCall, Storage::TableOf(seat)->NameOf(from), TypeName<X>());
         });
         auto prototype = detail::MakeShared<const X>(std::forward<Args>(args)...);
         Storage::ApplyPrivately(seat,

@@ -15,8 +15,7 @@ namespace tickfsm {
 
 template <class Controller, class Action>
 inline void StateManager<Controller, Action>::Initialize() {
-    if (InsideOwnTick())
-        MachineTable::Fail("Initialize() called from inside a hook or condition of this machine");
+    if (InsideOwnTick()) MachineTable::Fail(detail::MessageText(detail::Message::InitializeInsideHook));
     if (machine_seat.rt.flags & detail::kInitialized) return;
     CloseConfiguration();
     BusyScope busy(machine_seat.rt); // an OnStateInit cannot tick, change or reset the machine it initializes
@@ -28,10 +27,7 @@ template <class Controller, class Action>
 inline bool StateManager<Controller, Action>::SendEvent(const Event& event, const Action& action) {
     if (InsideOwnTick())
         MachineTable::Fail(
-            detail::Format("SendEvent({}) called on the machine from inside one of its hooks or conditions "
-                           "(state {}); take a tickfsm::Machine<Controller, Action>& as the hook's last "
-                           "parameter and call SendEvent on it",
-                           detail::EventText(event), CurrentStateName()));
+            detail::MessageText(detail::Message::SendEventInsideHook, detail::EventText(event), CurrentStateName()));
     if (!CurrentTable()) ResolvedTable(); // not started: only the observer hears of it
     BusyScope busy(machine_seat.rt);
     auto ctx = TickContextFor(&action);
@@ -43,9 +39,8 @@ template <class E>
     requires detail::TypedEventValue<E>
 inline bool StateManager<Controller, Action>::SendEvent(const E& event, const Action& action) {
     if (InsideOwnTick())
-        MachineTable::Fail(detail::Format("SendEvent({}) called on the machine from inside one of its hooks or "
-                                          "conditions (state {}); send typed events from outside the tick",
-                                          detail::TypeName<E>(), CurrentStateName()));
+        MachineTable::Fail(
+            detail::MessageText(detail::Message::SendTypedEventInsideHook, detail::TypeName<E>(), CurrentStateName()));
     if (!CurrentTable()) ResolvedTable();
     BusyScope busy(machine_seat.rt);
     auto ctx = TickContextFor(&action);
@@ -55,9 +50,7 @@ inline bool StateManager<Controller, Action>::SendEvent(const E& event, const Ac
 template <class Controller, class Action>
 inline void StateManager<Controller, Action>::SetObserver(Observer* observer, std::string_view name) {
     if (InsideOwnTick())
-        MachineTable::Fail(detail::Format("SetObserver() called from inside a hook or condition of this machine (state "
-                                          "{}); attach or detach the observer between ticks",
-                                          CurrentStateName()));
+        MachineTable::Fail(detail::MessageText(detail::Message::SetObserverInsideHook, CurrentStateName()));
     OwnBlock()->observer = observer;
     OwnBlock()->name = name.empty() ? std::string_view("StateManager") : name;
     machine_seat.rt.flags = static_cast<std::uint16_t>(observer ? machine_seat.rt.flags | detail::kObserved
@@ -67,10 +60,7 @@ inline void StateManager<Controller, Action>::SetObserver(Observer* observer, st
 
 template <class Controller, class Action>
 inline void StateManager<Controller, Action>::Reset() {
-    if (InsideOwnTick())
-        MachineTable::Fail(detail::Format("Reset() called from inside a hook or condition of this machine (state {}); "
-                                          "reset from outside the tick",
-                                          CurrentStateName()));
+    if (InsideOwnTick()) MachineTable::Fail(detail::MessageText(detail::Message::ResetInsideHook, CurrentStateName()));
     machine_seat.rt.state = detail::kNoState;
     if (machine_seat.rt.flags & detail::kInitialized) machine_seat.rt.ticks = 0; // else it counts the states initialized
     machine_seat.rt.flags =
@@ -87,8 +77,8 @@ template <class T, class A>
 inline void StateManager<Controller, Action>::Push() {
     const detail::StateIndex id = ResolvedTable().Find(detail::TypeKey<T>());
     if (id == detail::kNoState)
-        MachineTable::Fail(detail::Format("Push<{}>(): {} is not a state of this machine", detail::StateName<T>(),
-                                          detail::StateName<T>()));
+        MachineTable::Fail(detail::MessageText(detail::Message::NotAStateOfMachine, "Push", detail::StateName<T>(),
+                                               detail::StateName<T>()));
     ChangeStack<A>(id, Cause::Push, "Push");
 }
 
@@ -98,8 +88,8 @@ inline bool StateManager<Controller, Action>::MakeChange(detail::Direct how, std
     if (!(machine_seat.rt.flags & detail::kStarted) && !InsideOwnTick()) CloseConfiguration();
     const detail::StateIndex id = ResolvedTable().Find(detail::TypeKey<T>());
     if (id == detail::kNoState)
-        MachineTable::Fail(detail::Format("{}<{}>(): {} is not a state of this machine", api, detail::StateName<T>(),
-                                          detail::StateName<T>()));
+        MachineTable::Fail(detail::MessageText(detail::Message::NotAStateOfMachine, api, detail::StateName<T>(),
+                                               detail::StateName<T>()));
     if constexpr (sizeof...(Args) > 0) {
         auto rebuild = [&](std::byte* object) { detail::RebuildState<T>(object, std::forward<Args>(args)...); };
         detail::Prepare prepare;

@@ -127,10 +127,8 @@ struct ManagerEngine {
                       "hand Action{} to the hooks; give the Action a default constructor, or change state from a "
                       "hook's Machine handle");
         if (Busy(seat))
-            MachineTable::Fail(Format("{}({}) called on the machine from inside one of its hooks or conditions "
-                                      "(state {}); take a tickfsm::Machine<Controller, Action>& as the hook's last "
-                                      "parameter and call it there",
-                                      api, Storage::TableOf(seat)->NameOf(id), CurrentName(seat)));
+            MachineTable::Fail(
+                MessageText(Message::ChangeInsideHookTo, api, Storage::TableOf(seat)->NameOf(id), CurrentName(seat)));
         if (!(seat.rt.flags & kStarted)) ManagerConfig<C, A>::Freeze(seat);
         const Act action{};
         BusyScope busy(seat.rt);
@@ -144,11 +142,7 @@ struct ManagerEngine {
         static_assert(std::is_default_constructible_v<Act>,
                       "tickfsm: Push/Pop from outside a tick hand Action{} to the hooks; give the Action a default "
                       "constructor, or push and pop from a hook's Machine handle");
-        if (Busy(seat))
-            MachineTable::Fail(Format("{}() called on the machine from inside one of its hooks or conditions "
-                                      "(state {}); take a tickfsm::Machine<Controller, Action>& as the hook's last "
-                                      "parameter and call it there",
-                                      api, CurrentName(seat)));
+        if (Busy(seat)) MachineTable::Fail(MessageText(Message::ChangeInsideHook, api, CurrentName(seat)));
         if (!(seat.rt.flags & kStarted)) ManagerConfig<C, A>::Freeze(seat);
         const Act action{};
         BusyScope busy(seat.rt);
@@ -191,10 +185,7 @@ struct ManagerEngine {
     /// call, `verb` what to do instead); like the first Perform, a snapshot
     /// closes the configuration. The machine's resolved table.
     static const MachineTable& SnapshotTable(Seat& seat, const char* api, const char* verb) {
-        if (Busy(seat))
-            MachineTable::Fail(Format("{}() called from inside a hook or condition of this machine (state {}); {} "
-                                      "between ticks",
-                                      api, CurrentName(seat), verb));
+        if (Busy(seat)) MachineTable::Fail(MessageText(Message::CallInsideHook, api, CurrentName(seat), verb));
         if (!(seat.rt.flags & kFrozen)) ManagerConfig<C, A>::Freeze(seat);
         return Storage::Resolved(seat);
     }
@@ -226,8 +217,7 @@ struct ManagerEngine {
         std::uint16_t head[2];
         std::memcpy(head, TakeBytes(cursor, sizeof(head), &MachineTable::Fail), sizeof(head));
         if (!ValidState(layout, head[0]))
-            MachineTable::Fail(
-                Format("Restore(): the snapshot's global state is state {} of {}", head[0], layout.names.size()));
+            MachineTable::Fail(MessageText(Message::RestoreGlobalOutOfRange, head[0], layout.names.size()));
         SnapshotCursor check = cursor;
         CheckCharacter(check, layout, &MachineTable::Fail);
         if (!table.items.empty()) Storage::SyncData(seat, table);

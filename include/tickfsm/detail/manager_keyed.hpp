@@ -19,13 +19,13 @@ template <class S, class K, class... Args>
     requires StateKey<K>
 inline void StateManager<Controller, Action>::AddState(K key, Args&&... args) {
     static_assert(detail::CheckState<S, Controller, Action>());
-    ManagerConfig::CheckConfigurable(
-        machine_seat, [&] { return detail::Format("AddState<{}>({})", detail::StateName<S>(), detail::KeyText(key)); });
+    ManagerConfig::CheckConfigurable(machine_seat, [&] {
+        return detail::MessageText(detail::Message::AddStateCall, detail::StateName<S>(), detail::KeyText(key));
+    });
     ManagerStorage::Detach(machine_seat);
     if (CurrentTable()->FindKey(detail::TypeKey<K>(), static_cast<std::uint64_t>(key)) != detail::kNoState)
-        MachineTable::Fail(detail::Format(
-            "AddState<{}>({}): the key {} is already registered (state {})", detail::StateName<S>(),
-            detail::KeyText(key), detail::KeyText(key),
+        MachineTable::Fail(detail::MessageText(
+            detail::Message::AddStateKeyTwice, detail::StateName<S>(), detail::KeyText(key), detail::KeyText(key),
             CurrentTable()->NameOf(CurrentTable()->FindKey(detail::TypeKey<K>(), static_cast<std::uint64_t>(key)))));
     detail::Shared<const S> prototype;
     if constexpr (sizeof...(Args) > 0) prototype = detail::MakeShared<const S>(std::forward<Args>(args)...);
@@ -36,12 +36,12 @@ template <class Controller, class Action>
 template <class K>
     requires StateKey<K>
 inline DelegateBuilder<Controller, Action> StateManager<Controller, Action>::AddDelegateState(K key) {
-    ManagerConfig::CheckConfigurable(machine_seat,
-                                     [&] { return detail::Format("AddDelegateState({})", detail::KeyText(key)); });
+    ManagerConfig::CheckConfigurable(
+        machine_seat, [&] { return detail::MessageText(detail::Message::AddDelegateKeyCall, detail::KeyText(key)); });
     ManagerStorage::Detach(machine_seat);
     if (CurrentTable()->FindKey(detail::TypeKey<K>(), static_cast<std::uint64_t>(key)) != detail::kNoState)
-        MachineTable::Fail(detail::Format("AddDelegateState({}): the key {} is already registered",
-                                          detail::KeyText(key), detail::KeyText(key)));
+        MachineTable::Fail(
+            detail::MessageText(detail::Message::AddDelegateKeyTwice, detail::KeyText(key), detail::KeyText(key)));
     auto hooks = detail::MakeShared<detail::DelegateHooks<Controller, Action>>();
     auto prototype = detail::MakeShared<const detail::DelegateState<Controller, Action>>(
         detail::DelegateState<Controller, Action>{hooks});
@@ -53,11 +53,11 @@ inline DelegateBuilder<Controller, Action> StateManager<Controller, Action>::Add
 template <class Controller, class Action>
 template <class Tag>
 inline DelegateBuilder<Controller, Action> StateManager<Controller, Action>::AddDelegateState() {
-    ManagerConfig::CheckConfigurable(machine_seat,
-                                     [] { return detail::Format("AddDelegateState<{}>()", detail::TypeName<Tag>()); });
+    ManagerConfig::CheckConfigurable(
+        machine_seat, [] { return detail::MessageText(detail::Message::AddDelegateTagCall, detail::TypeName<Tag>()); });
     if (ResolvedTable().Find(detail::TypeKey<Tag>()) != detail::kNoState)
-        MachineTable::Fail(detail::Format("AddDelegateState<{}>(): {} is already a state of this machine",
-                                          detail::TypeName<Tag>(), detail::TypeName<Tag>()));
+        MachineTable::Fail(detail::MessageText(detail::Message::AddDelegateTagTwice, detail::TypeName<Tag>(),
+                                               detail::TypeName<Tag>()));
     ManagerStorage::Detach(machine_seat);
     auto hooks = detail::MakeShared<detail::DelegateHooks<Controller, Action>>();
     auto prototype = detail::MakeShared<const detail::DelegateState<Controller, Action>>(
@@ -73,12 +73,12 @@ template <class Controller, class Action>
 template <class K>
     requires StateKey<K>
 inline KeyedTransitionBuilder<Controller, Action> StateManager<Controller, Action>::SetInitialState(K key) {
-    ManagerConfig::CheckConfigurable(machine_seat, [&] { return detail::Format("SetInitialState({})", detail::KeyText(key)); });
+    ManagerConfig::CheckConfigurable(
+        machine_seat, [&] { return detail::MessageText(detail::Message::KeyedSetInitialCall, detail::KeyText(key)); });
     const detail::StateIndex id = KeyedIndex(key, "SetInitialState"); // a keyed state: the table is private
     if (ResolvedTable().initial != detail::kNoState)
-        MachineTable::Fail(detail::Format("SetInitialState({}): the initial state is already {}; a machine has one "
-                                          "initial state",
-                                          detail::KeyText(key), CurrentTable()->NameOf(CurrentTable()->initial)));
+        MachineTable::Fail(detail::MessageText(detail::Message::KeyedInitialStateTwice, detail::KeyText(key),
+                                               CurrentTable()->NameOf(CurrentTable()->initial)));
     ManagerStorage::Detach(machine_seat);
     CurrentTable()->initial = id;
     return KeyedBuilder(id);
@@ -88,7 +88,8 @@ template <class Controller, class Action>
 template <class K>
     requires StateKey<K>
 inline KeyedTransitionBuilder<Controller, Action> StateManager<Controller, Action>::From(K key) {
-    ManagerConfig::CheckConfigurable(machine_seat, [&] { return detail::Format("From({})", detail::KeyText(key)); });
+    ManagerConfig::CheckConfigurable(
+        machine_seat, [&] { return detail::MessageText(detail::Message::KeyedFromCall, detail::KeyText(key)); });
     const detail::StateIndex id = KeyedIndex(key, "From"); // refused before the machine leaves the shared path
     ManagerStorage::Detach(machine_seat);
     return KeyedBuilder(id);
@@ -98,7 +99,8 @@ template <class Controller, class Action>
 template <class K>
     requires StateKey<K>
 inline void StateManager<Controller, Action>::SetTerminal(K key) {
-    ManagerConfig::CheckConfigurable(machine_seat, [&] { return detail::Format("SetTerminal({})", detail::KeyText(key)); });
+    ManagerConfig::CheckConfigurable(
+        machine_seat, [&] { return detail::MessageText(detail::Message::KeyedSetTerminalCall, detail::KeyText(key)); });
     const detail::StateIndex id = KeyedIndex(key, "SetTerminal");
     for (const detail::StateIndex t : CurrentTable()->terminal)
         if (t == id) return;
@@ -109,12 +111,12 @@ template <class Controller, class Action>
 template <class K, class KS>
     requires StateKey<K> && StateKey<KS>
 inline void StateManager<Controller, Action>::SetSubstates(K parent, std::initializer_list<KS> substates) {
-    ManagerConfig::CheckConfigurable(machine_seat,
-                                     [&] { return detail::Format("SetSubstates({}, ...)", detail::KeyText(parent)); });
+    ManagerConfig::CheckConfigurable(machine_seat, [&] {
+        return detail::MessageText(detail::Message::KeyedSetSubstatesCall, detail::KeyText(parent));
+    });
     const detail::StateIndex id = KeyedIndex(parent, "SetSubstates"); // a keyed state: the table is private
     if (substates.size() == 0)
-        MachineTable::Fail(detail::Format("SetSubstates({}, {{}}): give at least one substate, the initial one first",
-                                          detail::KeyText(parent)));
+        MachineTable::Fail(detail::MessageText(detail::Message::KeyedSubstatesEmpty, detail::KeyText(parent)));
     std::vector<detail::TreeIndex> children;
     for (const KS key : substates) children.push_back(KeyedIndex(key, "SetSubstates"));
     ManagerStorage::ApplyPrivately(machine_seat,
@@ -125,11 +127,12 @@ template <class Controller, class Action>
 template <class K, class KS>
     requires StateKey<K> && StateKey<KS>
 inline void StateManager<Controller, Action>::SetRegions(K parallel, std::initializer_list<KS> regions) {
-    ManagerConfig::CheckConfigurable(machine_seat,
-                                     [&] { return detail::Format("SetRegions({}, ...)", detail::KeyText(parallel)); });
+    ManagerConfig::CheckConfigurable(machine_seat, [&] {
+        return detail::MessageText(detail::Message::KeyedSetRegionsCall, detail::KeyText(parallel));
+    });
     const detail::StateIndex id = KeyedIndex(parallel, "SetRegions");
     if (regions.size() == 0)
-        MachineTable::Fail(detail::Format("SetRegions({}, {{}}): give at least one region", detail::KeyText(parallel)));
+        MachineTable::Fail(detail::MessageText(detail::Message::KeyedRegionsEmpty, detail::KeyText(parallel)));
     std::vector<detail::TreeIndex> lanes;
     for (const KS key : regions) lanes.push_back(KeyedIndex(key, "SetRegions"));
     ManagerStorage::ApplyPrivately(machine_seat, [&](MachineTable& table) { detail::ApplyRegions(table, id, lanes); });
@@ -139,8 +142,8 @@ template <class Controller, class Action>
 template <class K>
     requires StateKey<K>
 inline void StateManager<Controller, Action>::SetHistory(K key, History history) {
-    ManagerConfig::CheckConfigurable(machine_seat,
-                                     [&] { return detail::Format("SetHistory({})", detail::KeyText(key)); });
+    ManagerConfig::CheckConfigurable(
+        machine_seat, [&] { return detail::MessageText(detail::Message::KeyedSetHistoryCall, detail::KeyText(key)); });
     const detail::StateIndex id = KeyedIndex(key, "SetHistory");
     ManagerStorage::ApplyPrivately(machine_seat,
                                    [&](MachineTable& table) { detail::ApplyHistoryAt(table, id, history); });
@@ -151,9 +154,8 @@ template <class K>
     requires StateKey<K>
 inline K StateManager<Controller, Action>::CurrentKey() const {
     if (machine_seat.rt.state == detail::kNoState || CurrentTable()->meta[machine_seat.rt.state].key_type != detail::TypeKey<K>())
-        MachineTable::Fail(detail::Format("CurrentKey<{}>(): the current state ({}) has no key of that type",
-                                          detail::TypeName<K>(),
-                                          CurrentStateName().empty() ? "none" : CurrentStateName()));
+        MachineTable::Fail(detail::MessageText(detail::Message::CurrentKeyNone, detail::TypeName<K>(),
+                                               CurrentStateName().empty() ? "none" : CurrentStateName()));
     return static_cast<K>(CurrentTable()->meta[machine_seat.rt.state].key_value);
 }
 

@@ -47,8 +47,7 @@ inline bool StateManager<Controller, Action>::IsIn(K key) const noexcept {
 template <class Controller, class Action>
 inline StateRef StateManager<Controller, Action>::PreviousState() const {
     const MachineTable& table = ResolvedTable();
-    if (!table.keep_previous)
-        MachineTable::Fail("PreviousState() needs KeepPreviousState() in the machine's configuration");
+    if (!table.keep_previous) MachineTable::Fail(detail::MessageText(detail::Message::PreviousNeedsKeep));
     const ManagerBlock* block = BlockIfAny();
     return table.Ref(block ? block->previous : detail::kNoState);
 }
@@ -139,9 +138,7 @@ inline bool StateManager<Controller, Action>::SharesTable() const {
 template <class Controller, class Action>
 inline std::optional<StateId> StateManager<Controller, Action>::WouldTransition(const Action& action) const {
     if (InsideOwnTick())
-        MachineTable::Fail(detail::Format("WouldTransition() called from inside a hook or condition of this machine "
-                                          "(state {}); ask between ticks",
-                                          CurrentStateName()));
+        MachineTable::Fail(detail::MessageText(detail::Message::WouldTransitionInsideHook, CurrentStateName()));
     const MachineTable& table = ResolvedTable();
     if (machine_seat.rt.flags & detail::kNextPending) return StateId{BlockIfAny()->next}; // applied before any condition
     detail::StateIndex from = machine_seat.rt.state;

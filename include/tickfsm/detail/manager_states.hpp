@@ -78,17 +78,14 @@ template <class G>
 inline void StateManager<Controller, Action>::SetGlobalState() {
     const detail::StateIndex id = ResolvedTable().Find(detail::TypeKey<G>());
     if (id == detail::kNoState)
-        MachineTable::Fail(detail::Format("SetGlobalState<{}>(): {} is not a state of this machine; configure it (e.g. "
-                                          "From<{}>()) first",
-                                          detail::StateName<G>(), detail::StateName<G>(), detail::StateName<G>()));
+        MachineTable::Fail(detail::MessageText(detail::Message::GlobalNotAState, detail::StateName<G>(),
+                                               detail::StateName<G>(), detail::StateName<G>()));
     if (const detail::TreeNode& node = CurrentTable()->tree[id]; node.parent != detail::kNoNode ||
                                                          node.initial != detail::kNoNode ||
                                                          node.owner != detail::kNoNode ||
                                                          node.first_region != detail::kNoNode)
         MachineTable::Fail(
-            detail::Format("SetGlobalState<{}>(): {} is a nested state (it has a parent, substates or regions); a "
-                           "global state performs beside the active path and cannot be part of it",
-                           detail::StateName<G>(), detail::StateName<G>()));
+            detail::MessageText(detail::Message::GlobalNested, detail::StateName<G>(), detail::StateName<G>()));
     ChangeGlobal(id);
 }
 
@@ -98,8 +95,9 @@ inline S& StateManager<Controller, Action>::State() {
     static_assert(detail::CheckState<S, Controller, Action>());
     detail::StateIndex id = ResolvedTable().Find(detail::TypeKey<S>());
     if (id == detail::kNoState) {
-        ManagerConfig::CheckConfigurable(machine_seat, 
-            [] { return detail::Format("State<{}>() of a state never configured", detail::StateName<S>()); });
+        ManagerConfig::CheckConfigurable(machine_seat, [] {
+            return detail::MessageText(detail::Message::StateNeverConfigured, detail::StateName<S>());
+        });
         if (!ManagerConfig::SharedStep(machine_seat, detail::TypeKey<detail::AddStep<S>>(),
                                        &detail::ReplayAdd<Controller, Action, S>))
             AddStatePrivately<S>();
@@ -118,7 +116,8 @@ inline void StateManager<Controller, Action>::SetSubstates() {
                   "tickfsm: SetSubstates<Parent, Substates...>(): a state cannot be its own substate; list "
                   "Parent's children after it");
     ManagerConfig::CheckConfigurable(machine_seat, [] {
-        return detail::Format("SetSubstates<{}, {}, ...>()", detail::StateName<Parent>(), detail::StateName<Initial>());
+        return detail::MessageText(detail::Message::SetSubstatesCall, detail::StateName<Parent>(),
+                                   detail::StateName<Initial>());
     });
     if (ManagerConfig::SharedStep(machine_seat, detail::TypeKey<detail::SubstatesStep<Parent, Initial, Others...>>(),
                                   &detail::ReplaySubstates<Controller, Action, Parent, Initial, Others...>, true))
@@ -141,8 +140,9 @@ inline void StateManager<Controller, Action>::SetRegions() {
     static_assert((... && !std::is_same_v<Parallel, Regions>),
                   "tickfsm: SetRegions<Parallel, Regions...>(): a state cannot be its own region; list Parallel's "
                   "regions after it");
-    ManagerConfig::CheckConfigurable(
-        machine_seat, [] { return detail::Format("SetRegions<{}, ...>()", detail::StateName<Parallel>()); });
+    ManagerConfig::CheckConfigurable(machine_seat, [] {
+        return detail::MessageText(detail::Message::SetRegionsCall, detail::StateName<Parallel>());
+    });
     if (ManagerConfig::SharedStep(machine_seat, detail::TypeKey<detail::RegionsStep<Parallel, Regions...>>(),
                                   &detail::ReplayRegions<Controller, Action, Parallel, Regions...>, true))
         return;
@@ -155,7 +155,8 @@ inline void StateManager<Controller, Action>::SetRegions() {
 template <class Controller, class Action>
 template <class S>
 inline void StateManager<Controller, Action>::SetHistory(History history) {
-    ManagerConfig::CheckConfigurable(machine_seat, [] { return detail::Format("SetHistory<{}>()", detail::StateName<S>()); });
+    ManagerConfig::CheckConfigurable(
+        machine_seat, [] { return detail::MessageText(detail::Message::SetHistoryCall, detail::StateName<S>()); });
     if (ManagerConfig::Sharing(machine_seat)) {
         StepRecord step;
         step.key = detail::TypeKey<detail::HistoryStep<S>>();
@@ -173,8 +174,8 @@ template <class Controller, class Action>
 template <class S>
 inline void StateManager<Controller, Action>::SetPassThrough() {
     static_assert(detail::CheckState<S, Controller, Action>());
-    ManagerConfig::CheckConfigurable(machine_seat,
-                                     [] { return detail::Format("SetPassThrough<{}>()", detail::StateName<S>()); });
+    ManagerConfig::CheckConfigurable(
+        machine_seat, [] { return detail::MessageText(detail::Message::SetPassThroughCall, detail::StateName<S>()); });
     if (ManagerConfig::SharedStep(machine_seat, detail::TypeKey<detail::PassThroughStep<S>>(),
                                   &detail::ReplayPassThrough<Controller, Action, S>))
         return;
@@ -187,7 +188,8 @@ template <std::size_t N>
 inline void StateManager<Controller, Action>::SetPushCapacity() {
     static_assert(N > 0 && N < 0x10000, "tickfsm: SetPushCapacity<N>(): N is the number of states a push can "
                                         "bury, between 1 and 65535");
-    ManagerConfig::CheckConfigurable(machine_seat, [] { return detail::Format("SetPushCapacity<{}>()", N); });
+    ManagerConfig::CheckConfigurable(machine_seat,
+                                     [] { return detail::MessageText(detail::Message::SetPushCapacityCall, N); });
     if (ManagerConfig::SharedStep(machine_seat, detail::TypeKey<detail::PushCapacityStep<N>>(),
                                   &detail::ReplayPushCapacity<Controller, Action, N>, true))
         return;
@@ -199,7 +201,8 @@ template <class Controller, class Action>
 template <class S>
 inline void StateManager<Controller, Action>::SetTerminal() {
     static_assert(detail::CheckState<S, Controller, Action>());
-    ManagerConfig::CheckConfigurable(machine_seat, [] { return detail::Format("SetTerminal<{}>()", detail::StateName<S>()); });
+    ManagerConfig::CheckConfigurable(
+        machine_seat, [] { return detail::MessageText(detail::Message::SetTerminalCall, detail::StateName<S>()); });
     if (ManagerConfig::SharedStep(machine_seat, detail::TypeKey<detail::TerminalStep<S>>(),
                                   &detail::ReplayTerminal<Controller, Action, S>))
         return;
@@ -209,8 +212,8 @@ inline void StateManager<Controller, Action>::SetTerminal() {
 
 template <class Controller, class Action>
 inline void StateManager<Controller, Action>::DeclareEvent(const Event& event) {
-    ManagerConfig::CheckConfigurable(machine_seat,
-                                     [&] { return detail::Format("DeclareEvent({})", detail::EventText(event)); });
+    ManagerConfig::CheckConfigurable(
+        machine_seat, [&] { return detail::MessageText(detail::Message::DeclareEventCall, detail::EventText(event)); });
     if (ManagerConfig::Sharing(machine_seat)) {
         StepRecord step;
         step.key = detail::TypeKey<detail::DeclareEventStep>();

@@ -298,8 +298,7 @@ struct Table {
     [[TICKFSM_DETAIL_COLD]] StateIndex PrepareAdd(const void* identity, std::string_view name) {
         if (identity)
             if (const StateIndex found = Find(identity); found != kNoState) return found;
-        if (meta.size() >= kNoState - 1)
-            Fail(detail::Format("cannot add state {}: a machine holds at most {} states", name, kNoState - 1));
+        if (meta.size() >= kNoState - 1) Fail(detail::MessageText(detail::Message::TooManyStates, name, kNoState - 1));
         ReserveOneMore(words);
         ReserveOneMore(selfs);
         ReserveOneMore(keys);
@@ -601,7 +600,7 @@ template <class C, class A>
 struct KindTable final : Table<AnyController, AnyAction> {
     explicit KindTable(float fixed_dt) : Table<AnyController, AnyAction>(fixed_dt, CharacterName()) {}
 
-    static std::string CharacterName() { return Format("StateManager<{}, {}>", TypeName<C>(), TypeName<A>()); }
+    static std::string CharacterName() { return MessageText(Message::StateManagerName, TypeName<C>(), TypeName<A>()); }
     /// Reports a mistake of this kind as a ConfigError, where no table is at hand.
     [[noreturn]] static void Fail(std::string_view what) {
         ReportConfigError(KindMessage(CharacterName(), what));
