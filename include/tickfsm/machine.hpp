@@ -5,7 +5,6 @@
 #include <cstddef>
 #include <cstdint>
 #include <new>
-#include <tuple>
 #include <type_traits>
 #include <utility>
 #include <string_view>
@@ -28,6 +27,27 @@ namespace detail {
 /// replaced. Kept in the tick's context: no allocation.
 inline constexpr std::size_t kStagedBytes = 64;
 
+/// Argument I that Staged keeps.
+template <std::size_t I, class X>
+struct KeptArg {
+    template <class Y>
+    explicit KeptArg(Y&& y) : value(std::forward<Y>(y)) {}
+    X value;
+};
+template <class Indices, class... Xs>
+struct KeptArgs;
+/// The arguments Staged keeps, one base each (what a std::tuple would hold).
+template <std::size_t... I, class... Xs>
+struct KeptArgs<std::index_sequence<I...>, Xs...> : KeptArg<I, Xs>... {
+    template <class... Args>
+    explicit KeptArgs(Args&&... args) : KeptArg<I, Xs>(std::forward<Args>(args))... {}
+    /// Builds a T at `object` from the arguments, moved out.
+    template <class T>
+    void Build(std::byte* object) {
+        RebuildState<T>(object, std::move(static_cast<KeptArg<I, Xs>&>(*this).value)...);
+    }
+};
+
 /// The arguments of the change a hook asked for, waiting for it to apply.
 /// Only ever moved while empty (when the context is returned by value).
 class Staged {
@@ -40,7 +60,7 @@ public:
     /// Keeps `args` (moved or copied) to build a T from them later; any earlier arguments go.
     template <class T, class... Args>
     void Stage(Args&&... args) {
-        using Kept = std::tuple<std::decay_t<Args>...>;
+        using Kept = KeptArgs<std::index_sequence_for<Args...>, std::decay_t<Args>...>;
         static_assert(sizeof(Kept) <= kStagedBytes && alignof(Kept) <= alignof(std::max_align_t),
                       "tickfsm: Machine::TrySetState/TryResetState/ForceSetState<T>(args...) from a hook keeps the "
                       "arguments until the change applies, in 64 bytes: pass fewer or smaller arguments (a pointer, "
@@ -48,10 +68,7 @@ public:
         Clear();
         ::new (static_cast<void*>(bytes)) Kept(std::forward<Args>(args)...);
         drop = [](void* kept) noexcept { static_cast<Kept*>(kept)->~Kept(); };
-        build = [](void* kept, std::byte* object) {
-            std::apply([object](auto&... held) { RebuildState<T>(object, std::move(held)...); },
-                       *static_cast<Kept*>(kept));
-        };
+        build = [](void* kept, std::byte* object) { static_cast<Kept*>(kept)->template Build<T>(object); };
     }
     /// Keeps a copy of `value` (a typed event's), readable through Kept(); any earlier one goes.
     template <class E>

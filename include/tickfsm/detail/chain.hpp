@@ -9,7 +9,6 @@
 #include <cstdint>
 #include <limits>
 #include <string>
-#include <tuple>
 #include <type_traits>
 #include <utility>
 #include <vector>
@@ -395,7 +394,7 @@ struct Chain final : ChainBase<AnyController, AnyAction> {
     /// (a captureless lambda) costs no load.
     template <std::size_t I>
     [[gnu::always_inline]] static const auto& ConditionAt(const ErasedWord* steps, StateIndex state) noexcept {
-        using Holder = EdgeHolder<I, std::tuple_element_t<I, std::tuple<Edges...>>>;
+        using Holder = EdgeHolder<I, PackAt<I, Edges...>>;
         using Condition = decltype(Holder::condition);
         if constexpr (std::is_empty_v<Condition> && std::is_trivially_default_constructible_v<Condition>) {
             (void)steps;
@@ -423,7 +422,7 @@ struct Chain final : ChainBase<AnyController, AnyAction> {
     template <std::size_t I, class... Data>
     [[TICKFSM_DETAIL_OUT_OF_LINE]] static void FireAt(const ErasedWord* steps, C& c, const A& a, Runtime& rt,
                                                       Data... data) {
-        using E = std::tuple_element_t<I, std::tuple<Edges...>>;
+        using E = PackAt<I, Edges...>;
         const Chain& self = Of(steps, rt.state);
         Fire<C, A, S, typename E::To, false>(c, a, rt, DataOf(data...), OffsetOf(steps, rt.state),
                                              self.target_array[I],
@@ -433,7 +432,7 @@ struct Chain final : ChainBase<AnyController, AnyAction> {
     /// jump to it moves no register; it finds the steps and data through the Seat.
     template <std::size_t I>
     [[TICKFSM_DETAIL_OUT_OF_LINE]] static void FireAtMachine(C& c, const A& a, Runtime& rt) {
-        using E = std::tuple_element_t<I, std::tuple<Edges...>>;
+        using E = PackAt<I, Edges...>;
         const ErasedWord* steps = SeatedSteps<AnyController, AnyAction>(rt);
         const Chain& self = Of(steps, rt.state);
         std::byte* data = nullptr;
@@ -444,7 +443,7 @@ struct Chain final : ChainBase<AnyController, AnyAction> {
     template <std::size_t I, bool kMachine, class... Data>
     [[gnu::always_inline]] static void FireOne(const ErasedWord* steps, C& c, const A& a, Runtime& rt,
                                                Data... data) {
-        using E = std::tuple_element_t<I, std::tuple<Edges...>>;
+        using E = PackAt<I, Edges...>;
         if constexpr (std::is_same_v<typename E::Maker, NoMaker>) {
             // Only the chain's base is read: every chain of S that has this
             // target at I (each prefix a builder made) shares the function.

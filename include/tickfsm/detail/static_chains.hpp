@@ -65,26 +65,12 @@ consteval std::size_t IndexIn(TypeList<Ts...>) {
     return sizeof...(Ts);
 }
 
-/// Type I of a list. One class derives from every (index, type) pair and
-/// overload resolution picks pair I: a lookup instantiates one class per
-/// list, where a recursion would instantiate one per step and per index.
-template <std::size_t I, class T>
-struct Indexed {
-    using type = T;
-};
-template <class Indices, class List>
-struct IndexedList;
-template <std::size_t... I, class... Ts>
-struct IndexedList<std::index_sequence<I...>, TypeList<Ts...>> : Indexed<I, Ts>... {};
-template <std::size_t I, class T>
-Indexed<I, T> PickIndexed(const Indexed<I, T>*); // only named in decltype
-
+/// Type I of a list (see PackAt).
 template <std::size_t I, class List>
 struct TypeAt;
 template <std::size_t I, class... Ts>
 struct TypeAt<I, TypeList<Ts...>> {
-    using type = typename decltype(PickIndexed<I>(
-        static_cast<const IndexedList<std::index_sequence_for<Ts...>, TypeList<Ts...>>*>(nullptr)))::type;
+    using type = PackAt<I, Ts...>;
 };
 
 /// The chain whose source is S, or an empty one. As TypeAt: one class

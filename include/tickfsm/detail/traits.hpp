@@ -3,8 +3,10 @@
 // static_assert messages a user sees when a signature does not fit.
 
 #include <concepts>
+#include <cstddef>
 #include <string_view>
 #include <type_traits>
+#include <utility>
 
 #include "../state_ref.hpp"
 #include "type_name.hpp"
@@ -18,6 +20,24 @@ namespace tickfsm::detail {
 
 template <class...>
 inline constexpr bool kAlwaysFalse = false;
+
+/// Type I of a pack. One class derives from every (index, type) pair and
+/// overload resolution picks pair I: a lookup instantiates one class per
+/// pack, where a recursion would instantiate one per step and per index (and
+/// std::tuple_element would need <tuple>, which every user's file would parse).
+template <std::size_t I, class T>
+struct Indexed {
+    using type = T;
+};
+template <class Indices, class... Ts>
+struct IndexedPack;
+template <std::size_t... I, class... Ts>
+struct IndexedPack<std::index_sequence<I...>, Ts...> : Indexed<I, Ts>... {};
+template <std::size_t I, class T>
+Indexed<I, T> PickIndexed(const Indexed<I, T>*); // only named in decltype
+template <std::size_t I, class... Ts>
+using PackAt = typename decltype(PickIndexed<I>(
+    static_cast<const IndexedPack<std::index_sequence_for<Ts...>, Ts...>*>(nullptr)))::type;
 
 // --- state names -----------------------------------------------------------
 
