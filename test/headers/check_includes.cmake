@@ -16,7 +16,7 @@ if(NOT result EQUAL 0)
 endif()
 
 set(found "")
-foreach(heavy memory mutex atomic thread unordered_map map functional cmath ostream iostream sstream regex)
+foreach(heavy memory mutex atomic thread unordered_map map functional tuple cmath ostream iostream sstream regex)
   if(tree MATCHES "[/\\\\]${heavy}\n")
     list(APPEND found "<${heavy}>")
   endif()
