@@ -5,6 +5,7 @@
 #include <catch2/catch.hpp>
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <stdexcept>
 #include <string>
@@ -94,6 +95,39 @@ TEST_CASE("A state entered with arguments from a hook is built between the exit 
     CHECK(m.State<Walk>().steps == 7);
 }
 
+/// A state built from several arguments, one of them move-only.
+struct Carry {
+    std::string what;
+    int load = 0;
+    int count = 0;
+    Carry() = default;
+    Carry(std::string w, std::unique_ptr<int> l, int n) : what(std::move(w)), load(*l), count(n) {}
+};
+struct Pick {
+    void Perform(Bot& b, const int&, M& m) {
+        if (b.ask == 7) m.ForceSetState<Carry>(std::string("crate"), std::make_unique<int>(40), 3);
+    }
+};
+class CarryStateManager : public tickfsm::StateManager<Bot, int> {
+public:
+    explicit CarryStateManager(Bot& b) : StateManager(b) {
+        SetInitialState<Pick>();
+        From<Carry>();
+    }
+};
+
+TEST_CASE("A state entered from a hook is built from every argument it was given, a move-only one included",
+          "[hook][arguments]") {
+    Bot b;
+    CarryStateManager m(b);
+    m.Perform(0);
+    b.ask = 7;
+    m.Perform(0);
+    REQUIRE(m.IsIn<Carry>());
+    CHECK(m.State<Carry>().what == "crate");
+    CHECK(m.State<Carry>().load == 40);
+    CHECK(m.State<Carry>().count == 3);
+}
 TEST_CASE("Arguments of a request that a later request replaced build nothing", "[hook][arguments]") {
     Bot b;
     BotStateManager m(b);
