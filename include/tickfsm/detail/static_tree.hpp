@@ -94,12 +94,8 @@ struct StaticDescent<kDepth, S, TypeList<Nodes...>, TypeList<Path...>> {
 };
 
 template <std::size_t I, class... Ts>
-struct StaticAt {
-    using type = PackAt<I, Ts...>;
-};
-template <std::size_t I, class... Ts>
 using StaticAtOrVoid =
-    typename std::conditional_t<(I < sizeof...(Ts)), StaticAt<I, Ts...>, std::type_identity<void>>::type;
+    typename std::conditional_t<(I < sizeof...(Ts)), TypeAt<I, TypeList<Ts...>>, std::type_identity<void>>::type;
 
 /// What a change from the leaf whose active path is `LeafPath` to T does,
 /// by the tick rules (ChangeBase, EntryPath): the states exited, innermost
