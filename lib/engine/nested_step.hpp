@@ -24,13 +24,48 @@ namespace tickfsm::detail {
 /// exactly as GeneralTick would; a transition that fires follows its
 /// NestedMove (PlanMove), or goes to the general path, which may enter a
 /// leaf of either kind.
+/// A NestedLink's level for a chain without one of its own (a keyed
+/// machine's, whose conditions are known at run time): through its probe.
+template <class C, class A>
+void ProbeLink(const NestedLink<C, A>* link, C& c, const A& a, Runtime& rt, std::byte* data) {
+    const int fired = link->chain->probe(*link->chain, c, a, TimeOf(LinkTicks(link->slot, rt, data), link->dt), 0);
+    if (fired >= 0) return link->fire(link, c, a, rt, data, fired);
+    return link[1].level(link + 1, c, a, rt, data);
+}
+
+/// The last NestedLink of a leaf: the tick is over.
+template <class C, class A>
+void EndLink(const NestedLink<C, A>*, C&, const A&, Runtime&, std::byte*) {}
+
+template <class C, class A>
+void NestedFire(const Table<C, A>& table, C& c, const A& a, Runtime& rt, std::byte* data,
+                const NestedChain<C, A>& level, int index);
+
+/// A transition of a crowd character's NestedLink holds.
+template <class C, class A>
+void CrowdLinkFire(const NestedLink<C, A>* link, C& c, const A& a, Runtime& rt, std::byte* data, int index) {
+    NestedFire(*link->self->table, c, a, rt, data, link->self->chains[link->number], index);
+}
+
+/// A transition of a StateManager's NestedLink holds: after the change, the
+/// Seat's step follows the leaf entered.
+template <class C, class A>
+void MachineLinkFire(const NestedLink<C, A>* link, C& c, const A& a, Runtime& rt, std::byte* data, int index) {
+    // Until the change is made, the general step, which serves any state.
+    SeatOf(rt).step = reinterpret_cast<void (*)()>(&MachineGeneralStep<C, A>);
+    NestedFire(*link->self->table, c, a, rt, data, link->self->chains[link->number], index);
+    const MachineStepFn<C, A> step =
+        rt.flags & kGeneralReasons ? &MachineGeneralStep<C, A> : SeatedSteps<C, A>(rt)[rt.state].machine;
+    SeatOf(rt).step = reinterpret_cast<void (*)()>(step);
+}
+
 template <class C, class A>
 [[TICKFSM_DETAIL_COLD]] void Table<C, A>::PlanNested() {
     if (!nested_plan) return; // no tree: nothing takes the nested fast path
     NestedPlan& plan = *nested_plan;
     plan.slots.clear();
     plan.chains.clear();
-    plan.performs.clear();
+    plan.links.clear();
     plan.moves.clear();
     plan.move_steps.clear();
     plan.offsets.clear();
@@ -50,7 +85,7 @@ template <class C, class A>
     }
     struct Planned {
         StateIndex leaf;
-        std::size_t slots, chains, performs, offsets; // where its ranges start
+        std::size_t slots, chains, offsets; // where its ranges start
     };
     std::vector<Planned> planned;
     for (std::size_t s = 0; s < meta.size(); ++s) {
@@ -60,8 +95,7 @@ template <class C, class A>
         bool fast = true;
         for (std::size_t i = 0; i < n; ++i) fast = fast && level_fast[path[i]];
         if (!fast) continue;
-        planned.push_back({static_cast<StateIndex>(s), plan.slots.size(), plan.chains.size(), plan.performs.size(),
-                           plan.offsets.size()});
+        planned.push_back({static_cast<StateIndex>(s), plan.slots.size(), plan.chains.size(), plan.offsets.size()});
         for (std::size_t i = 0; i < n; ++i) {
             const StateMeta<C, A>& m = meta[path[i]];
             plan.offsets.push_back(m.offset);
@@ -73,12 +107,11 @@ template <class C, class A>
                     plan.chains.push_back({chain.get(), leaf ? kLeafTicks : tree[path[i]].slot, before});
                 before += static_cast<std::uint32_t>(chain->count);
             }
-            if (m.fast_perform) plan.performs.push_back({m.fast_perform, m.offset});
         }
         meta[s].slow = false;
     }
     // The ranges are taken once the arrays stop growing.
-    planned.push_back({kNoState, plan.slots.size(), plan.chains.size(), plan.performs.size(), plan.offsets.size()});
+    planned.push_back({kNoState, plan.slots.size(), plan.chains.size(), plan.offsets.size()});
     for (std::size_t p = 0; p + 1 < planned.size(); ++p) {
         const Planned& at = planned[p];
         const Planned& next = planned[p + 1];
@@ -89,8 +122,6 @@ template <class C, class A>
         stepper.slots = std::span<const std::uint32_t>(plan.slots).subspan(at.slots, next.slots - at.slots);
         stepper.chains =
             std::span<const NestedChain<C, A>>(plan.chains).subspan(at.chains, next.chains - at.chains);
-        stepper.performs = std::span<const NestedPerform<C, A>>(plan.performs)
-                               .subspan(at.performs, next.performs - at.performs);
         stepper.offsets =
             std::span<const std::uint32_t>(plan.offsets).subspan(at.offsets, next.offsets - at.offsets);
     }
@@ -113,8 +144,55 @@ template <class C, class A>
         const StateIndex id = Find(leaf.path[leaf.depth - 1]);
         return id != kNoState && FusedFits(leaf, id);
     });
+    // Each leaf's links (see NestedLink), for a crowd then for a StateManager.
+    plan.links.clear();
+    std::vector<std::size_t> first_link(planned.size());
+    for (std::size_t p = 0; p + 1 < planned.size(); ++p) {
+        first_link[p] = plan.links.size();
+        for (const bool machine : {false, true}) {
+            const NestedStepper<C, A>& self = plan.steppers[planned[p].leaf];
+            for (std::size_t i = planned[p].chains; i < planned[p + 1].chains; ++i) {
+                const NestedChain<C, A>& level = plan.chains[i];
+                NestedLink<C, A> link;
+                link.fire = machine ? &MachineLinkFire<C, A> : &CrowdLinkFire<C, A>;
+                link.chain = level.chain;
+                link.self = &self;
+                link.slot = level.slot;
+                link.number = static_cast<std::uint32_t>(i - planned[p].chains);
+                link.dt = dt;
+                if (!level.chain->levels) { // a keyed list: one link, through its probe
+                    link.level = &ProbeLink<C, A>;
+                    plan.links.push_back(link);
+                    continue;
+                }
+                for (std::size_t e = 0; e < level.chain->count; ++e) {
+                    link.level = level.chain->levels[e];
+                    link.condition = level.chain->conditions[e];
+                    link.index = static_cast<std::uint32_t>(e);
+                    plan.links.push_back(link);
+                }
+            }
+            TreeIndex path[kMaxDepth];
+            const std::size_t n = ActivePathOf(tree, static_cast<TreeIndex>(planned[p].leaf), path);
+            for (std::size_t i = 0; i < n; ++i)
+                if (const StateMeta<C, A>& m = meta[path[i]]; m.perform_link) {
+                    NestedLink<C, A> link;
+                    link.level = m.perform_link;
+                    link.offset = m.offset;
+                    plan.links.push_back(link);
+                }
+            NestedLink<C, A> end;
+            end.level = &EndLink<C, A>;
+            plan.links.push_back(end);
+        }
+    }
     for (std::size_t p = 0; p + 1 < planned.size(); ++p) {
         NestedStepper<C, A>& stepper = plan.steppers[planned[p].leaf];
+        const std::size_t half = (p + 2 < planned.size() ? first_link[p + 1] : plan.links.size()) - first_link[p];
+        stepper.links = plan.links.data() + first_link[p];
+        stepper.machine_links = stepper.links + half / 2;
+        stepper.perform_links = stepper.links + half / 2;
+        while (stepper.perform_links->chain) ++stepper.perform_links; // past the transitions' links
         stepper.moves = std::span<const NestedMove>(plan.moves).subspan(first_move[p], first_move[p + 1] - first_move[p]);
         stepper.move_steps = plan.move_steps.data();
         if (!fused) continue;
@@ -168,14 +246,19 @@ template <class C, class A>
     const StateIndex entered = path[n - 1];
     NestedPlan& plan = *nested_plan;
     if (!plan.steppers[entered].step) return move;
+    // A move calls the hooks without the machine handle (none has one here: see PlanNested).
+    for (TreeIndex s = leaf; s != base; s = tree[s].parent)
+        if (meta[s].has_exit && !meta[s].plain_exit) return move;
+    for (std::size_t i = 0; i < n; ++i)
+        if (meta[path[i]].has_enter && !meta[path[i]].plain_enter) return move;
     move.exits = static_cast<std::uint32_t>(plan.move_steps.size());
     for (TreeIndex s = leaf; s != base; s = tree[s].parent)
         plan.move_steps.push_back(
-            {meta[s].has_exit ? meta[s].exit : nullptr, meta[s].offset, tree[s].history_slot, s});
+            {meta[s].plain_exit, meta[s].offset, tree[s].history_slot, s});
     move.enters = static_cast<std::uint32_t>(plan.move_steps.size());
     for (std::size_t i = 0; i < n; ++i) {
         const StateMeta<C, A>& m = meta[path[i]];
-        plan.move_steps.push_back({m.has_enter ? m.enter : nullptr, m.offset,
+        plan.move_steps.push_back({m.plain_enter, m.offset,
                                      tree[path[i]].initial != kNoNode ? tree[path[i]].slot : kNoSlot, path[i]});
     }
     move.end = static_cast<std::uint32_t>(plan.move_steps.size());
@@ -183,21 +266,20 @@ template <class C, class A>
     return move;
 }
 
-/// The Performs of a leaf's active path on the nested fast path, outermost first.
+/// The Performs of leaf `leaf` on the nested fast path, outermost first.
 template <class C, class A>
-[[gnu::always_inline]] inline void PerformPath(std::span<const NestedPerform<C, A>> performs, C& c, const A& a,
+[[gnu::always_inline]] inline void PerformPath(const NestedStepper<C, A>& leaf, C& c, const A& a, Runtime& rt,
                                                std::byte* data) {
-    for (const NestedPerform<C, A>& state : performs) state.perform(c, a, data, state.offset);
+    leaf.perform_links->level(leaf.perform_links, c, a, rt, data);
 }
 
-/// A transition found by a NestedStep fires: made by its NestedMove, then
-/// the leaf entered performs; or, unplanned, made and the tick finished on
-/// the general path. No hook of the machine takes the machine handle (see
-/// Table::PlanNested), so none can reach what the context leaves out: a
-/// NextState request, the previous state, an observer, a global state.
+/// NestedFire for a transition without a NestedMove: made and the tick
+/// finished on the general path. No hook of the machine takes the machine
+/// handle (see Table::PlanNested), so none can reach what the context leaves
+/// out: a NextState request, the previous state, an observer, a global state.
 template <class C, class A>
-[[TICKFSM_DETAIL_COLD]] void NestedFire(const Table<C, A>& table, C& c, const A& a, Runtime& rt, std::byte* data,
-                                         const NestedChain<C, A>& level, int index) {
+[[TICKFSM_DETAIL_COLD]] void NestedFireGeneral(const Table<C, A>& table, C& c, const A& a, Runtime& rt,
+                                                std::byte* data, const NestedChain<C, A>& level, int index) {
     const ChainBase<C, A>& chain = *level.chain;
     StateIndex next = kNoState;
     TickContext<C, A> ctx;
@@ -208,28 +290,6 @@ template <class C, class A>
     ctx.action = &a;
     ctx.data = data;
     ctx.next = &next;
-    if (const NestedMove& move = table.nested_plan->moves[level.moves + static_cast<std::uint32_t>(index)];
-        move.leaf != kNoState) {
-        // ChangeTo's rules, planned: the exits (each composite left
-        // remembering the leaf, if it keeps history), then the enters, each
-        // state current while it is entered.
-        const NestedMoveStep<C, A>* const steps = table.nested_plan->move_steps.data();
-        const StateIndex from = rt.state;
-        for (std::uint32_t i = move.exits; i < move.enters; ++i) {
-            if (steps[i].slot != kNoSlot) reinterpret_cast<HistorySlot*>(data + steps[i].slot)->last = from;
-            if (steps[i].hook) steps[i].hook(ctx, steps[i].offset);
-        }
-        table.RebaseComposites(from, rt.ticks, data);
-        rt.ticks = 0;
-        rt.flags = static_cast<std::uint16_t>(rt.flags & ~(kSlow | kFresh | kDone));
-        for (std::uint32_t i = move.enters; i < move.end; ++i) {
-            rt.state = steps[i].state;
-            if (steps[i].slot != kNoSlot) reinterpret_cast<CompositeSlot*>(data + steps[i].slot)->ticks = 0;
-            if (steps[i].hook) steps[i].hook(ctx, steps[i].offset);
-        }
-        PerformPath(table.nested_plan->steppers[move.leaf].performs, c, a, data);
-        return;
-    }
     Probed<C, A> fired;
     fired.to = chain.targets[index].id;
     fired.condition = level.before + static_cast<std::size_t>(index);
@@ -240,53 +300,55 @@ template <class C, class A>
     // FinishTick would find the same Performs (no pass-through, global state
     // or regions here, and no hook that could ask for a change).
     if (const NestedStepper<C, A>& entered = table.nested_plan->steppers[rt.state]; entered.step) {
-        PerformPath(entered.performs, c, a, data);
+        PerformPath(entered, c, a, rt, data);
         return;
     }
     FinishTick(ctx);
 }
 
-/// The tick of a leaf on the nested fast path (see NestedStepper): GeneralTick's
-/// rules for a started machine with no request waiting. Returns whether a
-/// transition fired. `kMachine`: the tick of a StateManager, whose Seat's step
-/// must serve whatever state a hook that throws during the change leaves.
-template <bool kMachine, class C, class A>
-[[gnu::always_inline]] inline bool NestedTick(const StepWord<C, A>* steps, C& c, const A& a, Runtime& rt,
-                                              std::byte* data) {
-    const NestedStepper<C, A>& self = SelfOf<NestedStepper<C, A>>(steps, rt.state);
-    const float dt = steps[kDtWord].dt;
-    const std::uint32_t leaf_ticks = CountTickInPlace(rt.ticks); // a composite's time follows (composite_bases)
-    for (const NestedChain<C, A>& level : self.chains) { // outermost first
-        const std::uint32_t ticks =
-            level.slot == kLeafTicks ? leaf_ticks
-                                     : SumTicks(reinterpret_cast<CompositeSlot*>(data + level.slot)->ticks, leaf_ticks);
-        const int fired = level.chain->probe(*level.chain, c, a, TimeOf(ticks, dt), 0);
-        if (fired >= 0) {
-            // Until the change is made, the general step, which serves any state.
-            if constexpr (kMachine) SeatOf(rt).step = reinterpret_cast<void (*)()>(&MachineGeneralStep<C, A>);
-            NestedFire(*self.table, c, a, rt, data, level, fired);
-            return true;
-        }
+/// A transition found by a NestedStep fires: made by its NestedMove (by
+/// ChangeTo's rules, planned: the exits, each composite left remembering the
+/// leaf if it keeps history, then the enters, each state current while it is
+/// entered), then the leaf entered performs; or made by NestedFireGeneral.
+template <class C, class A>
+void NestedFire(const Table<C, A>& table, C& c, const A& a, Runtime& rt, std::byte* data,
+                const NestedChain<C, A>& level, int index) {
+    const NestedMove& move = table.nested_plan->moves[level.moves + static_cast<std::uint32_t>(index)];
+    if (move.leaf == kNoState) return NestedFireGeneral(table, c, a, rt, data, level, index);
+    const NestedMoveStep<C, A>* const steps = table.nested_plan->move_steps.data();
+    const StateIndex from = rt.state;
+    for (std::uint32_t i = move.exits; i < move.enters; ++i) {
+        if (steps[i].slot != kNoSlot) reinterpret_cast<HistorySlot*>(data + steps[i].slot)->last = from;
+        if (steps[i].hook) steps[i].hook(c, a, data, steps[i].offset);
     }
-    PerformPath(self.performs, c, a, data);
-    return false;
+    table.RebaseComposites(from, rt.ticks, data);
+    rt.ticks = 0;
+    rt.flags = static_cast<std::uint16_t>(rt.flags & ~(kSlow | kFresh | kDone));
+    for (std::uint32_t i = move.enters; i < move.end; ++i) {
+        rt.state = steps[i].state;
+        if (steps[i].slot != kNoSlot) reinterpret_cast<CompositeSlot*>(data + steps[i].slot)->ticks = 0;
+        if (steps[i].hook) steps[i].hook(c, a, data, steps[i].offset);
+    }
+    PerformPath(table.nested_plan->steppers[move.leaf], c, a, rt, data);
 }
 
-/// A crowd character's step on the nested fast path.
+/// A crowd character's step on the nested fast path (see NestedStepper):
+/// GeneralTick's rules for a started machine with no request waiting, one
+/// NestedLink after the other.
 template <class C, class A>
 void NestedStep(const StepWord<C, A>* steps, C& c, const A& a, Runtime& rt, std::byte* data) {
-    NestedTick<false>(steps, c, a, rt, data);
+    const NestedLink<C, A>* const links = SelfOf<NestedStepper<C, A>>(steps, rt.state).links;
+    CountTickInPlace(rt.ticks); // a composite's time follows (composite_bases)
+    links->level(links, c, a, rt, data);
 }
 
-/// A StateManager's step on the nested fast path: after a transition, which
-/// the general path made, the Seat's step follows the leaf entered.
+/// A StateManager's step on the nested fast path: after a transition, the
+/// Seat's step follows the leaf entered (MachineLinkFire).
 template <class C, class A>
 void NestedMachineStep(C& c, const A& a, Runtime& rt) {
-    const StepWord<C, A>* steps = SeatedSteps<C, A>(rt);
-    if (!NestedTick<true>(steps, c, a, rt, SeatedData(rt))) return;
-    const MachineStepFn<C, A> step =
-        rt.flags & kGeneralReasons ? &MachineGeneralStep<C, A> : steps[rt.state].machine;
-    SeatOf(rt).step = reinterpret_cast<void (*)()>(step);
+    const NestedLink<C, A>* const links = SelfOf<NestedStepper<C, A>>(SeatedSteps<C, A>(rt), rt.state).machine_links;
+    CountTickInPlace(rt.ticks);
+    links->level(links, c, a, rt, SeatedData(rt));
 }
 
 } // namespace tickfsm::detail

@@ -22,7 +22,7 @@ struct NestedPlan {
     std::vector<NestedStepper<AnyController, AnyAction>> steppers;
     std::vector<std::uint32_t> slots;
     std::vector<NestedChain<AnyController, AnyAction>> chains;
-    std::vector<NestedPerform<AnyController, AnyAction>> performs;
+    std::vector<NestedLink<AnyController, AnyAction>> links; // each leaf's crowd links, then its machine links
     std::vector<NestedMove> moves;
     std::vector<NestedMoveStep<AnyController, AnyAction>> move_steps;
     std::vector<std::uint32_t> offsets;

@@ -300,3 +300,42 @@ TEST_CASE("Keyed substates, regions and history refuse what the typed ones refus
     CHECK(m.SendEvent(tickfsm::Event("go")));
     CHECK(m.ActivePath() == "Alert/Walk");
 }
+
+namespace {
+// A keyed state that logs its Perform and enter under a name of its own.
+struct Acting {
+    std::string name;
+    Acting() = default;
+    explicit Acting(std::string n) : name(std::move(n)) {}
+    void OnStateEnter(Creature& c, const Buttons&) { c.log.push_back("enter " + name); }
+    void Perform(Creature& c, const Buttons&) { c.log.push_back(name); }
+};
+} // namespace
+
+TEST_CASE("Keyed nested states tick by the tick rules: the parent's list first, each level with its own time",
+          "[keyed][nested]") {
+    Creature c;
+    tickfsm::StateManager<Creature, Buttons> m(c, 1.0f);
+    m.AddState<Acting>(Mode::Calm, "Calm");
+    m.AddState<Acting>(Mode::Alert, "Alert");
+    m.AddState<Acting>(Limb::Walk, "Walk");
+    m.AddState<Acting>(Limb::Run, "Run");
+    m.SetSubstates(Mode::Alert, {Limb::Walk, Limb::Run});
+    m.SetInitialState(Mode::Calm).To(Mode::Alert, [](const Creature&, const Buttons& b) { return b.attack; });
+    // Alert's time goes on while its substates change; Walk's and Run's restart.
+    m.From(Mode::Alert).To(Mode::Calm, [](const Creature&, const Buttons&, float t) { return t >= 3.0f; });
+    m.From(Limb::Walk).To(Limb::Run, [](const Creature&, const Buttons&, float t) { return t >= 2.0f; });
+    m.From(Limb::Run).To(Limb::Walk, [](const Creature&, const Buttons&, float t) { return t >= 1.0f; });
+    m.Perform({});
+    m.Perform({.attack = true}); // into Alert/Walk, which perform in the same tick
+    CHECK(c.log == std::vector<std::string>{"enter Calm", "Calm", "enter Alert", "enter Walk", "Alert", "Walk"});
+    c.log.clear();
+    m.Perform({}); // Walk 1 tick, Alert 1
+    m.Perform({}); // Walk 2 ticks: to Run
+    CHECK(c.log == std::vector<std::string>{"Alert", "Walk", "enter Run", "Alert", "Run"});
+    CHECK(m.ActivePath() == "Alert/Run");
+    c.log.clear();
+    m.Perform({}); // Run's 1 tick holds, but Alert's 3 come first
+    CHECK(c.log == std::vector<std::string>{"enter Calm", "Calm"});
+    CHECK(m.ActivePath() == "Calm");
+}

@@ -17,17 +17,57 @@
 #include "format.hpp"
 #include "runtime.hpp"
 #include "traits.hpp"
+#include "tree.hpp"
 #include "type_key.hpp"
 #include "type_name.hpp"
 
 namespace tickfsm::detail {
 
+template <class C, class A>
+struct ChainBase;
+
+template <class C, class A>
+struct NestedStepper;
+inline constexpr std::uint32_t kLeafTicks = 0xFFFFFFFF;
+
+/// One step of a leaf's tick on the nested fast path (see NestedStepper):
+/// `level` does its part and jumps to the next link's. A leaf's links are
+/// one per transition on its active path, outermost list first, each list in
+/// order (each tries its condition with its state's time; one that holds goes
+/// to `fire`, which makes the change and ends the tick), then one per Perform
+/// on the path, outermost first, then one that returns. A link per
+/// transition, not per list, so that each condition's code is compiled once,
+/// whatever the lists a builder made on the way to the last (see EdgeLevel).
+template <class C, class A>
+struct NestedLink {
+    using LevelFn = void (*)(const NestedLink* link, C& c, const A& a, Runtime& rt, std::byte* data);
+    using FireFn = void (*)(const NestedLink* link, C& c, const A& a, Runtime& rt, std::byte* data, int index);
+    LevelFn level = nullptr;
+    FireFn fire = nullptr;                     // transitions: the change, a StateManager's or a crowd's
+    const ChainBase<C, A>* chain = nullptr;    // a transition: the state's list
+    const void* condition = nullptr;           // a transition: its condition object (ChainBase::conditions)
+    const NestedStepper<C, A>* self = nullptr; // a transition: the leaf's stepper
+    std::uint32_t slot = 0;                    // a transition: where the state's ticks are (a CompositeSlot, or kLeafTicks)
+    std::uint32_t number = 0;                  // a transition: its list's place in the leaf's NestedStepper::chains
+    std::uint32_t index = 0;                   // a transition: its place in its list
+    std::uint32_t offset = 0;                  // a Perform: the state's object
+    float dt = 0;                              // a transition: the table's
+};
+
+/// The ticks of the state a NestedLink tries: the leaf's, or a composite's,
+/// which follow the leaf's (Table::composite_bases).
+[[gnu::always_inline]] inline std::uint32_t LinkTicks(std::uint32_t slot, const Runtime& rt,
+                                                      const std::byte* data) noexcept;
+
 /// One `From<S>()` chain: its conditions in order. Owned by the table.
 template <class C, class A>
 struct ChainBase : Stepper<C, A> {
     using ProbeFn = int (*)(const ChainBase&, const C&, const A&, float, int start);
+    using LevelFn = typename NestedLink<C, A>::LevelFn;
     using PrepareFn = void (*)(const ChainBase&, int index, const C&, const A&, std::byte* data);
     ProbeFn probe = nullptr;         // index of the first condition from `start` that holds, or -1
+    const LevelFn* levels = nullptr;        // per condition: its NestedLink's level (EdgeLevel)
+    const void* const* conditions = nullptr; // per condition: its object, as that level reads it
     PrepareFn prepare = nullptr;     // builds the target of transition `index` if it takes arguments
     // Stepper::step: the state's whole tick when this is its only chain (null if
     // the chain's conditions are only known at run time).
@@ -139,6 +179,47 @@ inline std::uint32_t TicksFor(float seconds, float dt) noexcept {
 #else
     return b > UINT32_MAX - a ? UINT32_MAX : a + b;
 #endif
+}
+
+[[gnu::always_inline]] inline std::uint32_t LinkTicks(std::uint32_t slot, const Runtime& rt,
+                                                      const std::byte* data) noexcept {
+    return slot == kLeafTicks ? rt.ticks : SumTicks(reinterpret_cast<const CompositeSlot*>(data + slot)->ticks, rt.ticks);
+}
+
+/// A transition's condition of type F as a NestedLink's level (see there):
+/// one function per condition, which every list a builder made with it shares.
+template <class C, class A, class F>
+void EdgeLevel(const NestedLink<AnyController, AnyAction>* link, AnyController& c, const AnyAction& a, Runtime& rt,
+               std::byte* data) {
+    const float t = TimeOf(LinkTicks(link->slot, rt, data), link->dt);
+    bool holds = false;
+    if constexpr (std::is_empty_v<F> && std::is_trivially_default_constructible_v<F>)
+        holds = CallCondition(kEmptyState<F>, Real<C>(std::as_const(c)), Real<A>(a), t);
+    else
+        holds = CallCondition(*static_cast<const F*>(link->condition), Real<C>(std::as_const(c)), Real<A>(a), t);
+    if (holds) return link->fire(link, c, a, rt, data, static_cast<int>(link->index));
+    return link[1].level(link + 1, c, a, rt, data);
+}
+
+/// A state's OnStateEnter or OnStateExit without the machine handle, as a
+/// planned change of the nested fast path calls it (NestedMoveStep).
+template <class C, class A>
+using PlainHookFn = void (*)(C& c, const A& a, std::byte* data, std::uint32_t offset);
+template <class C, class A, class S>
+void PlainEnter(AnyController& c, const AnyAction& a, std::byte* data, std::uint32_t offset) {
+    CallEnter(StateObject<S>(data, offset), Real<C>(c), Real<A>(a));
+}
+template <class C, class A, class S>
+void PlainExit(AnyController& c, const AnyAction& a, std::byte* data, std::uint32_t offset) {
+    CallExit(StateObject<S>(data, offset), Real<C>(c), Real<A>(a));
+}
+
+/// S's Perform as a NestedLink's level (see there).
+template <class C, class A, class S>
+void PerformLevel(const NestedLink<AnyController, AnyAction>* link, AnyController& c, const AnyAction& a, Runtime& rt,
+                  std::byte* data) {
+    CallPerform(StateObject<S>(data, link->offset), Real<C>(c), Real<A>(a));
+    return link[1].level(link + 1, c, a, rt, data);
 }
 
 /// CountTick for a count that stays in memory (a character's Runtime), whose
@@ -313,6 +394,8 @@ struct Chain final : ChainBase<AnyController, AnyAction> {
 
     Store edges;
     std::array<Target, kCount> target_array;
+    std::array<const void*, kCount> condition_array;
+    static constexpr std::array<LevelFn, kCount> kLevels{&EdgeLevel<C, A, typename Edges::Condition>...};
     static constexpr std::array<std::uint8_t, kCount> kForced{std::uint8_t{Edges::kForced}...};
     static constexpr std::array<std::uint8_t, kCount> kKinds{Edges::kKind...};
     /// Whether a tick of S can touch per-character data: S's, a target's, or a target's maker.
@@ -329,6 +412,13 @@ struct Chain final : ChainBase<AnyController, AnyAction> {
             (void)last;
         }
         this->probe = &Probe;
+        if constexpr (kCount > 0) {
+            [&]<std::size_t... I>(std::index_sequence<I...>) {
+                ((condition_array[I] = &static_cast<const EdgeHolder<I, Edges>&>(edges).condition), ...);
+            }(std::index_sequence_for<Edges...>{});
+            this->levels = kLevels.data();
+            this->conditions = condition_array.data();
+        }
         // Only a chain whose transitions build their target needs the general path's rebuild.
         if constexpr ((... || !std::is_same_v<typename Edges::Maker, NoMaker>)) this->prepare = &PrepareEdge;
         // A state whose chains are all empty ticks with its StepNone: an empty

@@ -13,10 +13,6 @@
 
 namespace tickfsm::detail {
 
-/// A state's Perform as the nested fast path calls it (see NestedStepper).
-template <class C, class A>
-using PerformFn = void (*)(C&, const A&, std::byte* data, std::uint32_t offset);
-
 /// On the nested fast path: the transitions of one state of the active path,
 /// and where its ticks are kept (a composite's slot, or kLeafTicks: the Runtime's).
 template <class C, class A>
@@ -26,18 +22,11 @@ struct NestedChain {
     std::uint32_t before = 0; // the transitions of the state's earlier lists (a condition's number counts them)
     std::uint32_t moves = 0;  // where its transitions' NestedMoves start in NestedPlan::moves
 };
-inline constexpr std::uint32_t kLeafTicks = 0xFFFFFFFF;
-/// On the nested fast path: the Perform of one state of the active path.
-template <class C, class A>
-struct NestedPerform {
-    PerformFn<C, A> perform = nullptr;
-    std::uint32_t offset = 0;
-};
 
 /// On the nested fast path: one state a planned move exits or enters.
 template <class C, class A>
 struct NestedMoveStep {
-    HookFn<C, A> hook = nullptr;  // its OnStateExit (or OnStateEnter); null if it has none
+    PlainHookFn<C, A> hook = nullptr; // its OnStateExit (or OnStateEnter); null if it has none
     std::uint32_t offset = 0;     // its object's offset
     std::uint32_t slot = kNoSlot; // exit: its HistorySlot, if it keeps history; enter: a composite's CompositeSlot
     StateIndex state = kNoState;
@@ -56,14 +45,17 @@ struct NestedMove {
 
 /// The step context of a leaf of a nested machine whose tick needs nothing of
 /// the general path until a transition fires (see Table::Finalize): its
-/// active path's tick counters, transitions and Performs, outermost first.
-/// A transition that fires follows its NestedMove, or the general path (NestedFire).
+/// tick as a row of NestedLinks (its active path's transitions and Performs,
+/// outermost first), and what a change from it reads. A transition that
+/// fires follows its NestedMove, or the general path (NestedFire).
 template <class C, class A>
 struct NestedStepper : Stepper<C, A> {
     const Table<C, A>* table = nullptr;
     std::span<const std::uint32_t> slots; // the composites' CompositeSlot offsets
+    const NestedLink<C, A>* links = nullptr;         // its tick in a crowd (see NestedLink)
+    const NestedLink<C, A>* machine_links = nullptr; // its tick in a StateManager: the same, but for `fire`
+    const NestedLink<C, A>* perform_links = nullptr; // the Performs' links, run after a change enters the leaf
     std::span<const NestedChain<C, A>> chains;
-    std::span<const NestedPerform<C, A>> performs;
     std::span<const std::uint32_t> offsets; // every state's object offset, outermost first (for a FusedLeaf's step)
     std::span<const NestedMove> moves;       // the path's transitions, in the order they are tried
     const NestedMoveStep<C, A>* move_steps = nullptr; // what the moves' ranges index

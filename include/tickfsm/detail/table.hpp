@@ -174,7 +174,9 @@ struct StateMeta {
     HookFn<C, A> exit = nullptr;
     HookFn<C, A> pause = nullptr;  // OnStatePause, if it has one: buried by a push
     HookFn<C, A> resume = nullptr; // OnStateResume, if it has one: back on top after a pop
-    PerformFn<C, A> fast_perform = nullptr; // its Perform without the machine handle, if it has one
+    typename NestedLink<C, A>::LevelFn perform_link = nullptr; // its Perform without the machine handle, if it has one
+    PlainHookFn<C, A> plain_enter = nullptr; // its OnStateEnter without the machine handle, if it has one
+    PlainHookFn<C, A> plain_exit = nullptr;  // its OnStateExit without the machine handle, if it has one
     NoneStepper<C, A> step_none; // the fast step when the state has no transitions
     std::vector<ChainPtr<C, A>> chains;
     std::vector<EventEdge> events;
@@ -650,10 +652,9 @@ struct KindTable final : Table<AnyController, AnyAction> {
         m.exit = &ExitHook<C, A, S>;
         if constexpr (HasOnStatePause<S, C, A> || HasOnStatePauseM<S, C, A>) m.pause = &PauseHook<C, A, S>;
         if constexpr (HasOnStateResume<S, C, A> || HasOnStateResumeM<S, C, A>) m.resume = &ResumeHook<C, A, S>;
-        if constexpr (HasPerform<S, C, A>)
-            m.fast_perform = [](AnyController& c, const AnyAction& a, std::byte* data, std::uint32_t at) {
-                CallPerform(StateObject<S>(data, at), Real<C>(c), Real<A>(a));
-            };
+        if constexpr (HasPerform<S, C, A>) m.perform_link = &PerformLevel<C, A, S>;
+        if constexpr (HasOnStateEnter<S, C, A>) m.plain_enter = &PlainEnter<C, A, S>;
+        if constexpr (HasOnStateExit<S, C, A>) m.plain_exit = &PlainExit<C, A, S>;
         m.step_none.step = &StepNone<C, A, S>;
         if constexpr (std::is_empty_v<S>) m.step_none.bare = &StepNoneBare<C, A, S>;
         m.step_none.machine = &StepNoneMachine<C, A, S>;
