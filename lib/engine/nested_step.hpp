@@ -24,15 +24,6 @@ namespace tickfsm::detail {
 /// exactly as GeneralTick would; a transition that fires follows its
 /// NestedMove (PlanMove), or goes to the general path, which may enter a
 /// leaf of either kind.
-/// A NestedLink's level for a chain without one of its own (a keyed
-/// machine's, whose conditions are known at run time): through its probe.
-template <class C, class A>
-void ProbeLink(const NestedLink<C, A>* link, C& c, const A& a, Runtime& rt, std::byte* data) {
-    const int fired = link->chain->probe(*link->chain, c, a, TimeOf(LinkTicks(link->slot, rt, data), link->dt), 0);
-    if (fired >= 0) return link->fire(link, c, a, rt, data, fired);
-    return link[1].level(link + 1, c, a, rt, data);
-}
-
 /// The last NestedLink of a leaf: the tick is over.
 template <class C, class A>
 void EndLink(const NestedLink<C, A>*, C&, const A&, Runtime&, std::byte*) {}
@@ -160,17 +151,8 @@ template <class C, class A>
                 link.slot = level.slot;
                 link.number = static_cast<std::uint32_t>(i - planned[p].chains);
                 link.dt = dt;
-                if (!level.chain->levels) { // a keyed list: one link, through its probe
-                    link.level = &ProbeLink<C, A>;
-                    plan.links.push_back(link);
-                    continue;
-                }
-                for (std::size_t e = 0; e < level.chain->count; ++e) {
-                    link.level = level.chain->levels[e];
-                    link.condition = level.chain->conditions[e];
-                    link.index = static_cast<std::uint32_t>(e);
-                    plan.links.push_back(link);
-                }
+                link.level = level.chain->probe;
+                plan.links.push_back(link);
             }
             TreeIndex path[kMaxDepth];
             const std::size_t n = ActivePathOf(tree, static_cast<TreeIndex>(planned[p].leaf), path);

@@ -101,14 +101,43 @@ bool Table<C, A>::Allowed(StateIndex from, StateIndex to, const C& c, std::byte*
     return !entering.can_enter || entering.can_enter(c, data, entering.offset, Ref(from));
 }
 
+/// A list's probe found condition `index` (see Table::Probe).
 template <class C, class A>
-Probed<C, A> Table<C, A>::Probe(StateIndex from, const C& c, const A& a, float t, std::byte* data, StateIndex leaf,
-                                StateIndex active, bool done) const {
+void FoundLink(const NestedLink<C, A>* link, C&, const A&, Runtime&, std::byte*, int index) {
+    *link->found = index;
+}
+/// A list's probe found none (see Table::Probe).
+template <class C, class A>
+void NoneLink(const NestedLink<C, A>* link, C&, const A&, Runtime&, std::byte*) {
+    *link->found = -1;
+}
+
+template <class C, class A>
+Probed<C, A> Table<C, A>::Probe(StateIndex from, const C& c, const A& a, std::uint32_t ticks, std::byte* data,
+                                StateIndex leaf, StateIndex active, bool done) const {
     const StateIndex gate = leaf != kNoState ? leaf : from;
+    // Each list's probe runs as a row of two links: the list, which reads
+    // `ticks` from a Runtime of its own, then one that says none held.
+    int found = -1;
+    Runtime clock;
+    clock.ticks = ticks;
+    NestedLink<C, A> row[2];
+    row[0].fire = &FoundLink<C, A>;
+    row[0].found = &found;
+    row[0].slot = kLeafTicks;
+    row[0].dt = dt;
+    row[1].level = &NoneLink<C, A>;
+    row[1].found = &found;
+    // The probe takes the controller as a link does; a condition sees it const.
+    C& controller = const_cast<C&>(c);
     std::size_t before = 0;
     for (const auto& chain : meta[from].chains) {
+        row[0].level = chain->probe;
+        row[0].chain = chain.get();
         for (int start = 0;;) {
-            const int i = chain->probe(*chain, c, a, t, start);
+            row[0].start = static_cast<std::uint32_t>(start);
+            chain->probe(row, controller, a, clock, data);
+            const int i = found;
             if (i < 0) break;
             const StateIndex to = chain->targets[i].id;
             if (leaf != kNoState && Within(leaf, to)) {
@@ -135,9 +164,9 @@ template <class C, class A>
 Probed<C, A> Table<C, A>::ProbePath(StateIndex leaf, std::uint32_t leaf_ticks, const C& c, const A& a,
                                 std::byte* data, bool ahead, bool done, bool with_any) const {
     if (any != kNoState && with_any) // the any-state transitions first, with the current state's time
-        if (const Probed<C, A> fired = Probe(any, c, a, TimeOf(leaf_ticks, dt), data, leaf); fired.to != kNoState)
+        if (const Probed<C, A> fired = Probe(any, c, a, leaf_ticks, data, leaf); fired.to != kNoState)
             return fired;
-    if (!nested) return Probe(leaf, c, a, TimeOf(leaf_ticks, dt), data, kNoState, leaf, done);
+    if (!nested) return Probe(leaf, c, a, leaf_ticks, data, kNoState, leaf, done);
     TreeIndex path[kMaxDepth];
     const std::size_t n = ActivePathOf(tree, leaf, path);
     for (std::size_t i = 0; i < n; ++i) {
@@ -147,7 +176,7 @@ Probed<C, A> Table<C, A>::ProbePath(StateIndex leaf, std::uint32_t leaf_ticks, c
             ticks = CompositeTicks(s, leaf_ticks, data); // leaf_ticks is one on already if `ahead`
             if (ahead && !composite_bases) CountTick(ticks);
         }
-        const Probed<C, A> fired = Probe(s, c, a, TimeOf(ticks, dt), data, kNoState, leaf, done);
+        const Probed<C, A> fired = Probe(s, c, a, ticks, data, kNoState, leaf, done);
         if (fired.to != kNoState) return fired;
     }
     return {};

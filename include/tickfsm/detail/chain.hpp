@@ -30,28 +30,27 @@ template <class C, class A>
 struct NestedStepper;
 inline constexpr std::uint32_t kLeafTicks = 0xFFFFFFFF;
 
-/// One step of a leaf's tick on the nested fast path (see NestedStepper):
-/// `level` does its part and jumps to the next link's. A leaf's links are
-/// one per transition on its active path, outermost list first, each list in
-/// order (each tries its condition with its state's time; one that holds goes
-/// to `fire`, which makes the change and ends the tick), then one per Perform
-/// on the path, outermost first, then one that returns. A link per
-/// transition, not per list, so that each condition's code is compiled once,
-/// whatever the lists a builder made on the way to the last (see EdgeLevel).
+/// One step of a row of jumps: `level` does its part, then jumps to the next
+/// link's (or, for a list of transitions whose condition holds, to `fire`).
+/// A leaf on the nested fast path ticks as such a row (NestedStepper): one
+/// link per list of transitions on its active path, outermost first (each
+/// tries its conditions with its state's time), then one per Perform on the
+/// path, outermost first, then one that returns. The general path asks a
+/// list for its first condition that holds through a row of two (Table::Probe).
 template <class C, class A>
 struct NestedLink {
     using LevelFn = void (*)(const NestedLink* link, C& c, const A& a, Runtime& rt, std::byte* data);
     using FireFn = void (*)(const NestedLink* link, C& c, const A& a, Runtime& rt, std::byte* data, int index);
     LevelFn level = nullptr;
-    FireFn fire = nullptr;                     // transitions: the change, a StateManager's or a crowd's
-    const ChainBase<C, A>* chain = nullptr;    // a transition: the state's list
-    const void* condition = nullptr;           // a transition: its condition object (ChainBase::conditions)
-    const NestedStepper<C, A>* self = nullptr; // a transition: the leaf's stepper
-    std::uint32_t slot = 0;                    // a transition: where the state's ticks are (a CompositeSlot, or kLeafTicks)
-    std::uint32_t number = 0;                  // a transition: its list's place in the leaf's NestedStepper::chains
-    std::uint32_t index = 0;                   // a transition: its place in its list
+    FireFn fire = nullptr;                     // a list: where it goes when condition `index` holds
+    const ChainBase<C, A>* chain = nullptr;    // a list: the state's transitions
+    const NestedStepper<C, A>* self = nullptr; // a list on the nested fast path: the leaf's stepper
+    int* found = nullptr;                      // a list on the general path: where the condition found is written
+    std::uint32_t slot = 0;                    // a list: where the state's ticks are (a CompositeSlot, or kLeafTicks)
+    std::uint32_t start = 0;                   // a list: the first condition it tries
+    std::uint32_t number = 0;                  // a list on the nested fast path: its place in NestedStepper::chains
     std::uint32_t offset = 0;                  // a Perform: the state's object
-    float dt = 0;                              // a transition: the table's
+    float dt = 0;                              // a list: the table's
 };
 
 /// The ticks of the state a NestedLink tries: the leaf's, or a composite's,
@@ -62,12 +61,9 @@ struct NestedLink {
 /// One `From<S>()` chain: its conditions in order. Owned by the table.
 template <class C, class A>
 struct ChainBase : Stepper<C, A> {
-    using ProbeFn = int (*)(const ChainBase&, const C&, const A&, float, int start);
-    using LevelFn = typename NestedLink<C, A>::LevelFn;
+    using ProbeFn = typename NestedLink<C, A>::LevelFn;
     using PrepareFn = void (*)(const ChainBase&, int index, const C&, const A&, std::byte* data);
-    ProbeFn probe = nullptr;         // index of the first condition from `start` that holds, or -1
-    const LevelFn* levels = nullptr;        // per condition: its NestedLink's level (EdgeLevel)
-    const void* const* conditions = nullptr; // per condition: its object, as that level reads it
+    ProbeFn probe = nullptr;         // as a NestedLink's level: tries the conditions from the link's `start`
     PrepareFn prepare = nullptr;     // builds the target of transition `index` if it takes arguments
     // Stepper::step: the state's whole tick when this is its only chain (null if
     // the chain's conditions are only known at run time).
@@ -184,21 +180,6 @@ inline std::uint32_t TicksFor(float seconds, float dt) noexcept {
 [[gnu::always_inline]] inline std::uint32_t LinkTicks(std::uint32_t slot, const Runtime& rt,
                                                       const std::byte* data) noexcept {
     return slot == kLeafTicks ? rt.ticks : SumTicks(reinterpret_cast<const CompositeSlot*>(data + slot)->ticks, rt.ticks);
-}
-
-/// A transition's condition of type F as a NestedLink's level (see there):
-/// one function per condition, which every list a builder made with it shares.
-template <class C, class A, class F>
-void EdgeLevel(const NestedLink<AnyController, AnyAction>* link, AnyController& c, const AnyAction& a, Runtime& rt,
-               std::byte* data) {
-    const float t = TimeOf(LinkTicks(link->slot, rt, data), link->dt);
-    bool holds = false;
-    if constexpr (std::is_empty_v<F> && std::is_trivially_default_constructible_v<F>)
-        holds = CallCondition(kEmptyState<F>, Real<C>(std::as_const(c)), Real<A>(a), t);
-    else
-        holds = CallCondition(*static_cast<const F*>(link->condition), Real<C>(std::as_const(c)), Real<A>(a), t);
-    if (holds) return link->fire(link, c, a, rt, data, static_cast<int>(link->index));
-    return link[1].level(link + 1, c, a, rt, data);
 }
 
 /// A state's OnStateEnter or OnStateExit without the machine handle, as a
@@ -394,8 +375,6 @@ struct Chain final : ChainBase<AnyController, AnyAction> {
 
     Store edges;
     std::array<Target, kCount> target_array;
-    std::array<const void*, kCount> condition_array;
-    static constexpr std::array<LevelFn, kCount> kLevels{&EdgeLevel<C, A, typename Edges::Condition>...};
     static constexpr std::array<std::uint8_t, kCount> kForced{std::uint8_t{Edges::kForced}...};
     static constexpr std::array<std::uint8_t, kCount> kKinds{Edges::kKind...};
     /// Whether a tick of S can touch per-character data: S's, a target's, or a target's maker.
@@ -412,13 +391,7 @@ struct Chain final : ChainBase<AnyController, AnyAction> {
             (void)last;
         }
         this->probe = &Probe;
-        if constexpr (kCount > 0) {
-            [&]<std::size_t... I>(std::index_sequence<I...>) {
-                ((condition_array[I] = &static_cast<const EdgeHolder<I, Edges>&>(edges).condition), ...);
-            }(std::index_sequence_for<Edges...>{});
-            this->levels = kLevels.data();
-            this->conditions = condition_array.data();
-        }
+
         // Only a chain whose transitions build their target needs the general path's rebuild.
         if constexpr ((... || !std::is_same_v<typename Edges::Maker, NoMaker>)) this->prepare = &PrepareEdge;
         // A state whose chains are all empty ticks with its StepNone: an empty
@@ -449,10 +422,16 @@ struct Chain final : ChainBase<AnyController, AnyAction> {
         return fired;
     }
 
-    [[TICKFSM_DETAIL_COLD]] static int Probe(const ChainBase<AnyController, AnyAction>& base, const AnyController& c,
-                                             const AnyAction& a, float t, int start) {
-        return static_cast<const Chain&>(base).ProbeAll(Real<C>(c), Real<A>(a), t, start,
-                                                        std::index_sequence_for<Edges...>{});
+    /// This list as a NestedLink's level (see there): its conditions inlined,
+    /// from the link's `start`, with its state's time.
+    [[gnu::cold]] static void Probe(const NestedLink<AnyController, AnyAction>* link, AnyController& c,
+                                    const AnyAction& a, Runtime& rt, std::byte* data) {
+        const float t = TimeOf(LinkTicks(link->slot, rt, data), link->dt);
+        const int fired = static_cast<const Chain&>(*link->chain)
+                              .ProbeAll(Real<C>(std::as_const(c)), Real<A>(a), t, static_cast<int>(link->start),
+                                        std::index_sequence_for<Edges...>{});
+        if (fired >= 0) return link->fire(link, c, a, rt, data, fired);
+        return link[1].level(link + 1, c, a, rt, data);
     }
 
     /// The general path's version of Fire's rebuild: edge `index` builds its target.
@@ -619,13 +598,15 @@ struct ErasedChain final : ChainBase<AnyController, AnyAction> {
         this->count = conditions.size();
     }
 
-    static int Probe(const ChainBase<AnyController, AnyAction>& base, const AnyController& c, const AnyAction& a,
-                     float t, int start) {
-        const auto& self = static_cast<const ErasedChain&>(base);
-        for (std::size_t i = static_cast<std::size_t>(start); i < self.conditions.size(); ++i)
-            if (self.conditions[i].call(self.conditions[i].condition.get(), Real<C>(c), Real<A>(a), t))
-                return static_cast<int>(i);
-        return -1;
+    /// Probe through one call per condition (see Chain::Probe).
+    static void Probe(const NestedLink<AnyController, AnyAction>* link, AnyController& c, const AnyAction& a,
+                      Runtime& rt, std::byte* data) {
+        const auto& self = static_cast<const ErasedChain&>(*link->chain);
+        const float t = TimeOf(LinkTicks(link->slot, rt, data), link->dt);
+        for (std::size_t i = link->start; i < self.conditions.size(); ++i)
+            if (self.conditions[i].call(self.conditions[i].condition.get(), Real<C>(std::as_const(c)), Real<A>(a), t))
+                return link->fire(link, c, a, rt, data, static_cast<int>(i));
+        return link[1].level(link + 1, c, a, rt, data);
     }
 };
 

@@ -396,13 +396,13 @@ struct Table {
     /// CanExitState told `to`, then to's CanEnterState told `from`.
     bool Allowed(StateIndex from, StateIndex to, const C& c, std::byte* data) const;
 
-    /// Which state the conditions of `from` send the machine to at time t: the
+    /// Which state the conditions of `from` send the machine to after `ticks` ticks in it: the
     /// first whose condition holds and whose gates agree (forced ones skip them).
     /// For the any-state transitions, `leaf` is the current state: its gate is
     /// asked, and a transition into an active state is passed over. A
     /// ToWhenDone transition also waits for the current state `active` to be
     /// done: `done` (it called Machine::Done()), or its CanExitState agrees.
-    Probed<C, A> Probe(StateIndex from, const C& c, const A& a, float t, std::byte* data,
+    Probed<C, A> Probe(StateIndex from, const C& c, const A& a, std::uint32_t ticks, std::byte* data,
                        StateIndex leaf = kNoState, StateIndex active = kNoState, bool done = false) const;
 
     /// Which state the conditions of the active path of `leaf` send the machine
