@@ -16,14 +16,6 @@
 
 namespace tickfsm::detail {
 
-/// The nested fast path: in a nested machine without regions, any-state
-/// transitions, pass-through states, a push stack, KeepPreviousState or
-/// hooks that take the machine handle, a leaf ticks on it (its `slow`
-/// cleared, its step a NestedStep) when no transition of its active path
-/// is gated, pushes, pops or waits. Such a tick only counts, tries conditions and performs,
-/// exactly as GeneralTick would; a transition that fires follows its
-/// NestedMove (PlanMove), or goes to the general path, which may enter a
-/// leaf of either kind.
 /// The last NestedLink of a leaf: the tick is over.
 template <class C, class A>
 void EndLink(const NestedLink<C, A>*, C&, const A&, Runtime&, std::byte*) {}
@@ -50,6 +42,14 @@ void MachineLinkFire(const NestedLink<C, A>* link, C& c, const A& a, Runtime& rt
     SeatOf(rt).step = reinterpret_cast<void (*)()>(step);
 }
 
+/// The nested fast path: in a nested machine without regions, any-state
+/// transitions, pass-through states, a push stack, KeepPreviousState or
+/// hooks that take the machine handle, a leaf ticks on it (its `slow`
+/// cleared, its step a NestedStep) when no transition of its active path
+/// is gated, pushes, pops or waits. Such a tick only counts, tries conditions and performs,
+/// exactly as GeneralTick would; a transition that fires follows its
+/// NestedMove (PlanMove), or goes to the general path, which may enter a
+/// leaf of either kind.
 template <class C, class A>
 [[TICKFSM_DETAIL_COLD]] void Table<C, A>::PlanNested() {
     if (!nested_plan) return; // no tree: nothing takes the nested fast path
@@ -136,7 +136,6 @@ template <class C, class A>
         return id != kNoState && FusedFits(leaf, id);
     });
     // Each leaf's links (see NestedLink), for a crowd then for a StateManager.
-    plan.links.clear();
     std::vector<std::size_t> first_link(planned.size());
     for (std::size_t p = 0; p + 1 < planned.size(); ++p) {
         first_link[p] = plan.links.size();
@@ -170,11 +169,11 @@ template <class C, class A>
     }
     for (std::size_t p = 0; p + 1 < planned.size(); ++p) {
         NestedStepper<C, A>& stepper = plan.steppers[planned[p].leaf];
-        const std::size_t half = (p + 2 < planned.size() ? first_link[p + 1] : plan.links.size()) - first_link[p];
+        // Two rows of the same length, each a link per list, then the Performs'.
+        const std::size_t both = (p + 2 < planned.size() ? first_link[p + 1] : plan.links.size()) - first_link[p];
         stepper.links = plan.links.data() + first_link[p];
-        stepper.machine_links = stepper.links + half / 2;
-        stepper.perform_links = stepper.links + half / 2;
-        while (stepper.perform_links->chain) ++stepper.perform_links; // past the transitions' links
+        stepper.machine_links = stepper.links + both / 2;
+        stepper.perform_links = stepper.machine_links + (planned[p + 1].chains - planned[p].chains);
         stepper.moves = std::span<const NestedMove>(plan.moves).subspan(first_move[p], first_move[p + 1] - first_move[p]);
         stepper.move_steps = plan.move_steps.data();
         if (!fused) continue;

@@ -391,7 +391,6 @@ struct Chain final : ChainBase<AnyController, AnyAction> {
             (void)last;
         }
         this->probe = &Probe;
-
         // Only a chain whose transitions build their target needs the general path's rebuild.
         if constexpr ((... || !std::is_same_v<typename Edges::Maker, NoMaker>)) this->prepare = &PrepareEdge;
         // A state whose chains are all empty ticks with its StepNone: an empty
