@@ -190,14 +190,9 @@ void FusedFire(const ErasedWord* steps, AnyController& c, const AnyAction& a, Ru
 }
 
 void FusedFireMachine(AnyController& c, const AnyAction& a, Runtime& rt, std::uint32_t chain, int index) {
-    const ErasedWord* steps = SeatedSteps<AnyController, AnyAction>(rt);
-    const auto& self = SelfOf<NestedStepper<AnyController, AnyAction>>(steps, rt.state);
-    // Until the change is made, the general step, which serves any state (as NestedTick).
-    SeatOf(rt).step = reinterpret_cast<void (*)()>(&MachineGeneralStep<AnyController, AnyAction>);
-    NestedFire(*self.table, c, a, rt, SeatedData(rt), self.chains[chain], index);
-    const MachineStepFn<AnyController, AnyAction> step =
-        rt.flags & kGeneralReasons ? &MachineGeneralStep<AnyController, AnyAction> : steps[rt.state].machine;
-    SeatOf(rt).step = reinterpret_cast<void (*)()>(step);
+    const auto& self =
+        SelfOf<NestedStepper<AnyController, AnyAction>>(SeatedSteps<AnyController, AnyAction>(rt), rt.state);
+    NestedFireMachine(*self.table, c, a, rt, SeatedData(rt), self.chains[chain], index);
 }
 
 // --- a StateManager's tick off the fast path, whatever its kind (manager_engine.hpp) ---

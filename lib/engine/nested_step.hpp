@@ -30,16 +30,22 @@ void CrowdLinkFire(const NestedLink<C, A>* link, C& c, const A& a, Runtime& rt, 
     NestedFire(*link->self->table, c, a, rt, data, link->self->chains[link->number], index);
 }
 
-/// A transition of a StateManager's NestedLink holds: after the change, the
-/// Seat's step follows the leaf entered.
+/// NestedFire in a StateManager: the Seat's step is the general step, which
+/// serves any state, until the change is made, then follows the leaf entered.
 template <class C, class A>
-void MachineLinkFire(const NestedLink<C, A>* link, C& c, const A& a, Runtime& rt, std::byte* data, int index) {
-    // Until the change is made, the general step, which serves any state.
+void NestedFireMachine(const Table<C, A>& table, C& c, const A& a, Runtime& rt, std::byte* data,
+                       const NestedChain<C, A>& level, int index) {
     SeatOf(rt).step = reinterpret_cast<void (*)()>(&MachineGeneralStep<C, A>);
-    NestedFire(*link->self->table, c, a, rt, data, link->self->chains[link->number], index);
+    NestedFire(table, c, a, rt, data, level, index);
     const MachineStepFn<C, A> step =
         rt.flags & kGeneralReasons ? &MachineGeneralStep<C, A> : SeatedSteps<C, A>(rt)[rt.state].machine;
     SeatOf(rt).step = reinterpret_cast<void (*)()>(step);
+}
+
+/// A transition of a StateManager's NestedLink holds.
+template <class C, class A>
+void MachineLinkFire(const NestedLink<C, A>* link, C& c, const A& a, Runtime& rt, std::byte* data, int index) {
+    NestedFireMachine(*link->self->table, c, a, rt, data, link->self->chains[link->number], index);
 }
 
 /// The nested fast path: in a nested machine without regions, any-state
@@ -139,8 +145,10 @@ template <class C, class A>
     std::vector<std::size_t> first_link(planned.size());
     for (std::size_t p = 0; p + 1 < planned.size(); ++p) {
         first_link[p] = plan.links.size();
+        const NestedStepper<C, A>& self = plan.steppers[planned[p].leaf];
+        TreeIndex path[kMaxDepth];
+        const std::size_t n = ActivePathOf(tree, static_cast<TreeIndex>(planned[p].leaf), path);
         for (const bool machine : {false, true}) {
-            const NestedStepper<C, A>& self = plan.steppers[planned[p].leaf];
             for (std::size_t i = planned[p].chains; i < planned[p + 1].chains; ++i) {
                 const NestedChain<C, A>& level = plan.chains[i];
                 NestedLink<C, A> link;
@@ -153,8 +161,6 @@ template <class C, class A>
                 link.level = level.chain->probe;
                 plan.links.push_back(link);
             }
-            TreeIndex path[kMaxDepth];
-            const std::size_t n = ActivePathOf(tree, static_cast<TreeIndex>(planned[p].leaf), path);
             for (std::size_t i = 0; i < n; ++i)
                 if (const StateMeta<C, A>& m = meta[path[i]]; m.perform_link) {
                     NestedLink<C, A> link;

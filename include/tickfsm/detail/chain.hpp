@@ -53,11 +53,6 @@ struct NestedLink {
     float dt = 0;                              // a list: the table's
 };
 
-/// The ticks of the state a NestedLink tries: the leaf's, or a composite's,
-/// which follow the leaf's (Table::composite_bases).
-[[gnu::always_inline]] inline std::uint32_t LinkTicks(std::uint32_t slot, const Runtime& rt,
-                                                      const std::byte* data) noexcept;
-
 /// One `From<S>()` chain: its conditions in order. Owned by the table.
 template <class C, class A>
 struct ChainBase : Stepper<C, A> {
@@ -177,6 +172,8 @@ inline std::uint32_t TicksFor(float seconds, float dt) noexcept {
 #endif
 }
 
+/// The ticks of the state a NestedLink tries: the leaf's, or a composite's,
+/// which follow the leaf's (Table::composite_bases).
 [[gnu::always_inline]] inline std::uint32_t LinkTicks(std::uint32_t slot, const Runtime& rt,
                                                       const std::byte* data) noexcept {
     return slot == kLeafTicks ? rt.ticks : SumTicks(reinterpret_cast<const CompositeSlot*>(data + slot)->ticks, rt.ticks);
@@ -422,7 +419,9 @@ struct Chain final : ChainBase<AnyController, AnyAction> {
     }
 
     /// This list as a NestedLink's level (see there): its conditions inlined,
-    /// from the link's `start`, with its state's time.
+    /// from the link's `start`, with its state's time. Compiled for size, as
+    /// it was when only the general path called it: every list a builder
+    /// makes on the way to the last compiles one.
     [[gnu::cold]] static void Probe(const NestedLink<AnyController, AnyAction>* link, AnyController& c,
                                     const AnyAction& a, Runtime& rt, std::byte* data) {
         const float t = TimeOf(LinkTicks(link->slot, rt, data), link->dt);

@@ -77,7 +77,7 @@ struct KeyedStates;
 
 /// A leaf's nested fast step compiled from a compile-time machine's constant
 /// (StateManager::Configure of a constant with SetSubstates): its active
-/// path's conditions, Performs and changes inlined, by NestedTick's rules. It
+/// path's conditions, Performs and changes inlined, by NestedStep's rules. It
 /// takes the place of NestedStep and NestedMachineStep when the table is
 /// finalized, for a leaf on the nested fast path, while every registered leaf
 /// still is what the constant said: the same states, outermost first, each
@@ -95,7 +95,7 @@ struct FusedLeaf {
 /// for the same leaf replaces the first).
 void AddFusedLeaf(Table<AnyController, AnyAction>& table, const FusedLeaf& leaf);
 /// A FusedLeaf's crowd step found that transition `index` of the path's
-/// `chain`th list of transitions holds: the change as NestedTick makes it.
+/// `chain`th list of transitions holds: the change as NestedFire makes it.
 void FusedFire(const StepWord<AnyController, AnyAction>* steps, AnyController& c, const AnyAction& a, Runtime& rt,
                std::byte* data, std::uint32_t chain, int index);
 /// FusedFire for a StateManager's step: the Seat's step follows the leaf entered.

@@ -144,7 +144,7 @@ template <class S, class... Edges>
 inline constexpr std::size_t kStaticEdges<StaticChain<S, Edges...>> = sizeof...(Edges);
 
 /// The step of one leaf whose active path has these chains (StaticChain<S,
-/// StaticEdge...>, one per state, outermost first): NestedTick's rules with
+/// StaticEdge...>, one per state, outermost first): NestedStep's rules with
 /// the conditions and Performs inlined, the change itself made by the
 /// library (FusedFire) as the generic step makes it.
 template <class C, class A, class Tree, class... Levels>
