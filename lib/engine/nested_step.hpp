@@ -65,6 +65,7 @@ template <class C, class A>
     plan.links.clear();
     plan.moves.clear();
     plan.move_steps.clear();
+    plan.move_slots.clear();
     plan.offsets.clear();
     if (!nested || parallel || any != kNoState || passing || stack_capacity != 0 || keep_previous ||
         uses_machine || !composite_bases)
@@ -249,6 +250,25 @@ template <class C, class A>
                                      tree[path[i]].initial != kNoNode ? tree[path[i]].slot : kNoSlot, path[i]});
     }
     move.end = static_cast<std::uint32_t>(plan.move_steps.size());
+    // The same change as NestedFire makes it: only the steps that do something.
+    move.hooked_exits = move.end;
+    for (TreeIndex s = leaf; s != base; s = tree[s].parent)
+        if (meta[s].plain_exit || tree[s].history_slot != kNoSlot)
+            plan.move_steps.push_back({meta[s].plain_exit, meta[s].offset, tree[s].history_slot, s});
+    move.hooked_enters = static_cast<std::uint32_t>(plan.move_steps.size());
+    for (std::size_t i = 0; i < n; ++i)
+        if (const StateMeta<C, A>& m = meta[path[i]]; m.plain_enter)
+            plan.move_steps.push_back({m.plain_enter, m.offset, kNoSlot, path[i]});
+    move.hooked_end = static_cast<std::uint32_t>(plan.move_steps.size());
+    // The composites that stay active keep their time (composite_bases); those
+    // left need nothing, since a composite's counter is read only while it is
+    // active and is reset when it is entered again.
+    move.slots = static_cast<std::uint32_t>(plan.move_slots.size());
+    for (TreeIndex s = base; s != kNoNode; s = tree[s].parent) plan.move_slots.push_back(tree[s].slot);
+    move.kept = static_cast<std::uint16_t>(plan.move_slots.size() - move.slots);
+    for (std::size_t i = 0; i < n; ++i)
+        if (tree[path[i]].initial != kNoNode) plan.move_slots.push_back(tree[path[i]].slot);
+    move.reset = static_cast<std::uint16_t>(plan.move_slots.size() - move.slots - move.kept);
     move.leaf = entered;
     return move;
 }
@@ -295,28 +315,38 @@ template <class C, class A>
 
 /// A transition found by a NestedStep fires: made by its NestedMove (by
 /// ChangeTo's rules, planned: the exits, each composite left remembering the
-/// leaf if it keeps history, then the enters, each state current while it is
-/// entered), then the leaf entered performs; or made by NestedFireGeneral.
+/// leaf if it keeps history, then the enters, each state current while its
+/// hook runs), then the leaf entered performs; or made by NestedFireGeneral.
+/// A state without a hook has no step: no hook can see it pass (hooks here
+/// take no machine handle), and the composites' counters are set apart, in
+/// the order that leaves them as ChangeTo would if a hook throws.
 template <class C, class A>
 void NestedFire(const Table<C, A>& table, C& c, const A& a, Runtime& rt, std::byte* data,
                 const NestedChain<C, A>& level, int index) {
-    const NestedMove& move = table.nested_plan->moves[level.moves + static_cast<std::uint32_t>(index)];
+    const NestedPlan& plan = *table.nested_plan;
+    const NestedMove& move = plan.moves[level.moves + static_cast<std::uint32_t>(index)];
     if (move.leaf == kNoState) return NestedFireGeneral(table, c, a, rt, data, level, index);
-    const NestedMoveStep<C, A>* const steps = table.nested_plan->move_steps.data();
+    const NestedMoveStep<C, A>* const steps = plan.move_steps.data();
     const StateIndex from = rt.state;
-    for (std::uint32_t i = move.exits; i < move.enters; ++i) {
+    for (std::uint32_t i = move.hooked_exits; i < move.hooked_enters; ++i) {
         if (steps[i].slot != kNoSlot) reinterpret_cast<HistorySlot*>(data + steps[i].slot)->last = from;
         if (steps[i].hook) steps[i].hook(c, a, data, steps[i].offset);
     }
-    table.RebaseComposites(from, rt.ticks, data);
+    const std::uint32_t* const slots = plan.move_slots.data() + move.slots;
+    for (std::uint32_t i = 0; i < move.kept; ++i) {
+        std::uint32_t& ticks = reinterpret_cast<CompositeSlot*>(data + slots[i])->ticks;
+        ticks = SumTicks(ticks, rt.ticks);
+    }
     rt.ticks = 0;
     rt.flags = static_cast<std::uint16_t>(rt.flags & ~(kSlow | kFresh | kDone));
-    for (std::uint32_t i = move.enters; i < move.end; ++i) {
+    for (std::uint32_t i = move.kept; i < move.kept + move.reset; ++i)
+        reinterpret_cast<CompositeSlot*>(data + slots[i])->ticks = 0;
+    for (std::uint32_t i = move.hooked_enters; i < move.hooked_end; ++i) {
         rt.state = steps[i].state;
-        if (steps[i].slot != kNoSlot) reinterpret_cast<CompositeSlot*>(data + steps[i].slot)->ticks = 0;
-        if (steps[i].hook) steps[i].hook(c, a, data, steps[i].offset);
+        steps[i].hook(c, a, data, steps[i].offset);
     }
-    PerformPath(table.nested_plan->steppers[move.leaf], c, a, rt, data);
+    rt.state = move.leaf;
+    PerformPath(plan.steppers[move.leaf], c, a, rt, data);
 }
 
 /// A crowd character's step on the nested fast path (see NestedStepper):

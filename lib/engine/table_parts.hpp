@@ -25,6 +25,7 @@ struct NestedPlan {
     std::vector<NestedLink<AnyController, AnyAction>> links; // each leaf's crowd links, then its machine links
     std::vector<NestedMove> moves;
     std::vector<NestedMoveStep<AnyController, AnyAction>> move_steps;
+    std::vector<std::uint32_t> move_slots; // the CompositeSlot offsets NestedMove::slots ranges index
     std::vector<std::uint32_t> offsets;
     std::vector<FusedLeaf> fused; // registered by configuration (AddFusedLeaf); kept when the table is planned again
 };

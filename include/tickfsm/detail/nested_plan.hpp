@@ -35,11 +35,23 @@ struct NestedMoveStep {
 /// when it fires from that leaf, planned once the table is finalized: the
 /// states it exits (innermost first) and enters (outermost first), which
 /// depend only on the leaf and the target while no composite on the way down
-/// keeps history. Ranges of NestedPlan::move_steps.
+/// keeps history. Ranges of NestedPlan::move_steps and NestedPlan::move_slots.
+///
+/// Two forms of the same change: every state exited and entered, in order
+/// (for a FusedLeaf's step, which calls each state's hooks by its type), and
+/// only what NestedFire must do (the hooks there are, the history kept, the
+/// composites' counters), so that a change through states without hooks
+/// costs no step for them.
 struct NestedMove {
     std::uint32_t exits = 0;  // [exits, enters): the states exited
     std::uint32_t enters = 0; // [enters, end): the states entered
     std::uint32_t end = 0;
+    std::uint32_t hooked_exits = 0;  // [hooked_exits, hooked_enters): the states exited with a hook or history
+    std::uint32_t hooked_enters = 0; // [hooked_enters, hooked_end): the states entered with a hook
+    std::uint32_t hooked_end = 0;
+    std::uint32_t slots = 0;       // in move_slots: first the `kept` composites staying active, then the `reset` entered
+    std::uint16_t kept = 0;
+    std::uint16_t reset = 0;
     StateIndex leaf = kNoState; // the leaf entered; kNoState: the general path makes the move
 };
 
