@@ -161,6 +161,28 @@ std::string CallText(std::string_view api, std::string_view parent, const std::s
 }
 } // namespace
 
+std::uint32_t SiblingSlot(std::span<const TreeNode> tree, TreeIndex state) noexcept {
+    const TreeIndex parent = tree[state].parent;
+    if (parent == kNoNode) return kNoSlot;
+    for (std::size_t s = 0; s < tree.size(); ++s)
+        if (s != state && tree[s].parent == parent && tree[s].initial != kNoNode) return tree[s].slot;
+    return kNoSlot;
+}
+
+std::size_t UnshareSlots(std::span<TreeNode> tree, std::uint32_t (*place)(void*), void* table) {
+    std::size_t placed = 0;
+    for (std::size_t s = 0; s < tree.size(); ++s) {
+        if (tree[s].initial == kNoNode) continue;
+        for (std::size_t e = 0; e < s; ++e)
+            if (tree[e].initial != kNoNode && tree[e].slot == tree[s].slot) {
+                if (place) tree[s].slot = place(table);
+                ++placed;
+                break;
+            }
+    }
+    return placed;
+}
+
 void SetChildren(std::span<TreeNode> tree, std::span<const std::string_view> names, TreeIndex parent,
                  std::span<const TreeIndex> children, std::uint32_t slot, bool keyed, void (*fail)(std::string_view)) {
     auto list = [&] {

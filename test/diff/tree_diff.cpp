@@ -54,13 +54,14 @@ std::array<Shape, kStates> MakeTree(bool regions) {
     sub(1, {2, 5});
     sub(2, {3, 4});
     if (regions) reg(6, {7, 8});
+    else sub(6, {7, 8}); // two composite siblings: one counter serves both
     sub(7, {9, 10});
     sub(8, {11, 12});
     if (regions) reg(11, {13});
     return t;
 }
-// The tree of the run: with its regions, or without them (S6, S11 and S13
-// leaves, S7 and S8 composites at the top), where leaves take the nested fast path.
+// The tree of the run: with its regions, or without them (S6 holding S7 and
+// S8, S11 and S13 leaves), where leaves take the nested fast path.
 const std::array<Shape, kStates> kTrees[2] = {MakeTree(false), MakeTree(true)};
 const std::array<Shape, kStates>* tree = &kTrees[1];
 const Shape& Node(int s) { return (*tree)[static_cast<std::size_t>(s)]; }
@@ -75,8 +76,7 @@ bool Encloses(int outer, int inner) { // lane `outer` is lane `inner` or holds i
         if (r < 0) return false;
     }
 }
-constexpr bool kComposite[kStates] = {false, true, true, false, false, false, false,
-                                      true,  true, false, false, false, false, false};
+bool Composite(int s) { return !Node(s).children.empty(); }
 
 struct Edge {
     int to;
@@ -99,7 +99,7 @@ Config RandomConfig(std::mt19937& rng) {
     const int initials[] = {0, 1, 6};
     cfg.initial = initials[pick(3)];
     for (int s = 0; s < kStates; ++s) {
-        if (kComposite[s]) cfg.history[static_cast<std::size_t>(s)] = static_cast<tickfsm::History>(pick(3));
+        if (Composite(s)) cfg.history[static_cast<std::size_t>(s)] = static_cast<tickfsm::History>(pick(3));
         std::vector<int> targets;
         for (int t = 0; t < kStates; ++t)
             if (Encloses(LaneOf(t), LaneOf(s))) targets.push_back(t);
@@ -159,11 +159,12 @@ public:
         SetSubstates<N<1>, N<2>, N<5>>();
         SetSubstates<N<2>, N<3>, N<4>>();
         if constexpr (kRegions) SetRegions<N<6>, N<7>, N<8>>();
+        else SetSubstates<N<6>, N<7>, N<8>>();
         SetSubstates<N<7>, N<9>, N<10>>();
         SetSubstates<N<8>, N<11>, N<12>>();
         if constexpr (kRegions) SetRegions<N<11>, N<13>>();
         for (int s = 0; s < kStates; ++s) {
-            if (kComposite[s])
+            if (Composite(s))
                 WithState(s, [&]<int I>() { this->template SetHistory<N<I>>(cfg.history[static_cast<std::size_t>(s)]); });
             for (const Edge& e : cfg.edges[static_cast<std::size_t>(s)])
                 WithState(s, [&]<int I>() {
@@ -225,7 +226,7 @@ public:
     }
     std::uint32_t Ticks(int s) const {
         if (!IsIn(s)) return 0;
-        if (kComposite[s]) return composite_ticks_[static_cast<std::size_t>(s)];
+        if (Composite(s)) return composite_ticks_[static_cast<std::size_t>(s)];
         return lane_[Slot(LaneOf(s))].ticks; // an active leaf is its lane's current state
     }
 
@@ -307,7 +308,7 @@ private:
     }
     void ExitUpTo(int leaf, int base) {
         for (int s = leaf; s != base; s = Node(s).parent) {
-            if (kComposite[s]) last_[static_cast<std::size_t>(s)] = leaf;
+            if (Composite(s)) last_[static_cast<std::size_t>(s)] = leaf;
             for (auto r = Node(s).regions.rbegin(); r != Node(s).regions.rend(); ++r) ExitLane(*r);
             log += "x" + std::to_string(s) + " ";
         }
@@ -328,7 +329,7 @@ private:
         if (l.leaf >= 0) ExitUpTo(l.leaf, base);
         std::vector<int> entering;
         for (int s = to; s != base; s = Node(s).parent) entering.insert(entering.begin(), s);
-        for (int s = to; kComposite[s];) {
+        for (int s = to; Composite(s);) {
             const int last = last_[static_cast<std::size_t>(s)];
             const tickfsm::History h = cfg_.history[static_cast<std::size_t>(s)];
             bool remembered = false;
@@ -349,7 +350,7 @@ private:
         l.leaf = leaf;
         l.ticks = 0;
         for (int s : entering) {
-            if (kComposite[s]) composite_ticks_[static_cast<std::size_t>(s)] = 0;
+            if (Composite(s)) composite_ticks_[static_cast<std::size_t>(s)] = 0;
             log += "e" + std::to_string(s) + " ";
         }
         for (int r : Node(leaf).regions) lane_[Slot(r)] = Lane{};

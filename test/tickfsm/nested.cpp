@@ -331,6 +331,83 @@ TEST_CASE("A composite costs a crowd character 4 bytes, and history 2 more as al
     CHECK(remembering.BytesPerCharacter() == 8 + 12);
 }
 
+namespace siblings {
+struct Body {};
+struct Top {};
+struct Ground {};
+struct Air {};
+struct Stand {};
+struct Walk {};
+struct Rise {};
+struct Drop {};
+// Top = {Ground = {Stand, Walk}, Air = {Rise, Drop}}: Ground and Air are
+// composite siblings. `push` 1: SetPushCapacity after the tree; 2: before it.
+template <int kPush>
+class Machine : public tickfsm::StateManager<Body, Pad> {
+public:
+    explicit Machine(Body& b) : StateManager(b) {
+        if constexpr (kPush == 2) SetPushCapacity<1>();
+        SetSubstates<Top, Ground, Air>();
+        SetSubstates<Ground, Stand, Walk>();
+        SetSubstates<Air, Rise, Drop>();
+        if constexpr (kPush == 1) SetPushCapacity<1>();
+        SetInitialState<Stand>();
+        From<Rise>();
+        From<Walk>();
+        From<Drop>();
+    }
+};
+} // namespace siblings
+
+TEST_CASE("Composite siblings share one counter, each with its own time", "[nested][crowd]") {
+    using namespace siblings;
+    Body body;
+    Machine<0> m(body);
+    tickfsm::Crowd<Machine<0>> crowd(1);
+    CHECK(crowd.BytesPerCharacter() == 8 + 2 * 4); // Top's counter, and one for Ground and Air
+    for (int i = 0; i < 3; ++i) m.Perform({});
+    CHECK(m.TicksInState<Ground>() == 3);
+    m.ForceSetState(m.IdOf<Rise>());
+    CHECK(m.TicksInState<Air>() == 0);
+    CHECK(m.TicksInState<Ground>() == 0); // not active
+    m.Perform({});
+    m.Perform({});
+    CHECK(m.TicksInState<Air>() == 2);
+    CHECK(m.TicksInState<Top>() == 5);
+    m.ForceSetState(m.IdOf<Walk>());
+    m.Perform({});
+    CHECK(m.TicksInState<Ground>() == 1); // entered again: its time restarts
+    CHECK(m.TicksInState<Air>() == 0);
+    CHECK(m.TicksInState<Top>() == 6);
+}
+
+TEST_CASE("With a push stack, composite siblings keep a counter each, whichever comes first",
+          "[nested][crowd][push]") {
+    using namespace siblings;
+    Body body;
+    Machine<1> after(body);
+    Machine<2> before(body);
+    tickfsm::Crowd<Machine<0>> shared(1);
+    tickfsm::Crowd<Machine<1>> own_after(1);
+    tickfsm::Crowd<Machine<2>> own_before(1);
+    CHECK(own_after.BytesPerCharacter() == own_before.BytesPerCharacter());
+    CHECK(own_after.BytesPerCharacter() > shared.BytesPerCharacter() + 4); // a counter more, and the stack
+    auto check = [](auto& m) {
+        for (int i = 0; i < 3; ++i) m.Perform({});
+        m.template Push<Rise>(); // Ground is buried with its time; Air is entered
+        m.Perform({});
+        m.Perform({});
+        CHECK(m.template TicksInState<Air>() == 2);
+        m.Pop();
+        CHECK(m.template IsIn<Ground>());
+        CHECK(m.template TicksInState<Ground>() == 3); // as it was buried
+        m.Perform({});
+        CHECK(m.template TicksInState<Ground>() == 4);
+    };
+    check(after);
+    check(before);
+}
+
 TEST_CASE("Substates misconfigured are ConfigErrors naming the states, and the machine stays usable",
           "[nested][config_error]") {
     struct Plain : tickfsm::StateManager<Hero, Pad> {

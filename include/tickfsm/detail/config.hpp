@@ -224,12 +224,15 @@ template <class C, class A>
 [[TICKFSM_DETAIL_COLD]] void ApplySubstates(KindTable<C, A>& table, StateIndex parent,
                                             std::span<const TreeIndex> children) {
     ReserveOneMore(table.items);
+    // A sibling's counter serves both (never active together), unless a push
+    // stack may bury one while the other runs.
+    const std::uint32_t shared = table.stack_capacity == 0 ? SiblingSlot(table.tree, parent) : kNoSlot;
     PlacedRoom<C, A> room(table); // the slot's room goes back if the tree refuses
-    const std::uint32_t slot = table.template Place<CompositeSlot>();
+    const std::uint32_t slot = shared != kNoSlot ? shared : table.template Place<CompositeSlot>();
     SetChildren(table.tree, table.StateNames(), parent, children, slot, table.meta[parent].key_type != nullptr,
                 &KindTable<C, A>::Fail);
     room.Keep();
-    table.items.push_back(DataItemFor<CompositeSlot, false>(slot, nullptr));
+    if (shared == kNoSlot) table.items.push_back(DataItemFor<CompositeSlot, false>(slot, nullptr));
     table.nested = true;
     table.plan_nested = [](Table<AnyController, AnyAction>& t) { t.PlanNested(); };
     table.finalized = false;
@@ -422,9 +425,18 @@ struct PushCapacityStep {};
 template <class C, class A, std::size_t N>
 [[TICKFSM_DETAIL_COLD]] void ApplyPushCapacity(KindTable<C, A>& table) {
     if (table.stack_capacity != 0) table.Fail(MessageText(Message::PushCapacityTwice, N, table.stack_capacity));
-    ReserveOneMore(table.items);
+    table.items.reserve(table.items.size() + 1 + UnshareSlots(table.tree, nullptr, nullptr));
     const std::uint32_t offset = table.template Place<PushStack<N>>();
     table.items.push_back(DataItemFor<PushStack<N>, false>(offset, nullptr));
+    UnshareSlots(
+        table.tree,
+        [](void* erased) {
+            KindTable<C, A>& t = *static_cast<KindTable<C, A>*>(erased);
+            const std::uint32_t slot = t.template Place<CompositeSlot>();
+            t.items.push_back(DataItemFor<CompositeSlot, false>(slot, nullptr));
+            return slot;
+        },
+        &table);
     table.stack = offset;
     table.stack_capacity = static_cast<std::uint32_t>(N);
     table.code.push = &PushLayer<AnyController, AnyAction>;

@@ -158,6 +158,17 @@ std::size_t ActiveStatesOf(std::span<const TreeNode> tree, const std::byte* data
 std::string PathText(std::span<const TreeNode> tree, std::span<const std::string_view> names, TreeIndex leaf,
                      const std::byte* data);
 
+/// The CompositeSlot offset a state about to hold substates can share: that
+/// of a sibling (another substate of its parent) holding substates already,
+/// since one parent's substates are never active together; kNoSlot if none.
+std::uint32_t SiblingSlot(std::span<const TreeNode> tree, TreeIndex state) noexcept;
+
+/// Gives each composite that shares its CompositeSlot with an earlier one a
+/// slot of its own, placed by `place` (a push stack buries a state with its
+/// ancestors' counters, so a sibling entered meanwhile must not reuse them).
+/// Returns how many there are; with a null `place`, changes nothing.
+std::size_t UnshareSlots(std::span<TreeNode> tree, std::uint32_t (*place)(void*), void* table);
+
 /// Makes `children` the substates of `parent`, the first its initial
 /// substate; a ConfigError (through `fail`) names the states if that would
 /// make a state its own ancestor, put a state under two parents, give
