@@ -186,13 +186,13 @@ std::size_t FusedLeafCount(const ErasedTable& table) noexcept {
 void FusedFire(const ErasedWord* steps, AnyController& c, const AnyAction& a, Runtime& rt, std::byte* data,
                std::uint32_t chain, int index) {
     const auto& self = SelfOf<NestedStepper<AnyController, AnyAction>>(steps, rt.state);
-    NestedFire(*self.table, c, a, rt, data, self.chains[chain], index);
+    NestedFire<false>(*self.table, c, a, rt, data, self.chains[chain], index);
 }
 
 void FusedFireMachine(AnyController& c, const AnyAction& a, Runtime& rt, std::uint32_t chain, int index) {
     const auto& self =
         SelfOf<NestedStepper<AnyController, AnyAction>>(SeatedSteps<AnyController, AnyAction>(rt), rt.state);
-    NestedFireMachine(*self.table, c, a, rt, SeatedData(rt), self.chains[chain], index);
+    NestedFire<true>(*self.table, c, a, rt, SeatedData(rt), self.chains[chain], index);
 }
 
 // --- a StateManager's tick off the fast path, whatever its kind (manager_engine.hpp) ---

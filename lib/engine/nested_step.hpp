@@ -20,23 +20,20 @@ namespace tickfsm::detail {
 template <class C, class A>
 void EndLink(const NestedLink<C, A>*, C&, const A&, Runtime&, std::byte*) {}
 
-template <class C, class A>
+template <bool kMachine, class C, class A>
 void NestedFire(const Table<C, A>& table, C& c, const A& a, Runtime& rt, std::byte* data,
                 const NestedChain<C, A>& level, int index);
 
 /// A transition of a crowd character's NestedLink holds.
 template <class C, class A>
 void CrowdLinkFire(const NestedLink<C, A>* link, C& c, const A& a, Runtime& rt, std::byte* data, int index) {
-    NestedFire(*link->self->table, c, a, rt, data, link->self->chains[link->number], index);
+    NestedFire<false>(*link->self->table, c, a, rt, data, link->self->chains[link->number], index);
 }
 
-/// NestedFire in a StateManager: the Seat's step is the general step, which
-/// serves any state, until the change is made, then follows the leaf entered.
+/// A StateManager's Seat step once its machine is in the state it is in:
+/// the leaf's own, or the general step.
 template <class C, class A>
-void NestedFireMachine(const Table<C, A>& table, C& c, const A& a, Runtime& rt, std::byte* data,
-                       const NestedChain<C, A>& level, int index) {
-    SeatOf(rt).step = reinterpret_cast<void (*)()>(&MachineGeneralStep<C, A>);
-    NestedFire(table, c, a, rt, data, level, index);
+void FollowLeaf(Runtime& rt) noexcept {
     const MachineStepFn<C, A> step =
         rt.flags & kGeneralReasons ? &MachineGeneralStep<C, A> : SeatedSteps<C, A>(rt)[rt.state].machine;
     SeatOf(rt).step = reinterpret_cast<void (*)()>(step);
@@ -45,7 +42,7 @@ void NestedFireMachine(const Table<C, A>& table, C& c, const A& a, Runtime& rt, 
 /// A transition of a StateManager's NestedLink holds.
 template <class C, class A>
 void MachineLinkFire(const NestedLink<C, A>* link, C& c, const A& a, Runtime& rt, std::byte* data, int index) {
-    NestedFireMachine(*link->self->table, c, a, rt, data, link->self->chains[link->number], index);
+    NestedFire<true>(*link->self->table, c, a, rt, data, link->self->chains[link->number], index);
 }
 
 /// The nested fast path: in a nested machine without regions, any-state
@@ -319,13 +316,24 @@ template <class C, class A>
 /// hook runs), then the leaf entered performs; or made by NestedFireGeneral.
 /// A state without a hook has no step: no hook can see it pass (hooks here
 /// take no machine handle), and the composites' counters are set apart, in
-/// the order that leaves them as ChangeTo would if a hook throws.
-template <class C, class A>
+/// the order that leaves them as ChangeTo would if a hook throws. With
+/// kMachine (a StateManager's), the Seat's step then follows the leaf entered.
+template <bool kMachine, class C, class A>
 void NestedFire(const Table<C, A>& table, C& c, const A& a, Runtime& rt, std::byte* data,
                 const NestedChain<C, A>& level, int index) {
     const NestedPlan& plan = *table.nested_plan;
     const NestedMove& move = plan.moves[level.moves + static_cast<std::uint32_t>(index)];
-    if (move.leaf == kNoState) return NestedFireGeneral(table, c, a, rt, data, level, index);
+    if (move.leaf == kNoState) {
+        if constexpr (kMachine) SeatOf(rt).step = reinterpret_cast<void (*)()>(&MachineGeneralStep<C, A>);
+        NestedFireGeneral(table, c, a, rt, data, level, index);
+        if constexpr (kMachine) FollowLeaf<C, A>(rt);
+        return;
+    }
+    // A hook that throws may leave the machine in a composite state, which
+    // only the general step serves.
+    if constexpr (kMachine)
+        if (move.hooked_exits != move.hooked_end)
+            SeatOf(rt).step = reinterpret_cast<void (*)()>(&MachineGeneralStep<C, A>);
     const NestedMoveStep<C, A>* const steps = plan.move_steps.data();
     const StateIndex from = rt.state;
     for (std::uint32_t i = move.hooked_exits; i < move.hooked_enters; ++i) {
@@ -346,6 +354,7 @@ void NestedFire(const Table<C, A>& table, C& c, const A& a, Runtime& rt, std::by
         steps[i].hook(c, a, data, steps[i].offset);
     }
     rt.state = move.leaf;
+    if constexpr (kMachine) FollowLeaf<C, A>(rt);
     PerformPath(plan.steppers[move.leaf], c, a, rt, data);
 }
 
