@@ -617,3 +617,56 @@ TEST_CASE("An Ensemble's posts reach every region of the receiver", "[regions][e
     ensemble.Perform({});
     CHECK(m.ActivePath() == "Alive/{Legs/Run, Arms/Aim}");
 }
+
+namespace region_siblings {
+struct Moving {};
+struct Feet {};
+struct Head {};
+struct OnFoot {};
+struct InAir {};
+struct Step {};
+struct Stride {};
+struct Hop {};
+struct Glide {};
+// Moving (parallel)
+// ├── Feet: OnFoot = {Step, Stride}, InAir = {Hop, Glide}
+// └── Head
+class Runner : public tickfsm::StateManager<Body, Pad> {
+public:
+    explicit Runner(Body& b) : StateManager(b) {
+        SetInitialState<Moving>();
+        SetRegions<Moving, Feet, Head>();
+        SetSubstates<Feet, OnFoot, InAir>();
+        SetSubstates<OnFoot, Step, Stride>();
+        SetSubstates<InAir, Hop, Glide>();
+        From<Step>().To<Hop>([](const Body& c) { return c.run; });
+        From<Hop>().To<Stride>([](const Body& c) { return !c.run; });
+    }
+};
+} // namespace region_siblings
+
+TEST_CASE("Composite siblings in a region share one counter, each with its own time", "[regions][crowd]") {
+    using namespace region_siblings;
+    // Per character: the machine's Runtime, a Runtime per region, and two
+    // counters: Feet's, and one that OnFoot and InAir share.
+    CHECK(tickfsm::Crowd<Runner>(1).BytesPerCharacter() == 8 + 2 * 8 + 2 * 4);
+    Body body;
+    Runner m(body);
+    for (int i = 0; i < 3; ++i) m.Perform({});
+    CHECK(m.TicksInState<OnFoot>() == 3);
+    body.run = true;
+    m.Perform({}); // Step -> Hop on Feet's fourth tick
+    m.Perform({});
+    m.Perform({});
+    CHECK(m.TicksInState<InAir>() == 2);
+    CHECK(m.TicksInState<OnFoot>() == 0); // not active
+    CHECK(m.TicksInState<Feet>() == 6);
+    body.run = false;
+    m.Perform({}); // Hop -> Stride: OnFoot entered again
+    m.Perform({});
+    CHECK(m.TicksInState<OnFoot>() == 1);
+    CHECK(m.TicksInState<Stride>() == 1);
+    CHECK(m.TicksInState<InAir>() == 0);
+    CHECK(m.TicksInState<Feet>() == 8);
+    CHECK(m.TicksInState<Moving>() == 8);
+}
