@@ -14,6 +14,9 @@
 //   └── S8: S11 (initial, parallel)
 //           │   └── S13
 //           S12
+//
+// and the same without regions: S6 holds S7 (initial) and S8, two composite
+// siblings sharing one counter per character; S11 and S13 are leaves.
 
 #include <catch2/catch.hpp>
 

@@ -341,7 +341,7 @@ struct Walk {};
 struct Rise {};
 struct Drop {};
 // Top = {Ground = {Stand, Walk}, Air = {Rise, Drop}}: Ground and Air are
-// composite siblings. `push` 1: SetPushCapacity after the tree; 2: before it.
+// composite siblings. kPush 0: no push stack; 1: SetPushCapacity after the tree; 2: before it.
 template <int kPush>
 class Machine : public tickfsm::StateManager<Body, Pad> {
 public:
