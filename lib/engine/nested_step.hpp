@@ -247,24 +247,25 @@ template <class C, class A>
                                      tree[path[i]].initial != kNoNode ? tree[path[i]].slot : kNoSlot, path[i]});
     }
     move.end = static_cast<std::uint32_t>(plan.move_steps.size());
-    // The same change as NestedFire makes it: only the steps that do something.
-    move.hooked_exits = move.end;
-    for (TreeIndex s = leaf; s != base; s = tree[s].parent)
-        if (meta[s].plain_exit || tree[s].history_slot != kNoSlot)
-            plan.move_steps.push_back({meta[s].plain_exit, meta[s].offset, tree[s].history_slot, s});
-    move.hooked_enters = static_cast<std::uint32_t>(plan.move_steps.size());
-    for (std::size_t i = 0; i < n; ++i)
-        if (const StateMeta<C, A>& m = meta[path[i]]; m.plain_enter)
-            plan.move_steps.push_back({m.plain_enter, m.offset, kNoSlot, path[i]});
-    move.hooked_end = static_cast<std::uint32_t>(plan.move_steps.size());
-    // The composites that stay active keep their time (composite_bases); those
-    // left need nothing, since a composite's counter is read only while it is
-    // active and is reset when it is entered again.
+    // The same change as NestedFire makes it, taken from the lists above:
+    // only the steps that do something. The composites that stay active keep
+    // their time (composite_bases); those left need nothing, since a
+    // composite's counter is read only while it is active and is reset when
+    // it is entered again.
     move.slots = static_cast<std::uint32_t>(plan.move_slots.size());
     for (TreeIndex s = base; s != kNoNode; s = tree[s].parent) plan.move_slots.push_back(tree[s].slot);
     move.kept = static_cast<std::uint16_t>(plan.move_slots.size() - move.slots);
-    for (std::size_t i = 0; i < n; ++i)
-        if (tree[path[i]].initial != kNoNode) plan.move_slots.push_back(tree[path[i]].slot);
+    move.hooked_exits = move.end;
+    for (std::uint32_t i = move.exits; i < move.enters; ++i)
+        if (const NestedMoveStep<C, A> exit = plan.move_steps[i]; exit.hook || exit.slot != kNoSlot)
+            plan.move_steps.push_back(exit);
+    move.hooked_enters = static_cast<std::uint32_t>(plan.move_steps.size());
+    for (std::uint32_t i = move.enters; i < move.end; ++i) {
+        const NestedMoveStep<C, A> enter = plan.move_steps[i]; // a copy: the vector grows
+        if (enter.slot != kNoSlot) plan.move_slots.push_back(enter.slot);
+        if (enter.hook) plan.move_steps.push_back({enter.hook, enter.offset, kNoSlot, enter.state});
+    }
+    move.hooked_end = static_cast<std::uint32_t>(plan.move_steps.size());
     move.reset = static_cast<std::uint16_t>(plan.move_slots.size() - move.slots - move.kept);
     move.leaf = entered;
     return move;
