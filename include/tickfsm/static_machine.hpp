@@ -279,11 +279,36 @@ struct StaticCore {
         if (!FireFirst(ChainOf<S>{}, c, a, TimeOf(ticks, dt), rt, d)) CallPerform(Get<S>(d), c, a);
     }
 
-    template <std::size_t... I>
-    [[gnu::always_inline]] static bool Dispatch(C& c, const A& a, Runtime& rt, Storage& d, float dt,
-                                                std::index_sequence<I...>) {
-        const StateIndex s = rt.state;
-        return ((s == I && (StepAt<I>(c, a, rt, d, dt), true)) || ...);
+    /// The tick of the current state among states Base to Base + 63, false
+    /// when the character has not started. Written as one switch, not as a
+    /// fold of comparisons, so that it compiles to the single range check and
+    /// jump table of a hand-written switch: the compiler turns a fold into a
+    /// table only after testing its first comparison apart.
+    template <std::size_t Base = 0>
+    [[gnu::always_inline]] static bool Dispatch(C& c, const A& a, Runtime& rt, Storage& d, float dt) {
+#define TICKFSM_DETAIL_STATE_CASE(k)                                                                           \
+    case k:                                                                                                   \
+        if constexpr (Base + (k) < kStateCount) return (StepAt<Base + (k)>(c, a, rt, d, dt), true);           \
+        else return false;
+#define TICKFSM_DETAIL_STATE_CASES8(k)                                                                         \
+    TICKFSM_DETAIL_STATE_CASE(k) TICKFSM_DETAIL_STATE_CASE(k + 1) TICKFSM_DETAIL_STATE_CASE(k + 2)             \
+    TICKFSM_DETAIL_STATE_CASE(k + 3) TICKFSM_DETAIL_STATE_CASE(k + 4) TICKFSM_DETAIL_STATE_CASE(k + 5)         \
+    TICKFSM_DETAIL_STATE_CASE(k + 6) TICKFSM_DETAIL_STATE_CASE(k + 7)
+        switch (static_cast<std::size_t>(rt.state) - Base) {
+            TICKFSM_DETAIL_STATE_CASES8(0)
+            TICKFSM_DETAIL_STATE_CASES8(8)
+            TICKFSM_DETAIL_STATE_CASES8(16)
+            TICKFSM_DETAIL_STATE_CASES8(24)
+            TICKFSM_DETAIL_STATE_CASES8(32)
+            TICKFSM_DETAIL_STATE_CASES8(40)
+            TICKFSM_DETAIL_STATE_CASES8(48)
+            TICKFSM_DETAIL_STATE_CASES8(56)
+        default:
+            if constexpr (Base + 64 < kStateCount) return Dispatch<Base + 64>(c, a, rt, d, dt);
+            else return false;
+        }
+#undef TICKFSM_DETAIL_STATE_CASES8
+#undef TICKFSM_DETAIL_STATE_CASE
     }
 
     /// Every state's OnStateInit, in order. Until the character starts its tick
@@ -317,7 +342,7 @@ struct StaticCore {
     /// One fixed tick by the tick rules (StateManager's): a character not
     /// started yet first enters the initial state.
     [[gnu::always_inline]] static void Tick(C& c, const A& a, Runtime& rt, Storage& d, float dt) {
-        if (!Dispatch(c, a, rt, d, dt, Indices{})) [[unlikely]] {
+        if (!Dispatch(c, a, rt, d, dt)) [[unlikely]] {
             Start(c, a, rt, d);
             StepAt<kIndexOf<typename Table::InitialType>>(c, a, rt, d, dt);
         }

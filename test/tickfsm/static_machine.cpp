@@ -688,3 +688,61 @@ TEST_CASE("A subclass of a compile-time machine may call its parameters controll
     CHECK(machine.FixedDeltaTime() == 0.5f);
     CHECK(ShadowStatic::Read(pilot, 1, 2, 3) == 6);
 }
+
+namespace {
+
+// A ring of 130 states, each leaving for the next one on the tick after it
+// is entered: more states than one switch of the tick holds (64), so the
+// tick reaches states 64 and up through a second and a third.
+constexpr int kRingSize = 130;
+struct Lap {
+    std::vector<int> entered; // every state entered, in order
+    std::vector<int> performed; // every state that performed, in order
+};
+template <int I>
+struct RingStop {
+    void OnStateEnter(Lap& l, const Pad&) { l.entered.push_back(I); }
+    void Perform(Lap& l, const Pad&) { l.performed.push_back(I); }
+};
+constexpr auto kSecondTick = [](const Lap&, const Pad&, float t) { return t > 1.5f; };
+template <int I, class Table>
+constexpr auto RingFrom(Table table) {
+    if constexpr (I + 1 == kRingSize) {
+        return table.template From<RingStop<I>>().template To<RingStop<0>>(kSecondTick);
+    } else {
+        return RingFrom<I + 1>(table.template From<RingStop<I>>().template To<RingStop<I + 1>>(kSecondTick));
+    }
+}
+inline constexpr auto kRing = RingFrom<1>(
+    tickfsm::Transitions<Lap, Pad>().SetInitialState<RingStop<0>>().To<RingStop<1>>(kSecondTick));
+
+// States 0, 1, ... entered in turn, round the ring and into it again, each
+// performing until it leaves.
+void RequireLaps(const Lap& lap) {
+    REQUIRE(lap.entered.size() > kRingSize + 10);
+    for (std::size_t k = 0; k < lap.entered.size(); ++k) REQUIRE(lap.entered[k] == static_cast<int>(k % kRingSize));
+    std::vector<int> runs; // the states that performed, each run of ticks once
+    for (const int state : lap.performed)
+        if (runs.empty() || runs.back() != state) runs.push_back(state);
+    REQUIRE(runs == lap.entered);
+}
+
+} // namespace
+
+TEST_CASE("A compile-time machine of more than 64 states ticks every one of them", "[static][crowd]") {
+    static_assert(tickfsm::StaticStateManager<kRing>::StateCount() == kRingSize);
+    const int ticks = 3 * kRingSize; // once round, then into the first switch again
+    Lap lap;
+    tickfsm::StaticStateManager<kRing> machine(lap, 1.0f);
+    for (int tick = 0; tick < ticks; ++tick) machine.Perform(Pad{});
+    RequireLaps(lap);
+    CHECK(machine.CurrentState().value == lap.entered.back()); // a state's id is its place in the ring
+
+    std::vector<Lap> laps(3);
+    tickfsm::StaticCrowd<kRing> crowd(laps.size(), 1.0f);
+    for (int tick = 0; tick < ticks; ++tick) crowd.TickAll(laps, [](std::size_t, Lap&) { return Pad{}; });
+    for (std::size_t i = 0; i < laps.size(); ++i) {
+        RequireLaps(laps[i]);
+        CHECK(crowd.CurrentState(i).value == laps[i].entered.back());
+    }
+}
