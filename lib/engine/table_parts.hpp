@@ -83,6 +83,52 @@ struct KeyedStates {
 };
 
 template <class C, class A>
+StateIndex Table<C, A>::PrepareAdd(const void* identity, std::string_view name) {
+    if (identity)
+        if (const StateIndex found = Find(identity); found != kNoState) return found;
+    if (meta.size() >= kNoState - 1) Fail(detail::MessageText(detail::Message::TooManyStates, name, kNoState - 1));
+    ReserveOneMore(words);
+    ReserveOneMore(selfs);
+    ReserveOneMore(keys);
+    ReserveOneMore(meta);
+    ReserveOneMore(items);
+    ReserveOneMore(tree);
+    return kNoState;
+}
+
+template <class C, class A>
+StateMeta<C, A>& Table<C, A>::PushState(const void* identity, std::string_view name, DataItem* item) noexcept {
+    StateMeta<C, A>& m = meta.emplace_back();
+    m.name = name;
+    m.key = identity;
+    if (item) {
+        m.has_data = true;
+        items.push_back(std::move(*item));
+    }
+    keys.push_back(identity);
+    tree.push_back({});
+    words.push_back({}); // set by Finalize
+    selfs.push_back(nullptr);
+    finalized = false;
+    return m;
+}
+
+template <class C, class A>
+void Table<C, A>::PopLast() noexcept {
+    const StateMeta<C, A>& m = meta.back();
+    if (m.has_data) {
+        data_size = m.offset; // alignment kept: harmless
+        items.pop_back();
+    }
+    if (any == meta.size() - 1) any = kNoState;
+    meta.pop_back();
+    keys.pop_back();
+    tree.pop_back();
+    words.pop_back();
+    selfs.pop_back();
+}
+
+template <class C, class A>
 StateIndex Table<C, A>::FindKey(const void* key_type, std::uint64_t value) const noexcept {
     if (!keyed) return kNoState;
     const std::size_t at = keyed->At(key_type, value);

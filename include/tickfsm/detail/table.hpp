@@ -296,35 +296,10 @@ struct Table {
     /// Add's part that does not depend on the state's class: the id of the
     /// state known by `identity` if there is one, else kNoState once every
     /// per-state list has room for one more (so that PushState cannot throw).
-    [[TICKFSM_DETAIL_COLD]] StateIndex PrepareAdd(const void* identity, std::string_view name) {
-        if (identity)
-            if (const StateIndex found = Find(identity); found != kNoState) return found;
-        if (meta.size() >= kNoState - 1) Fail(detail::MessageText(detail::Message::TooManyStates, name, kNoState - 1));
-        ReserveOneMore(words);
-        ReserveOneMore(selfs);
-        ReserveOneMore(keys);
-        ReserveOneMore(meta);
-        ReserveOneMore(items);
-        ReserveOneMore(tree);
-        return kNoState;
-    }
+    [[TICKFSM_DETAIL_COLD]] StateIndex PrepareAdd(const void* identity, std::string_view name);
     /// Appends a state (and its per-character data item, if any) after PrepareAdd: its facts, to fill in.
     [[TICKFSM_DETAIL_COLD]] StateMeta<C, A>& PushState(const void* identity, std::string_view name,
-                                                       DataItem* item) noexcept {
-        StateMeta<C, A>& m = meta.emplace_back();
-        m.name = name;
-        m.key = identity;
-        if (item) {
-            m.has_data = true;
-            items.push_back(std::move(*item));
-        }
-        keys.push_back(identity);
-        tree.push_back({});
-        words.push_back({}); // set by Finalize
-        selfs.push_back(nullptr);
-        finalized = false;
-        return m;
-    }
+                                                       DataItem* item) noexcept;
 
     /// Id of the keyed state `value` of key type `key_type`, or kNoState.
     StateIndex FindKey(const void* key_type, std::uint64_t value) const noexcept;
@@ -332,19 +307,7 @@ struct Table {
     void SetKey(StateIndex id, const void* key_type, std::uint64_t value);
 
     /// Undo the last Register (its data state could not be constructed).
-    void PopLast() noexcept {
-        const StateMeta<C, A>& m = meta.back();
-        if (m.has_data) {
-            data_size = m.offset; // alignment kept: harmless
-            items.pop_back();
-        }
-        if (any == meta.size() - 1) any = kNoState;
-        meta.pop_back();
-        keys.pop_back();
-        tree.pop_back();
-        words.pop_back();
-        selfs.pop_back();
-    }
+    [[TICKFSM_DETAIL_COLD]] void PopLast() noexcept;
 
     /// Pick the step for every state and point each at its context. Run once the
     /// table's shape is final (before the first tick): contexts point into
