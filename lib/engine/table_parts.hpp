@@ -4,7 +4,9 @@
 // said of each transition beyond its chain (for Describe and Validate), and
 // the keyed states by key (Table::FindKey, SetKey). A table holds them
 // through Owned pointers (Table::nested_plan, Table::notes, Table::keyed),
-// so a file that uses machines never instantiates their containers.
+// so a file that uses machines never instantiates their containers. Also
+// the untyped part of adding a state (Table::PrepareAdd, PushState, PopLast),
+// which a file that configures a machine calls but need not compile.
 
 #include <cstddef>
 #include <cstdint>
