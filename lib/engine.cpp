@@ -1,9 +1,10 @@
 // What every kind of machine shares, compiled here once: the table and the
 // general path (defined in lib/engine/, instantiated for
 // AnyController/AnyAction, declared extern in detail/engine.hpp), the
-// configuration steps and the per-machine storage that take no type of the
-// kind's. A file that uses machines compiles only
+// configuration steps, the per-machine storage and the crowd's growing lists
+// that take no type of the kind's. A file that uses machines compiles only
 // its own kinds' typed code (hooks, conditions, steps, configuration calls).
+#include "tickfsm/crowd.hpp" // ReserveRuntimes, ResizeRuntimes, ResizeStates
 #include "tickfsm/detail/config.hpp"
 #include "tickfsm/detail/engine.hpp"
 #include "tickfsm/detail/manager_engine.hpp"
@@ -18,6 +19,15 @@
 namespace tickfsm::detail {
 
 TICKFSM_DETAIL_ENGINE_TEMPLATES(template);
+
+void AppendTarget(std::vector<Target>& targets, std::vector<std::uint8_t>& forced, Target to, bool skip_gates) {
+    targets.push_back(to);
+    forced.push_back(skip_gates ? 1 : 0);
+}
+
+void ReserveRuntimes(std::vector<Runtime>& runtimes, std::size_t count) { runtimes.reserve(count); }
+void ResizeRuntimes(std::vector<Runtime>& runtimes, std::size_t count) { runtimes.resize(count); }
+void ResizeStates(std::vector<StateIndex>& states, std::size_t count) { states.resize(count, kNoState); }
 // The general path's own steps, instantiated explicitly as the entry points
 // are: an implicit instantiation with one caller here would be inlined into
 // it (the change path's functions would grow), so each step stays a function

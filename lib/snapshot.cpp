@@ -182,6 +182,8 @@ void BeginSnapshot(std::vector<std::byte>& out, const SnapshotLayout& layout, Sn
     PutAt(out, kLayoutAt, static_cast<std::uint32_t>(out.size() - kHeaderSize));
 }
 
+void ReserveMore(std::vector<std::byte>& out, std::size_t more) { out.reserve(out.size() + more); }
+
 void AppendBytes(std::vector<std::byte>& out, const void* bytes, std::size_t size) {
     const auto* from = static_cast<const std::byte*>(bytes);
     out.insert(out.end(), from, from + size);

@@ -48,6 +48,17 @@ consteval bool CheckCrowdManager() {
     }
     return true;
 }
+
+// A crowd's per-character lists grow here, compiled once in lib/engine.cpp
+// rather than in every file that includes the crowd (some compilers
+// instantiate a call whose arguments do not depend on the template as soon
+// as they read it).
+/// Room for `count` characters' Runtimes.
+void ReserveRuntimes(std::vector<Runtime>& runtimes, std::size_t count);
+/// `count` characters' Runtimes, the new ones not started.
+void ResizeRuntimes(std::vector<Runtime>& runtimes, std::size_t count);
+/// `count` characters' state requests, the new ones kNoState.
+void ResizeStates(std::vector<StateIndex>& states, std::size_t count);
 } // namespace detail
 
 /// Ticks many characters that a `Manager` (a StateManager subclass) would each
@@ -573,7 +584,7 @@ private:
 
     void Grow(std::size_t count) {
         const std::size_t old = runtimes.size();
-        runtimes.reserve(count);
+        detail::ReserveRuntimes(runtimes, count);
         std::byte* grown = Allocate(count);
         if (grown) {
             struct Undo { // a state constructor that throws leaves the crowd as it was
@@ -596,11 +607,11 @@ private:
             Free(state_data);
             state_data = grown;
         }
-        runtimes.resize(count);
+        detail::ResizeRuntimes(runtimes, count);
         population = count;
         Recount(checks + (count - old));
-        if (table->uses_machine) next_states.resize(count, detail::kNoState);
-        if (table->keep_previous) previous_states.resize(count, detail::kNoState);
+        if (table->uses_machine) detail::ResizeStates(next_states, count);
+        if (table->keep_previous) detail::ResizeStates(previous_states, count);
     }
 
     Table* table = nullptr;

@@ -562,6 +562,10 @@ struct Chain final : ChainBase<AnyController, AnyAction> {
     }
 };
 
+/// Appends a transition's target and whether it skips the gates (ErasedChain::Add's
+/// untyped part, compiled in lib/engine.cpp).
+void AppendTarget(std::vector<Target>& targets, std::vector<std::uint8_t>& forced, Target to, bool skip_gates);
+
 /// A chain whose conditions are only known at run time (a keyed machine's):
 /// tried on the general path through one call per condition.
 template <class C, class A>
@@ -589,8 +593,7 @@ struct ErasedChain final : ChainBase<AnyController, AnyAction> {
                                            return CallCondition(*static_cast<const Cond*>(f), c, a, t);
                                        },
                                        detail::MakeShared<const Cond>(std::forward<F>(condition))});
-        target_list.push_back(to);
-        forced_list.push_back(skip_gates ? 1 : 0);
+        AppendTarget(target_list, forced_list, to, skip_gates);
         this->targets = target_list.data();
         this->forced = forced_list.data();
         this->count = conditions.size();

@@ -22,7 +22,7 @@ void Crowd<Manager>::SaveAll(Snapshot& snapshot) const {
     const SnapshotHead head{Bulk(), !next_states.empty(), !previous_states.empty(), 0, static_cast<std::uint32_t>(data_stride)};
     detail::AppendBytes(out, &head, sizeof(head));
     if (head.bulk) {
-        out.reserve(out.size() + count * (sizeof(detail::Runtime) + data_stride + 4));
+        detail::ReserveMore(out, count * (sizeof(detail::Runtime) + data_stride + 4));
         detail::AppendBytes(out, runtimes.data(), count * sizeof(detail::Runtime));
         if (head.has_next) detail::AppendBytes(out, next_states.data(), count * sizeof(detail::StateIndex));
         if (head.has_previous) detail::AppendBytes(out, previous_states.data(), count * sizeof(detail::StateIndex));

@@ -46,6 +46,8 @@ void CheckSavable(const SnapshotLayout& layout, void (*fail)(std::string_view));
 
 /// Starts `out` (its memory reused): the header with `count` characters and the layout's names.
 void BeginSnapshot(std::vector<std::byte>& out, const SnapshotLayout& layout, SnapshotKind kind, std::uint32_t count);
+/// Room for `more` bytes after what `out` holds.
+void ReserveMore(std::vector<std::byte>& out, std::size_t more);
 /// Appends raw bytes to the payload.
 void AppendBytes(std::vector<std::byte>& out, const void* bytes, std::size_t size);
 /// Appends one character's record: its Runtime, requests and data.
