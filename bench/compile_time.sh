@@ -9,7 +9,8 @@
 #                                     test/compile_time/generate.cmake, 10x40 and 50x200)
 #   COMPILE configure=1 states=S transitions=T seconds=X peak_mb=M (the same transitions as a
 #                                     Transitions constant, a StateManager that calls Configure on it)
-#   COMPILE static=1 states=S transitions=T seconds=X peak_mb=M (the same as a compile-time machine)
+#   COMPILE static=1 states=S transitions=T seconds=X peak_mb=M (the same as a compile-time machine,
+#                                     in a file that includes <tickfsm/static_machine.hpp> alone)
 #   COMPILE file=user extern=0|1 seconds=X peak_mb=M    (bench/compile_time/user.cpp, a file that
 #                                     only uses a machine, without and with TICKFSM_EXTERN_MACHINE)
 #
@@ -22,7 +23,7 @@ generator="$root/test/compile_time/generate.cmake"
 
 case "${1:-}" in
   -h|--help)
-    sed -n '2,16p' "$0" | sed 's/^# \{0,1\}//'
+    sed -n '2,17p' "$0" | sed 's/^# \{0,1\}//'
     exit 0 ;;
   "") ;;
   *) echo "compile_time.sh: takes no arguments (got '$1')" >&2; exit 2 ;;

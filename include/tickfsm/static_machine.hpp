@@ -200,6 +200,48 @@ struct StaticNames<TypeList<S...>> {
     static constexpr std::array<std::string_view, sizeof...(S)> kNames{StateName<S>()...};
 };
 
+template <class C, class A, class States, class Chain>
+struct StaticStep;
+/// The tick of state S, whose transitions are Edges, in a machine of these
+/// States: count it, fire the first transition that holds (S's exit, the
+/// switch, the target's enter, then the target performs this tick), else
+/// perform. A template of S's chain and the states' list rather than a member
+/// of StaticCore: every function compiled for a state carries its template's
+/// arguments in its symbol's name, and a whole table's (every transition's
+/// condition type) makes those names, and the compile time spent writing them,
+/// grow with the table for each state, as the square of its size in all.
+template <class C, class A, class... St, class S, class... Edges>
+struct StaticStep<C, A, TypeList<St...>, StaticChain<S, Edges...>> {
+    template <class T, class Storage>
+    [[gnu::always_inline]] static T& Object(Storage& d) noexcept {
+        return static_cast<StaticStateSlot<IndexIn<T>(TypeList<St...>{}), T>&>(d).state;
+    }
+    template <class T, class Storage>
+    [[gnu::always_inline]] static void Fire(C& c, const A& a, Runtime& rt, Storage& d) {
+        CallExit(Object<S>(d), c, a);
+        rt.state = static_cast<StateIndex>(IndexIn<T>(TypeList<St...>{}));
+        rt.ticks = 0;
+        T& next = Object<T>(d);
+        CallEnter(next, c, a);
+        CallPerform(next, c, a);
+    }
+    template <class Storage>
+    [[gnu::always_inline]] static void Run(C& c, const A& a, Runtime& rt, float dt, Storage& d) {
+        const std::uint32_t ticks = CountTick(rt.ticks);
+        [[maybe_unused]] const float t = TimeOf(ticks, dt);
+        if (!((CallCondition(typename Edges::Condition{}, c, a, t) &&
+               (Fire<typename Edges::Target>(c, a, rt, d), true)) ||
+              ...))
+            CallPerform(Object<S>(d), c, a);
+    }
+};
+
+/// S's OnStateInit, if it has one.
+template <class S, class C>
+[[gnu::always_inline]] inline void CallInit(S& s, C& c) {
+    if constexpr (HasOnStateInit<S, C>) s.OnStateInit(c);
+}
+
 /// What StaticStateManager and StaticCrowd share: the states, their ids, and
 /// the tick, all known at compile time.
 template <class Table>
@@ -251,32 +293,10 @@ struct StaticCore {
         return static_cast<StaticStateSlot<kIndexOf<S>, S>&>(d).state;
     }
 
-    /// Leave S for T: S's exit, the switch, T's enter, then T performs this tick.
-    template <class S, class T>
-    [[gnu::always_inline]] static void Fire(C& c, const A& a, Runtime& rt, Storage& d) {
-        CallExit(Get<S>(d), c, a);
-        rt.state = static_cast<StateIndex>(kIndexOf<T>);
-        rt.ticks = 0;
-        T& next = Get<T>(d);
-        CallEnter(next, c, a);
-        CallPerform(next, c, a);
-    }
-
-    template <class S, class... Edges>
-    [[gnu::always_inline]] static bool FireFirst(StaticChain<S, Edges...>, [[maybe_unused]] C& c,
-                                                 [[maybe_unused]] const A& a, [[maybe_unused]] float t,
-                                                 [[maybe_unused]] Runtime& rt, [[maybe_unused]] Storage& d) {
-        return ((CallCondition(typename Edges::Condition{}, c, a, t) &&
-                 (Fire<S, typename Edges::Target>(c, a, rt, d), true)) ||
-                ...);
-    }
-
-    /// The tick of state I: count it, fire the first transition that holds, else perform.
+    /// The tick of state I (see StaticStep).
     template <std::size_t I>
     [[gnu::always_inline]] static void StepAt(C& c, const A& a, Runtime& rt, Storage& d, float dt) {
-        using S = StateAt<I>;
-        const std::uint32_t ticks = CountTick(rt.ticks);
-        if (!FireFirst(ChainOf<S>{}, c, a, TimeOf(ticks, dt), rt, d)) CallPerform(Get<S>(d), c, a);
+        StaticStep<C, A, States, ChainOf<StateAt<I>>>::Run(c, a, rt, dt, d);
     }
 
     /// The tick of the current state among states Base to Base + 63, false
@@ -288,7 +308,8 @@ struct StaticCore {
     [[gnu::always_inline]] static bool Dispatch(C& c, const A& a, Runtime& rt, Storage& d, float dt) {
 #define TICKFSM_DETAIL_STATE_CASE(k)                                                                           \
     case k:                                                                                                   \
-        if constexpr (Base + (k) < kStateCount) return (StepAt<Base + (k)>(c, a, rt, d, dt), true);           \
+        if constexpr (Base + (k) < kStateCount)                                                              \
+            return (StaticStep<C, A, States, ChainOf<StateAt<Base + (k)>>>::Run(c, a, rt, dt, d), true);      \
         else return false;
 #define TICKFSM_DETAIL_STATE_CASES8(k)                                                                         \
     TICKFSM_DETAIL_STATE_CASE(k) TICKFSM_DETAIL_STATE_CASE(k + 1) TICKFSM_DETAIL_STATE_CASE(k + 2)             \
@@ -314,16 +335,12 @@ struct StaticCore {
     /// Every state's OnStateInit, in order. Until the character starts its tick
     /// count is unused, so it counts the states initialized: after one that
     /// throws, the next start resumes with that state (as a StateManager does).
+    /// One fold rather than a function per state (see StaticStep).
     template <std::size_t... I>
     static void InitAll(C& c, Runtime& rt, Storage& d, std::index_sequence<I...>) {
-        (InitAt<I>(c, rt, d), ...);
-    }
-    template <std::size_t I>
-    static void InitAt(C& c, Runtime& rt, Storage& d) {
-        if (rt.ticks > I) return;
-        using S = StateAt<I>;
-        if constexpr (HasOnStateInit<S, C>) Get<S>(d).OnStateInit(c);
-        rt.ticks = static_cast<std::uint32_t>(I + 1);
+        (..., (rt.ticks > I ? void()
+                            : (CallInit(static_cast<StaticStateSlot<I, StateAt<I>>&>(d).state, c),
+                               void(rt.ticks = static_cast<std::uint32_t>(I + 1)))));
     }
 
     /// OnStateInit of every state once per character, then the initial state is entered.

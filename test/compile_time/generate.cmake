@@ -87,8 +87,12 @@ struct In {
 
 ]=])
 
-# The compile-time form's header is opt-in: only the STATIC program includes it.
-if(STATIC)
+# The compile-time form's header is opt-in: only the STATIC program includes
+# it, and a compile-time machine alone (STATIC without CONFIGURE) needs nothing
+# else, as a user's file that only runs one includes nothing else.
+if(STATIC AND NOT CONFIGURE)
+  string(REPLACE "@static_include@#include <tickfsm/tickfsm.hpp>" "#include <tickfsm/static_machine.hpp>" src "${src}")
+elseif(STATIC)
   string(REPLACE "@static_include@" "#include <tickfsm/static_machine.hpp>\n" src "${src}")
 else()
   string(REPLACE "@static_include@" "" src "${src}")
