@@ -635,6 +635,7 @@ private:
     }
     template <class>
     friend struct detail::StaticReplay;
+    friend struct detail::StaticReplayAccess;
     template <class K>
     detail::StateIndex KeyedIndex(K key, std::string_view api) const {
         return ManagerConfig::KeyedId(machine_seat, key, api);

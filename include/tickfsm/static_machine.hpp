@@ -137,6 +137,20 @@ namespace detail {
 template <class Chains>
 struct StaticTableFacts;
 
+struct StaticReplayAccess {
+    /// One SetSubstates of a constant, as its words would call it.
+    template <class Manager, class Parent, class... Children>
+    static void Substates(Manager& manager, StaticSubstates<Parent, Children...>) {
+        manager.template SetSubstates<Parent, Children...>();
+    }
+    /// One chain of a constant, added in one step as the builder's words would
+    /// add it (its chain type is made once here, rather than once per To).
+    template <bool kInitial, class Manager, class S, class... Edges>
+    static void AddChainOf(Manager& manager, StaticChain<S, Edges...>) {
+        manager.template AddChain<kInitial, S, Edge<typename Edges::Target, typename Edges::Condition>...>();
+    }
+};
+
 /// StateManager::Configure on a compile-time machine's transitions: each
 /// chain added in one configuration step (StateManager::AddChain).
 template <class Controller, class Action, class Initial, class... Done, class Current, class... Nodes>
@@ -154,8 +168,12 @@ struct StaticReplay<StaticTransitions<Controller, Action, Initial, TypeList<Done
                       "tickfsm: StateManager::Configure(transitions): the transitions have no initial state: start "
                       "them with tickfsm::Transitions<Controller, Action>().SetInitialState<S>()");
         if constexpr (!std::is_void_v<Initial>) {
-            (..., Substates(manager, Nodes{}));
-            Chains<true>(manager, TypeList<Done..., Current>{});
+            (..., StaticReplayAccess::Substates(manager, Nodes{}));
+            // One fold in this function, not a function per chain (see StaticStep):
+            // the first chain is the initial state's, and every state has one chain.
+            using First = typename TypeAt<0, TypeList<Done..., Current>>::type;
+            (..., StaticReplayAccess::AddChainOf<std::is_same_v<Done, First>>(manager, Done{}));
+            StaticReplayAccess::AddChainOf<std::is_same_v<Current, First>>(manager, Current{});
             if constexpr (sizeof...(Nodes) > 0) {
                 using Facts = StaticTableFacts<TypeList<Done..., Current>>;
                 using States = typename CollectStates<typename TreeStates<TypeList<>, Nodes...>::type, Done...,
@@ -165,23 +183,6 @@ struct StaticReplay<StaticTransitions<Controller, Action, Initial, TypeList<Done
         }
     }
 
-private:
-    template <class Manager, class Parent, class... Children>
-    static void Substates(Manager& manager, StaticSubstates<Parent, Children...>) {
-        manager.template SetSubstates<Parent, Children...>();
-    }
-    // The first chain is the initial state's (SetInitialState<S>() starts it).
-    template <bool kFirst, class Manager, class Chain, class... More>
-    static void Chains(Manager& manager, TypeList<Chain, More...>) {
-        ChainOf<kFirst>(manager, Chain{});
-        if constexpr (sizeof...(More) > 0) Chains<false>(manager, TypeList<More...>{});
-    }
-    // One step per chain, as the builder's words would add it (their chain
-    // type is made once here, rather than once per To).
-    template <bool kInitial, class Manager, class S, class... Edges>
-    static void ChainOf(Manager& manager, StaticChain<S, Edges...>) {
-        manager.template AddChain<kInitial, S, Edge<typename Edges::Target, typename Edges::Condition>...>();
-    }
 };
 
 template <class Chains>

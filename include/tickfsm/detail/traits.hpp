@@ -302,6 +302,10 @@ struct Always {
 /// transitions: specialized for StaticTransitions in static_machine.hpp.
 template <class Transitions>
 struct StaticReplay;
+/// What StaticReplay calls on a StateManager, one chain or parent at a time:
+/// not a member of StaticReplay, whose arguments name the whole table (see
+/// static_machine.hpp, StaticStep). Befriended by StateManager.
+struct StaticReplayAccess;
 template <class T>
 concept ReplayableTransitions = requires { StaticReplay<T>::kReplayable; };
 
