@@ -336,7 +336,7 @@ struct StaticCore {
     /// Every state's OnStateInit, in order. Until the character starts its tick
     /// count is unused, so it counts the states initialized: after one that
     /// throws, the next start resumes with that state (as a StateManager does).
-    /// One fold rather than a function per state (see StaticStep).
+    /// One fold here rather than a member function per state (see StaticStep).
     template <std::size_t... I>
     static void InitAll(C& c, Runtime& rt, Storage& d, std::index_sequence<I...>) {
         (..., (rt.ticks > I ? void()
