@@ -543,15 +543,17 @@ struct Chain final : ChainBase<AnyController, AnyAction> {
                        data...))
             CallPerform(StateObject<S>(DataOf(data...), OffsetOf(steps, rt.state)), c, a);
     }
-    /// The step in a table with per-character data.
+    /// The step in a table with per-character data. A chain that reads none
+    /// jumps to its bare step rather than compiling the same tick twice.
     static void Step(const ErasedWord* steps, AnyController& c, const AnyAction& a, Runtime& rt,
                      [[maybe_unused]] std::byte* data) {
         if constexpr (kReadsData) Tick(steps, Real<C>(c), Real<A>(a), rt, data);
-        else Tick(steps, Real<C>(c), Real<A>(a), rt);
+        else StepBare(steps, c, a, rt);
     }
-    /// The step in a table without (Table::bare).
-    static void StepBare(const ErasedWord* steps, AnyController& c, const AnyAction& a,
-                         Runtime& rt) {
+    /// The step in a table without (Table::bare); called through a pointer
+    /// only, so never inlined.
+    [[gnu::noinline]] static void StepBare(const ErasedWord* steps, AnyController& c, const AnyAction& a,
+                                           Runtime& rt) {
         Tick(steps, Real<C>(c), Real<A>(a), rt);
     }
     /// A StateManager's step (see Seat): a transition also sets the Seat's step.
