@@ -1,4 +1,5 @@
 #pragma once
+#define TICKFSM_STATE_MANAGER_HPP
 // StateManager<Controller, Action>: the fluent, fixed-tick state machine of
 // tickfsm. Subclass it per character, configure transitions in the
 // constructor, call Perform once per fixed tick.
@@ -696,3 +697,9 @@ private:
 #include "detail/manager_keyed.hpp"
 #include "detail/manager_queries.hpp"
 #include "detail/manager_states.hpp"
+
+// Configure(kTable)'s code for a compile-time constant, compiled only in files
+// that include both this header and static_machine.hpp (in either order).
+#if defined(TICKFSM_STATIC_MACHINE_HPP)
+#include "detail/static_tree.hpp"
+#endif

@@ -1,4 +1,5 @@
 #pragma once
+#define TICKFSM_STATIC_MACHINE_HPP
 // Compile-time machines: the whole transition table is the type of one
 // constant, built with the same fluent words as a StateManager's constructor,
 // so a tick compiles to one switch over state ids with every condition and
@@ -21,9 +22,9 @@
 #include "config_error.hpp"
 #include "detail/grouped.hpp"
 #include "detail/static_chains.hpp"
-#include "detail/static_tree.hpp"
+#include "detail/static_nodes.hpp"
 #include "tick_order.hpp"
-#include "detail/table.hpp"
+#include "detail/runtime.hpp"
 #include "detail/traits.hpp"
 #include "detail/type_name.hpp"
 #include "state_ref.hpp"
@@ -42,16 +43,8 @@ class StaticStateManager;
 template <auto kTransitions>
 class StaticCrowd;
 
-/// The transitions of a compile-time machine, written as a StateManager's
-/// constructor writes them: `SetInitialState<S>()`, then `To<T>(condition)`
-/// for each of S's transitions in the order they are tried, then
-/// `From<S2>()` for the next state. Each call returns a new type; a constant
-/// of the last one is the machine (see StaticStateManager and StaticCrowd).
-/// Start from `tickfsm::Transitions<Controller, Action>()`.
-template <class Controller, class Action, class Initial, class Done, class Current,
-          class Tree = detail::TypeList<>>
-class StaticTransitions;
-
+/// The transitions of a compile-time machine (see the declaration in
+/// detail/static_chains.hpp).
 template <class Controller, class Action, class Initial, class... Done, class Current, class... Nodes>
 class StaticTransitions<Controller, Action, Initial, detail::TypeList<Done...>, Current, detail::TypeList<Nodes...>> {
 public:
@@ -133,66 +126,6 @@ constexpr StaticTransitions<Controller, Action, void, detail::TypeList<>, void> 
 }
 
 namespace detail {
-
-template <class Chains>
-struct StaticTableFacts;
-
-struct StaticReplayAccess {
-    /// One SetSubstates of a constant, as its words would call it.
-    template <class Manager, class Parent, class... Children>
-    static void Substates(Manager& manager, StaticSubstates<Parent, Children...>) {
-        manager.template SetSubstates<Parent, Children...>();
-    }
-    /// One chain of a constant, added in one step as the builder's words would
-    /// add it (its chain type is made once here, rather than once per To).
-    template <bool kInitial, class Manager, class S, class... Edges>
-    static void AddChainOf(Manager& manager, StaticChain<S, Edges...>) {
-        manager.template AddChain<kInitial, S, Edge<typename Edges::Target, typename Edges::Condition>...>();
-    }
-};
-
-/// StateManager::Configure on a compile-time machine's transitions: each
-/// chain added in one configuration step (StateManager::AddChain).
-template <class Controller, class Action, class Initial, class... Done, class Current, class... Nodes>
-struct StaticReplay<StaticTransitions<Controller, Action, Initial, TypeList<Done...>, Current, TypeList<Nodes...>>> {
-    static constexpr bool kReplayable = true;
-
-    template <class Manager>
-    static void Apply(Manager& manager) {
-        static_assert(std::is_same_v<typename Manager::ControllerType, Controller> &&
-                          std::is_same_v<typename Manager::ActionType, Action>,
-                      "tickfsm: StateManager::Configure(transitions): the transitions were written for another "
-                      "Controller or Action than this StateManager's: start them with "
-                      "tickfsm::Transitions<Controller, Action>() of this machine's types");
-        static_assert(!std::is_void_v<Initial>,
-                      "tickfsm: StateManager::Configure(transitions): the transitions have no initial state: start "
-                      "them with tickfsm::Transitions<Controller, Action>().SetInitialState<S>()");
-        if constexpr (!std::is_void_v<Initial>) {
-            (..., StaticReplayAccess::Substates(manager, Nodes{}));
-            // One fold in this function, not a function per chain (see StaticStep):
-            // the first chain is the initial state's, and every state has one chain.
-            using First = typename TypeAt<0, TypeList<Done..., Current>>::type;
-            (..., StaticReplayAccess::AddChainOf<std::is_same_v<Done, First>>(manager, Done{}));
-            StaticReplayAccess::AddChainOf<std::is_same_v<Current, First>>(manager, Current{});
-            if constexpr (sizeof...(Nodes) > 0) {
-                using Facts = StaticTableFacts<TypeList<Done..., Current>>;
-                using States = typename CollectStates<typename TreeStates<TypeList<>, Nodes...>::type, Done...,
-                                                      Current>::type;
-                manager.template AddFusedSteps<FusedTree<Controller, Action, TypeList<Nodes...>, States, Facts>>();
-            }
-        }
-    }
-
-};
-
-template <class Chains>
-struct StaticTableFacts;
-template <class... Chains>
-struct StaticTableFacts<TypeList<Chains...>> {
-    using States = typename CollectStates<TypeList<>, Chains...>::type;
-    template <class S>
-    using ChainOf = typename ChainFrom<S, Chains...>::type;
-};
 
 template <class States>
 struct StaticNames;
@@ -680,3 +613,9 @@ private:
 };
 
 } // namespace tickfsm
+
+// StateManager::Configure's code for these constants (see the end of
+// state_manager.hpp): only where a StateManager can call it.
+#if defined(TICKFSM_STATE_MANAGER_HPP)
+#include "detail/static_tree.hpp"
+#endif

@@ -23,8 +23,10 @@
 #include <string>
 #include <vector>
 
-#include <tickfsm/static_machine.hpp>
+// The umbrella first, the opt-in header second: Configure(kTable) works with
+// the headers in either order (test/tickfsm/static_machine.cpp has the other).
 #include <tickfsm/tickfsm.hpp>
+#include <tickfsm/static_machine.hpp>
 
 namespace {
 

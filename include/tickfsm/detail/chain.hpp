@@ -123,55 +123,6 @@ void RebuildState(std::byte* at, Args&&... args) {
 
 
 
-/// Seconds in state: ticks * fixed_dt in double, exact to the dt float's value for every tick count
-/// (a float product stopped advancing at 2^24 ticks).
-[[gnu::always_inline]] inline double SecondsOf(std::uint32_t ticks, float dt) noexcept {
-    return static_cast<double>(ticks) * static_cast<double>(dt);
-}
-/// The time in state a condition receives, as a float: the ticks (exact below
-/// 2^24) times dt. Past 2^24 ticks a float cannot tell one tick from the next
-/// whichever way it is computed, so the float product is as good as any and
-/// costs less on the tick path than going through a double.
-[[gnu::always_inline]] inline float TimeOf(std::uint32_t ticks, float dt) noexcept {
-    return static_cast<float>(ticks) * dt;
-}
-/// Whether `x` is finite and above zero (NaN is not).
-constexpr bool PositiveFinite(float x) noexcept {
-    return x > 0.0f && x <= std::numeric_limits<float>::max();
-}
-/// The ticks `seconds` lasts at `dt` seconds a tick (both positive and
-/// finite), rounded up: at least 1, at most 2^32-1.
-inline std::uint32_t TicksFor(float seconds, float dt) noexcept {
-    const float ticks = seconds / dt;
-    if (!(ticks < 4294967296.0f)) return UINT32_MAX;
-    auto whole = static_cast<std::uint32_t>(ticks);
-    if (static_cast<float>(whole) < ticks) ++whole; // below 2^24, where a float has a fraction
-    return whole < 1u ? 1u : whole;
-}
-
-/// One more tick in state, saturating at 2^32-1 (about 2.2 years at 60 Hz)
-/// instead of wrapping to 0; branch-free, as it is on every tick's path.
-[[gnu::always_inline]] inline std::uint32_t CountTick(std::uint32_t& ticks) noexcept {
-#if defined(__GNUC__) || defined(__clang__)
-    std::uint32_t next;
-    const bool wrapped = __builtin_add_overflow(ticks, 1u, &next); // the carry of the add says it wrapped
-    ticks = next - static_cast<std::uint32_t>(wrapped);
-#else
-    ticks += static_cast<std::uint32_t>(ticks != UINT32_MAX);
-#endif
-    return ticks;
-}
-
-/// a + b ticks, saturating at 2^32-1 as CountTick does.
-[[gnu::always_inline]] inline std::uint32_t SumTicks(std::uint32_t a, std::uint32_t b) noexcept {
-#if defined(__GNUC__) || defined(__clang__)
-    std::uint32_t sum;
-    return __builtin_add_overflow(a, b, &sum) ? UINT32_MAX : sum;
-#else
-    return b > UINT32_MAX - a ? UINT32_MAX : a + b;
-#endif
-}
-
 /// The ticks of the state a NestedLink tries: the leaf's, or a composite's,
 /// which follow the leaf's (Table::composite_bases).
 [[gnu::always_inline]] inline std::uint32_t LinkTicks(std::uint32_t slot, const Runtime& rt,
@@ -200,19 +151,6 @@ void PerformLevel(const NestedLink<AnyController, AnyAction>* link, AnyControlle
     return link[1].level(link + 1, c, a, rt, data);
 }
 
-/// CountTick for a count that stays in memory (a character's Runtime), whose
-/// new value a step reads only if one of its conditions reads the time: two
-/// read-modify-write instructions instead of a load, the add, the borrow and a
-/// store on the path of every tick; the compiler loads the value again only
-/// where it is used. Elsewhere, and in instrumented builds, it is CountTick.
-[[gnu::always_inline]] inline std::uint32_t CountTickInPlace(std::uint32_t& ticks) noexcept {
-#if defined(__x86_64__) && defined(__GNUC__) && !defined(__SANITIZE_ADDRESS__) && !defined(__SANITIZE_THREAD__)
-    asm("addl $1, %0\n\tsbbl $0, %0" : "+m"(ticks) : : "cc");
-    return ticks;
-#else
-    return CountTick(ticks);
-#endif
-}
 
 /// A state key as errors show it: "CreatureState::Attack1", "CreatureState(300)", "7".
 template <class K>
@@ -226,18 +164,6 @@ std::string KeyText(K key) {
     }
 }
 
-/// Tests only: a machine's (or a crowd character's) ticks in state, to set
-/// without ticking 2^32 times. Each machine and crowd befriends it.
-struct TicksAccess {
-    template <class M>
-    static std::uint32_t& Of(M& machine) noexcept {
-        return machine.Ticks();
-    }
-    template <class C>
-    static std::uint32_t& Of(C& crowd, std::size_t i) noexcept {
-        return crowd.Ticks(i);
-    }
-};
 
 /// Tests only: a StateManager's table (see FusedLeafCount). Each
 /// StateManager befriends it.

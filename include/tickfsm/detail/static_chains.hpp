@@ -163,3 +163,17 @@ struct StaticStorageOf<std::index_sequence<I...>, TypeList<S...>> {
 };
 
 } // namespace tickfsm::detail
+
+namespace tickfsm {
+
+/// The transitions of a compile-time machine, written as a StateManager's
+/// constructor writes them: `SetInitialState<S>()`, then `To<T>(condition)`
+/// for each of S's transitions in the order they are tried, then
+/// `From<S2>()` for the next state. Each call returns a new type; a constant
+/// of the last one is the machine (see StaticStateManager and StaticCrowd).
+/// Start from `tickfsm::Transitions<Controller, Action>()`.
+template <class Controller, class Action, class Initial, class Done, class Current,
+          class Tree = detail::TypeList<>>
+class StaticTransitions;
+
+} // namespace tickfsm
