@@ -299,12 +299,14 @@ struct Always {
 };
 
 /// How StateManager::Configure writes out a compile-time machine's
-/// transitions: specialized for StaticTransitions in static_machine.hpp.
+/// transitions: specialized for StaticTransitions in detail/static_tree.hpp,
+/// which a file includes when it includes both state_manager.hpp and
+/// static_machine.hpp.
 template <class Transitions>
 struct StaticReplay;
 /// What StaticReplay calls on a StateManager, one chain or parent at a time:
 /// not a member of StaticReplay, whose arguments name the whole table (see
-/// static_machine.hpp, StaticStep). Befriended by StateManager.
+/// StaticStep in static_machine.hpp). Befriended by StateManager.
 struct StaticReplayAccess;
 template <class T>
 concept ReplayableTransitions = requires { StaticReplay<T>::kReplayable; };
