@@ -22,7 +22,6 @@
 #include "config_error.hpp"
 #include "detail/grouped.hpp"
 #include "detail/static_chains.hpp"
-#include "detail/static_nodes.hpp"
 #include "tick_order.hpp"
 #include "detail/runtime.hpp"
 #include "detail/traits.hpp"

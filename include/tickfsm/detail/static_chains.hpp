@@ -1,7 +1,7 @@
 #pragma once
 // The types a compile-time machine (static_machine.hpp) is built from: its
-// chains of transitions as type lists, the checks of its states and
-// conditions, and the storage of its states' objects.
+// chains of transitions as type lists, its SetSubstates, the checks of its
+// states and conditions, and the storage of its states' objects.
 
 #include <array>
 #include <cstddef>
@@ -160,6 +160,22 @@ struct StaticStorageOf;
 template <std::size_t... I, class... S>
 struct StaticStorageOf<std::index_sequence<I...>, TypeList<S...>> {
     struct type : StaticStateSlot<I, S>... {};
+};
+
+/// SetSubstates<Parent, Initial, Others...>() in a constant.
+template <class Parent, class... Children>
+struct StaticSubstates {
+    using ParentType = Parent;
+};
+
+/// What a constant's chains say: its states, and the chain of each.
+template <class Chains>
+struct StaticTableFacts;
+template <class... Chains>
+struct StaticTableFacts<TypeList<Chains...>> {
+    using States = typename CollectStates<TypeList<>, Chains...>::type;
+    template <class S>
+    using ChainOf = typename ChainFrom<S, Chains...>::type;
 };
 
 } // namespace tickfsm::detail
