@@ -18,7 +18,7 @@ namespace tickfsm::detail {
 
 /// The last NestedLink of a leaf: the tick is over.
 template <class C, class A>
-void EndLink(const NestedLink<C, A>*, C&, const A&, Runtime&, std::byte*) {}
+void EndLink(C&, const A&, Runtime&, std::byte*, const NestedLink<C, A>*) {}
 
 template <bool kMachine, class C, class A>
 void NestedFire(const Table<C, A>& table, C& c, const A& a, Runtime& rt, std::byte* data,
@@ -26,7 +26,7 @@ void NestedFire(const Table<C, A>& table, C& c, const A& a, Runtime& rt, std::by
 
 /// A transition of a crowd character's NestedLink holds.
 template <class C, class A>
-void CrowdLinkFire(const NestedLink<C, A>* link, C& c, const A& a, Runtime& rt, std::byte* data, int index) {
+void CrowdLinkFire(C& c, const A& a, Runtime& rt, std::byte* data, const NestedLink<C, A>* link, int index) {
     NestedFire<false>(*link->self->table, c, a, rt, data, link->self->chains[link->number], index);
 }
 
@@ -41,7 +41,7 @@ void FollowLeaf(Runtime& rt) noexcept {
 
 /// A transition of a StateManager's NestedLink holds.
 template <class C, class A>
-void MachineLinkFire(const NestedLink<C, A>* link, C& c, const A& a, Runtime& rt, std::byte* data, int index) {
+void MachineLinkFire(C& c, const A& a, Runtime& rt, std::byte* data, const NestedLink<C, A>* link, int index) {
     NestedFire<true>(*link->self->table, c, a, rt, data, link->self->chains[link->number], index);
 }
 
@@ -275,7 +275,7 @@ template <class C, class A>
 template <class C, class A>
 [[gnu::always_inline]] inline void PerformPath(const NestedStepper<C, A>& leaf, C& c, const A& a, Runtime& rt,
                                                std::byte* data) {
-    leaf.perform_links->level(leaf.perform_links, c, a, rt, data);
+    leaf.perform_links->level(c, a, rt, data, leaf.perform_links);
 }
 
 /// NestedFire for a transition without a NestedMove: made and the tick
@@ -366,7 +366,7 @@ template <class C, class A>
 void NestedStep(const StepWord<C, A>* steps, C& c, const A& a, Runtime& rt, std::byte* data) {
     const NestedLink<C, A>* const links = SelfOf<NestedStepper<C, A>>(steps, rt.state).links;
     CountTickInPlace(rt.ticks); // a composite's time follows (composite_bases)
-    links->level(links, c, a, rt, data);
+    links->level(c, a, rt, data, links);
 }
 
 /// A StateManager's step on the nested fast path: after a transition, the
@@ -375,7 +375,7 @@ template <class C, class A>
 void NestedMachineStep(C& c, const A& a, Runtime& rt) {
     const NestedLink<C, A>* const links = SelfOf<NestedStepper<C, A>>(SeatedSteps<C, A>(rt), rt.state).machine_links;
     CountTickInPlace(rt.ticks);
-    links->level(links, c, a, rt, SeatedData(rt));
+    links->level(c, a, rt, SeatedData(rt), links);
 }
 
 } // namespace tickfsm::detail

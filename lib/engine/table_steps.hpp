@@ -103,12 +103,12 @@ bool Table<C, A>::Allowed(StateIndex from, StateIndex to, const C& c, std::byte*
 
 /// A list's probe found condition `index` (see Table::Probe).
 template <class C, class A>
-void FoundLink(const NestedLink<C, A>* link, C&, const A&, Runtime&, std::byte*, int index) {
+void FoundLink(C&, const A&, Runtime&, std::byte*, const NestedLink<C, A>* link, int index) {
     *link->found = index;
 }
 /// A list's probe found none (see Table::Probe).
 template <class C, class A>
-void NoneLink(const NestedLink<C, A>* link, C&, const A&, Runtime&, std::byte*) {
+void NoneLink(C&, const A&, Runtime&, std::byte*, const NestedLink<C, A>* link) {
     *link->found = -1;
 }
 
@@ -136,7 +136,7 @@ Probed<C, A> Table<C, A>::Probe(StateIndex from, const C& c, const A& a, std::ui
         row[0].chain = chain.get();
         for (int start = 0;;) {
             row[0].start = static_cast<std::uint32_t>(start);
-            chain->probe(row, controller, a, clock, data);
+            chain->probe(controller, a, clock, data, row);
             const int i = found;
             if (i < 0) break;
             const StateIndex to = chain->targets[i].id;

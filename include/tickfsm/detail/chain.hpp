@@ -39,8 +39,8 @@ inline constexpr std::uint32_t kLeafTicks = 0xFFFFFFFF;
 /// list for its first condition that holds through a row of two (Table::Probe).
 template <class C, class A>
 struct NestedLink {
-    using LevelFn = void (*)(const NestedLink* link, C& c, const A& a, Runtime& rt, std::byte* data);
-    using FireFn = void (*)(const NestedLink* link, C& c, const A& a, Runtime& rt, std::byte* data, int index);
+    using LevelFn = void (*)(C& c, const A& a, Runtime& rt, std::byte* data, const NestedLink* link);
+    using FireFn = void (*)(C& c, const A& a, Runtime& rt, std::byte* data, const NestedLink* link, int index);
     LevelFn level = nullptr;
     FireFn fire = nullptr;                     // a list: where it goes when condition `index` holds
     const ChainBase<C, A>* chain = nullptr;    // a list: the state's transitions
@@ -145,10 +145,10 @@ void PlainExit(AnyController& c, const AnyAction& a, std::byte* data, std::uint3
 
 /// S's Perform as a NestedLink's level (see there).
 template <class C, class A, class S>
-void PerformLevel(const NestedLink<AnyController, AnyAction>* link, AnyController& c, const AnyAction& a, Runtime& rt,
-                  std::byte* data) {
+void PerformLevel(AnyController& c, const AnyAction& a, Runtime& rt, std::byte* data,
+                  const NestedLink<AnyController, AnyAction>* link) {
     CallPerform(StateObject<S>(data, link->offset), Real<C>(c), Real<A>(a));
-    return link[1].level(link + 1, c, a, rt, data);
+    return link[1].level(c, a, rt, data, link + 1);
 }
 
 
@@ -348,14 +348,14 @@ struct Chain final : ChainBase<AnyController, AnyAction> {
     /// from the link's `start`, with its state's time. Compiled for size, as
     /// it was when only the general path called it: every list a builder
     /// makes on the way to the last compiles one.
-    [[gnu::cold]] static void Probe(const NestedLink<AnyController, AnyAction>* link, AnyController& c,
-                                    const AnyAction& a, Runtime& rt, std::byte* data) {
+    [[gnu::cold]] static void Probe(AnyController& c, const AnyAction& a, Runtime& rt, std::byte* data,
+                                    const NestedLink<AnyController, AnyAction>* link) {
         const float t = TimeOf(LinkTicks(link->slot, rt, data), link->dt);
         const int fired = static_cast<const Chain&>(*link->chain)
                               .ProbeAll(Real<C>(std::as_const(c)), Real<A>(a), t, static_cast<int>(link->start),
                                         std::index_sequence_for<Edges...>{});
-        if (fired >= 0) return link->fire(link, c, a, rt, data, fired);
-        return link[1].level(link + 1, c, a, rt, data);
+        if (fired >= 0) return link->fire(c, a, rt, data, link, fired);
+        return link[1].level(c, a, rt, data, link + 1);
     }
 
     /// The general path's version of Fire's rebuild: edge `index` builds its target.
@@ -528,14 +528,14 @@ struct ErasedChain final : ChainBase<AnyController, AnyAction> {
     }
 
     /// Probe through one call per condition (see Chain::Probe).
-    static void Probe(const NestedLink<AnyController, AnyAction>* link, AnyController& c, const AnyAction& a,
-                      Runtime& rt, std::byte* data) {
+    static void Probe(AnyController& c, const AnyAction& a, Runtime& rt, std::byte* data,
+                      const NestedLink<AnyController, AnyAction>* link) {
         const auto& self = static_cast<const ErasedChain&>(*link->chain);
         const float t = TimeOf(LinkTicks(link->slot, rt, data), link->dt);
         for (std::size_t i = link->start; i < self.conditions.size(); ++i)
             if (self.conditions[i].call(self.conditions[i].condition.get(), Real<C>(std::as_const(c)), Real<A>(a), t))
-                return link->fire(link, c, a, rt, data, static_cast<int>(i));
-        return link[1].level(link + 1, c, a, rt, data);
+                return link->fire(c, a, rt, data, link, static_cast<int>(i));
+        return link[1].level(c, a, rt, data, link + 1);
     }
 };
 
