@@ -159,16 +159,22 @@ template <class C, class A>
                 link.level = level.chain->probe;
                 plan.links.push_back(link);
             }
+            const StateMeta<C, A>* last = nullptr; // the last state that performs ends the row
             for (std::size_t i = 0; i < n; ++i)
                 if (const StateMeta<C, A>& m = meta[path[i]]; m.perform_link) {
                     NestedLink<C, A> link;
                     link.level = m.perform_link;
                     link.offset = m.offset;
                     plan.links.push_back(link);
+                    last = &m;
                 }
-            NestedLink<C, A> end;
-            end.level = &EndLink<C, A>;
-            plan.links.push_back(end);
+            if (last) {
+                plan.links.back().level = last->perform_last;
+            } else {
+                NestedLink<C, A> end;
+                end.level = &EndLink<C, A>;
+                plan.links.push_back(end);
+            }
         }
     }
     for (std::size_t p = 0; p + 1 < planned.size(); ++p) {

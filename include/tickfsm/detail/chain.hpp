@@ -35,7 +35,8 @@ inline constexpr std::uint32_t kLeafTicks = 0xFFFFFFFF;
 /// A leaf on the nested fast path ticks as such a row (NestedStepper): one
 /// link per list of transitions on its active path, outermost first (each
 /// tries its conditions with its state's time), then one per Perform on the
-/// path, outermost first, then one that returns. The general path asks a
+/// path, outermost first, the last of which returns (a path without a
+/// Perform ends with a link that only returns). The general path asks a
 /// list for its first condition that holds through a row of two (Table::Probe).
 template <class C, class A>
 struct NestedLink {
@@ -149,6 +150,12 @@ void PerformLevel(AnyController& c, const AnyAction& a, Runtime& rt, std::byte* 
                   const NestedLink<AnyController, AnyAction>* link) {
     CallPerform(StateObject<S>(data, link->offset), Real<C>(c), Real<A>(a));
     return link[1].level(c, a, rt, data, link + 1);
+}
+/// S's Perform as the last link of a row: the tick ends with it.
+template <class C, class A, class S>
+void PerformLast(AnyController& c, const AnyAction& a, Runtime&, std::byte* data,
+                 const NestedLink<AnyController, AnyAction>* link) {
+    CallPerform(StateObject<S>(data, link->offset), Real<C>(c), Real<A>(a));
 }
 
 

@@ -175,6 +175,7 @@ struct StateMeta {
     HookFn<C, A> pause = nullptr;  // OnStatePause, if it has one: buried by a push
     HookFn<C, A> resume = nullptr; // OnStateResume, if it has one: back on top after a pop
     typename NestedLink<C, A>::LevelFn perform_link = nullptr; // its Perform without the machine handle, if it has one
+    typename NestedLink<C, A>::LevelFn perform_last = nullptr; // the same, ending the row
     PlainHookFn<C, A> plain_enter = nullptr; // its OnStateEnter without the machine handle, if it has one
     PlainHookFn<C, A> plain_exit = nullptr;  // its OnStateExit without the machine handle, if it has one
     NoneStepper<C, A> step_none; // the fast step when the state has no transitions
@@ -615,7 +616,10 @@ struct KindTable final : Table<AnyController, AnyAction> {
         m.exit = &ExitHook<C, A, S>;
         if constexpr (HasOnStatePause<S, C, A> || HasOnStatePauseM<S, C, A>) m.pause = &PauseHook<C, A, S>;
         if constexpr (HasOnStateResume<S, C, A> || HasOnStateResumeM<S, C, A>) m.resume = &ResumeHook<C, A, S>;
-        if constexpr (HasPerform<S, C, A>) m.perform_link = &PerformLevel<C, A, S>;
+        if constexpr (HasPerform<S, C, A>) {
+            m.perform_link = &PerformLevel<C, A, S>;
+            m.perform_last = &PerformLast<C, A, S>;
+        }
         if constexpr (HasOnStateEnter<S, C, A>) m.plain_enter = &PlainEnter<C, A, S>;
         if constexpr (HasOnStateExit<S, C, A>) m.plain_exit = &PlainExit<C, A, S>;
         m.step_none.step = &StepNone<C, A, S>;
