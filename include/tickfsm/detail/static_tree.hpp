@@ -2,9 +2,8 @@
 // StateManager::Configure on a compile-time machine's constant: each chain
 // added in one step and, for a constant with nested states, the tree as types
 // and the step of each leaf's active path with every condition and Perform
-// inlined, which a
-// StateManager or Crowd configured from the constant ticks the leaf with (see
-// FusedLeaf). Included by state_manager.hpp and static_machine.hpp only when
+// inlined, which a StateManager or Crowd configured from the constant ticks
+// the leaf with (see FusedLeaf). Included by state_manager.hpp and static_machine.hpp only when
 // both are: a file using one of them alone does not compile it.
 
 #include <array>
