@@ -36,7 +36,7 @@ bin="${1:-$root/build/bench/bench/tickfsm_bench_brawler}"
 n="${2:-1000}"
 ticks="${3:-1000}"
 impls=(switch naive tickfsm tickfsm-by-state tickfsm-crowd tickfsm-crowd-perform tickfsm-crowd-by-state tickfsm-static tickfsm-static-crowd tickfsm-static-crowd-by-state)
-[ "$(basename "$bin")" = tickfsm_bench_brawler_hsm ] && impls=(switch-hsm tickfsm-hsm tickfsm-hsm-crowd tickfsm-hsm-table tickfsm-hsm-table-crowd)
+[ "$(basename "$bin")" = tickfsm_bench_brawler_hsm ] && impls=(switch-hsm tickfsm-hsm tickfsm-hsm-crowd tickfsm-hsm-table tickfsm-hsm-table-crowd tickfsm-hsm-static tickfsm-hsm-static-crowd)
 baseline="${impls[0]}"
 # Matched against callgrind's demangled names, e.g.
 #   brawler::ImplBase<brawler::(anonymous namespace)::TickfsmImpl>::Run(unsigned long)

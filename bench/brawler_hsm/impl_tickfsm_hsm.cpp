@@ -5,6 +5,8 @@
 // `tickfsm-hsm-table`, `tickfsm-hsm-table-crowd`: the same tree and transitions
 // written as a compile-time constant, which the StateManager takes with
 // Configure (each leaf then ticks with its whole path compiled in).
+// `tickfsm-hsm-static`, `tickfsm-hsm-static-crowd`: the same constant run by
+// a StaticStateManager per agent and by a StaticCrowd (one switch).
 #include <memory>
 #include <optional>
 #include <span>
@@ -238,6 +240,73 @@ std::unique_ptr<Impl> Make(std::size_t n) {
   return std::make_unique<TickfsmHsmImpl<Manager, kCrowd>>(n);
 }
 
+// The constant run by a StaticStateManager per agent (kCrowd false) or one
+// StaticCrowd (true): each leaf's path in its case of one switch.
+template <bool kCrowd>
+class TickfsmHsmStaticImpl final : public ImplBase<TickfsmHsmStaticImpl<kCrowd>> {
+ public:
+  explicit TickfsmHsmStaticImpl(std::size_t n) : fighters_(n), rng_(n) {
+    for (std::size_t i = 0; i < n; ++i) rng_[i] = Seed(i);
+    const std::size_t heap = HeapBytesDuring([&] {
+      if constexpr (kCrowd) {
+        crowd_.emplace(n, DT);
+      } else {
+        machines_.reserve(n);
+        for (std::size_t i = 0; i < n; ++i) machines_.emplace_back(fighters_[i], DT);
+      }
+    });
+    bytes_ = n > 0 ? heap / n : 0;
+  }
+
+  void Tick() override {
+    std::uint32_t* const rng = rng_.data();
+    if constexpr (kCrowd) {
+      crowd_->TickAll(std::span<HsmFighter>(fighters_), [rng](std::size_t i, HsmFighter& f) {
+        const Input in = DrawInput(rng[i]);
+        Physics(f);
+        return in;
+      });
+    } else {
+      const std::size_t n = fighters_.size();
+      HsmFighter* const fighters = fighters_.data();
+      Machine* const machines = machines_.data();
+      for (std::size_t i = 0; i < n; ++i) {
+        const Input in = DrawInput(rng[i]);
+        Physics(fighters[i]);
+        machines[i].Perform(in);
+      }
+    }
+  }
+
+  Checksum Sum() const override {
+    Checksum c;
+    for (std::size_t i = 0; i < fighters_.size(); ++i) {
+      int index = 0;
+      if constexpr (kCrowd)
+        index = LeafIndex([&](auto s) { return crowd_->template IsIn<decltype(s)>(i); });
+      else
+        index = LeafIndex([&](auto s) { return machines_[i].template IsIn<decltype(s)>(); });
+      AccumulateHsm(c, index, fighters_[i]);
+    }
+    return c;
+  }
+
+  std::size_t MachineBytesPerAgent() const override { return bytes_; }
+
+ private:
+  using Machine = tickfsm::StaticStateManager<kHsmTransitions>;
+  std::vector<HsmFighter> fighters_;
+  std::vector<std::uint32_t> rng_;
+  std::optional<tickfsm::StaticCrowd<kHsmTransitions>> crowd_;
+  std::vector<Machine> machines_;
+  std::size_t bytes_ = 0;
+};
+
+template <bool kCrowd>
+std::unique_ptr<Impl> MakeStatic(std::size_t n) {
+  return std::make_unique<TickfsmHsmStaticImpl<kCrowd>>(n);
+}
+
 }  // namespace
 }  // namespace brawler::hsm
 
@@ -249,3 +318,6 @@ extern const brawler::ImplInfo kTickfsmHsmTableImpl{
     "tickfsm-hsm-table", &brawler::hsm::Make<brawler::hsm::HsmTableStateManager, false>, true};
 extern const brawler::ImplInfo kTickfsmHsmTableCrowdImpl{
     "tickfsm-hsm-table-crowd", &brawler::hsm::Make<brawler::hsm::HsmTableStateManager, true>, true};
+extern const brawler::ImplInfo kTickfsmHsmStaticImpl{"tickfsm-hsm-static", &brawler::hsm::MakeStatic<false>, true};
+extern const brawler::ImplInfo kTickfsmHsmStaticCrowdImpl{"tickfsm-hsm-static-crowd",
+                                                          &brawler::hsm::MakeStatic<true>, true};

@@ -3,7 +3,7 @@
 #include "impl.hpp"
 
 #define BRAWLER_HSM_IMPLS(X) X(kSwitchHsmImpl) X(kTickfsmHsmImpl) X(kTickfsmHsmCrowdImpl) X(kTickfsmHsmTableImpl) \
-  X(kTickfsmHsmTableCrowdImpl)
+  X(kTickfsmHsmTableCrowdImpl) X(kTickfsmHsmStaticImpl) X(kTickfsmHsmStaticCrowdImpl)
 #define BRAWLER_HSM_DECLARE(impl) extern const brawler::ImplInfo impl;
 #define BRAWLER_HSM_ADDRESS(impl) &::impl,
 

@@ -49,10 +49,11 @@ class StaticTransitions<Controller, Action, Initial, detail::TypeList<Done...>, 
 public:
     /// Nests states, as StateManager::SetSubstates does: Initial and Others
     /// become Parent's substates, Initial its initial one. Written before
-    /// SetInitialState, one call per parent. A constant with nested states
-    /// configures a StateManager (Configure) and its crowds, whose leaves then
-    /// tick with their whole active path's conditions and Performs inlined;
-    /// StaticStateManager and StaticCrowd run flat machines only.
+    /// SetInitialState, one call per parent. StaticStateManager and
+    /// StaticCrowd run such a constant with each leaf's whole active path
+    /// (conditions, changes and Performs) in its case of the switch; a
+    /// StateManager configured from it (Configure) ticks each leaf's path as
+    /// one step.
     template <class Parent, class Initial_, class... Others>
     constexpr auto SetSubstates() const {
         static_assert(std::is_void_v<Initial>,
@@ -169,6 +170,105 @@ struct StaticStep<C, A, TypeList<St...>, StaticChain<S, Edges...>> {
     }
 };
 
+template <class C, class A, class States, class Tree, class Levels>
+struct StaticPathStep;
+/// The tick of a leaf of a nested constant, whose active path has these
+/// chains (StaticChain<S, StaticEdge...>, one per state, outermost first):
+/// count it; try each level's transitions in order, outermost first, each
+/// with its own state's time; the first that holds makes its change (exits
+/// innermost first up to the lowest ancestor the target shares, enters from
+/// below it down to the target and on by initial substates, then the
+/// entered path performs); else the path performs, outermost first. The
+/// rules of StateManager's nested tick, with every hook inlined.
+template <class C, class A, class... St, class Tree, class... Levels>
+struct StaticPathStep<C, A, TypeList<St...>, Tree, TypeList<Levels...>> {
+    static constexpr std::size_t kDepth = sizeof...(Levels);
+    using Path = TypeList<typename Levels::From...>;
+
+    template <class T, class Storage>
+    [[gnu::always_inline]] static T& Object(Storage& d) noexcept {
+        return static_cast<StaticStateSlot<IndexIn<T>(TypeList<St...>{}), T>&>(d).state;
+    }
+
+    template <class... X, class Storage>
+    [[gnu::always_inline]] static void ExitAll(TypeList<X...>, C& c, const A& a, Storage& d) {
+        (..., CallExit(Object<X>(d), c, a));
+    }
+    template <class... Z, class Storage>
+    [[gnu::always_inline]] static void PerformAll(TypeList<Z...>, C& c, const A& a, Storage& d) {
+        (..., CallPerform(Object<Z>(d), c, a));
+    }
+    // The composites that stay active keep their time. The counts are read
+    // again here, through a pointer opaque to the compiler: merged with the
+    // sum a level's conditions get as their time, that sum (and its overflow
+    // test) would be made on every tick, even for conditions that do not
+    // read the time.
+    template <std::size_t... I>
+    [[gnu::always_inline]] static void KeepBases(std::index_sequence<I...>, [[maybe_unused]] std::uint32_t* bases,
+                                                 [[maybe_unused]] std::uint32_t ticks) {
+        if constexpr (sizeof...(I) > 0) {
+            std::uint32_t* const counts = Opaque(bases);
+            (..., void(counts[I] = SumTicks(counts[I], ticks)));
+        }
+    }
+    // Each state entered, outermost first, at depth kStart + I; a composite's time starts at 0.
+    template <std::size_t kStart, class... Y, std::size_t... I, class Storage>
+    [[gnu::always_inline]] static void EnterAll(TypeList<Y...>, std::index_sequence<I...>, [[maybe_unused]] C& c,
+                                                [[maybe_unused]] const A& a, [[maybe_unused]] Storage& d,
+                                                [[maybe_unused]] std::uint32_t* bases) {
+        (..., EnterOne<kStart + I, Y>(c, a, d, bases));
+    }
+    template <std::size_t kAt, class Y, class Storage>
+    [[gnu::always_inline]] static void EnterOne(C& c, const A& a, Storage& d, std::uint32_t* bases) {
+        if constexpr (kStaticComposite<Y, Tree>) bases[kAt] = 0;
+        CallEnter(Object<Y>(d), c, a);
+    }
+    template <class... P>
+    static constexpr StateIndex LeafOf(TypeList<P...>) {
+        return static_cast<StateIndex>(IndexIn<PackAt<sizeof...(P) - 1, P...>>(TypeList<St...>{}));
+    }
+
+    /// The change Move describes (a StaticMove from this path).
+    template <class Move, class Storage>
+    [[gnu::always_inline]] static void Fire(C& c, const A& a, Runtime& rt, Storage& d, std::uint32_t* bases) {
+        ExitAll(typename Move::Exits{}, c, a, d);
+        KeepBases(std::make_index_sequence<Move::kStart>{}, bases, rt.ticks);
+        rt.state = LeafOf(typename Move::EnteredPath{});
+        rt.ticks = 0;
+        EnterAll<Move::kStart>(typename Move::Enters{}, std::make_index_sequence<Move::kEnters>{}, c, a, d, bases);
+        PerformAll(typename Move::EnteredPath{}, c, a, d);
+    }
+
+    /// Level J's transitions in order, with its state's time.
+    template <std::size_t J, class S, class... Edges, class Storage>
+    [[gnu::always_inline]] static bool TryLevel(StaticChain<S, Edges...>, C& c, const A& a, Runtime& rt, Storage& d,
+                                                std::uint32_t* bases, float dt, std::uint32_t leaf_ticks) {
+        if constexpr (sizeof...(Edges) == 0) {
+            (void)c, (void)a, (void)rt, (void)d, (void)bases, (void)dt, (void)leaf_ticks;
+            return false;
+        } else {
+            std::uint32_t ticks = leaf_ticks;
+            if constexpr (J + 1 < kDepth) ticks = SumTicks(bases[J], leaf_ticks);
+            [[maybe_unused]] const float t = TimeOf(ticks, dt);
+            return ((CallCondition(typename Edges::Condition{}, c, a, t) &&
+                     (Fire<StaticMove<Tree, Path, typename Edges::Target>>(c, a, rt, d, bases), true)) ||
+                    ...);
+        }
+    }
+
+    template <std::size_t... J, class Storage>
+    [[gnu::always_inline]] static void RunLevels(std::index_sequence<J...>, C& c, const A& a, Runtime& rt, float dt,
+                                                 Storage& d, std::uint32_t* bases) {
+        const std::uint32_t ticks = CountTick(rt.ticks);
+        if (!(TryLevel<J>(Levels{}, c, a, rt, d, bases, dt, ticks) || ...)) PerformAll(Path{}, c, a, d);
+    }
+    template <class Storage>
+    [[gnu::always_inline]] static void Run(C& c, const A& a, Runtime& rt, float dt, Storage& d,
+                                           std::uint32_t* bases) {
+        RunLevels(std::make_index_sequence<kDepth>{}, c, a, rt, dt, d, bases);
+    }
+};
+
 /// S's OnStateInit, if it has one.
 template <class S, class C>
 [[gnu::always_inline]] inline void CallInit(S& s, C& c) {
@@ -184,14 +284,21 @@ struct StaticCore {
     static_assert(!std::is_void_v<typename Table::InitialType>,
                   "tickfsm: a compile-time machine needs an initial state: start its transitions with "
                   "tickfsm::Transitions<Controller, Action>().SetInitialState<S>()");
-    static_assert(std::is_same_v<typename Table::TreeTypes, TypeList<>>,
-                  "tickfsm: StaticStateManager and StaticCrowd run flat machines; these transitions nest states "
-                  "(SetSubstates): configure a StateManager from them with Configure(kTable), and tick many "
-                  "characters with a tickfsm::Crowd of that StateManager");
+    using Tree = typename Table::TreeTypes;
+    /// Whether the constant nests states (SetSubstates): then the current
+    /// state is always a leaf, and each composite on its path has a count of
+    /// its own (see Bases).
+    static constexpr bool kNested = !std::is_same_v<Tree, TypeList<>>;
+    static_assert(StaticTreeChecked(Tree{}));
     using Facts = StaticTableFacts<typename Table::ChainTypes>;
-    using States = typename Facts::States;
+    // The states of the chains, in the order they appear (the ids of a flat
+    // machine), then the tree's others.
+    using States = typename StaticStatesWithTree<typename Facts::States, Tree>::type;
     template <class S>
     using ChainOf = typename Facts::template ChainOf<S>;
+    /// S's active path, outermost first (TypeList<S> in a flat machine).
+    template <class S>
+    using PathOf = typename StaticPathTo<1, S, Tree>::type;
 
     static constexpr std::size_t kStateCount = []<class... S>(TypeList<S...>) { return sizeof...(S); }(States{});
     static_assert(kStateCount < kNoState, "tickfsm: a compile-time machine holds at most 65534 states");
@@ -207,6 +314,33 @@ struct StaticCore {
     static constexpr bool kIsState = kIndexOf<S> < kStateCount;
     template <std::size_t I>
     using StateAt = typename TypeAt<I, States>::type;
+    template <class S>
+    static constexpr bool kComposite = kStaticComposite<S, Tree>;
+    template <class S>
+    static constexpr std::size_t kDepthOf = StaticCount(PathOf<S>{}); // 1 at the root
+
+    /// Each state's parent's id (kNoState at the root), by id.
+    static constexpr std::array<StateIndex, kStateCount> kParents = []<class... S>(TypeList<S...>) {
+        constexpr auto parent = [](std::size_t id) { return static_cast<StateIndex>(id < kStateCount ? id : kNoState); };
+        return std::array<StateIndex, kStateCount>{parent(IndexIn<typename StaticParentIn<S, Tree>::type>(States{}))...};
+    }(States{});
+    /// A count per level of nesting above the leaves: the ticks the composite
+    /// at that depth had when the current leaf was entered (its time is that
+    /// plus the leaf's). Composites at one depth are never active together,
+    /// so they share it.
+    static constexpr std::size_t kSlots = []<class... S>(TypeList<S...>) {
+        std::size_t deepest = 1;
+        ((deepest = kDepthOf<S> > deepest ? kDepthOf<S> : deepest), ...);
+        return kNested ? deepest - 1 : 0;
+    }(States{});
+    using Bases = StaticBases<kSlots>;
+    /// The leaf the initial state leads to (itself, or on by initial substates)
+    /// and the path to it.
+    using InitialPath = typename StaticDescent<kDepthOf<typename Table::InitialType> + 1, typename Table::InitialType,
+                                               Tree, PathOf<typename Table::InitialType>>::type;
+    static constexpr std::size_t kInitialLeaf = []<class... P>(TypeList<P...>) {
+        return IndexIn<PackAt<sizeof...(P) - 1, P...>>(States{});
+    }(InitialPath{});
 
     static constexpr const std::array<std::string_view, kStateCount>& Names() noexcept {
         return StaticNames<States>::kNames;
@@ -226,10 +360,22 @@ struct StaticCore {
         return static_cast<StaticStateSlot<kIndexOf<S>, S>&>(d).state;
     }
 
-    /// The tick of state I (see StaticStep).
+    template <class... P>
+    static auto PathChains(TypeList<P...>) -> TypeList<ChainOf<P>...>;
+    /// Whether state I's case of the switch runs a tick: every state of a
+    /// flat machine, the leaves of a nested one.
     template <std::size_t I>
-    [[gnu::always_inline]] static void StepAt(C& c, const A& a, Runtime& rt, Storage& d, float dt) {
-        StaticStep<C, A, States, ChainOf<StateAt<I>>>::Run(c, a, rt, dt, d);
+    static constexpr bool kTicks = !kComposite<StateAt<I>>;
+
+    /// The tick of state I (see StaticStep and StaticPathStep), a leaf.
+    template <std::size_t I>
+    [[gnu::always_inline]] static void StepAt(C& c, const A& a, Runtime& rt, Storage& d, float dt,
+                                              [[maybe_unused]] std::uint32_t* bases) {
+        if constexpr (kNested)
+            StaticPathStep<C, A, States, Tree, decltype(PathChains(PathOf<StateAt<I>>{}))>::Run(c, a, rt, dt, d,
+                                                                                              bases);
+        else
+            StaticStep<C, A, States, ChainOf<StateAt<I>>>::Run(c, a, rt, dt, d);
     }
 
     /// The tick of the current state among states Base to Base + 63, false
@@ -238,12 +384,16 @@ struct StaticCore {
     /// jump table of a hand-written switch: the compiler turns a fold into a
     /// table only after testing its first comparison apart.
     template <std::size_t Base = 0>
-    [[gnu::always_inline]] static bool Dispatch(C& c, const A& a, Runtime& rt, Storage& d, float dt) {
+    [[gnu::always_inline]] static bool Dispatch(C& c, const A& a, Runtime& rt, Storage& d, float dt,
+                                                std::uint32_t* bases) {
 #define TICKFSM_DETAIL_STATE_CASE(k)                                                                           \
     case k:                                                                                                   \
-        if constexpr (Base + (k) < kStateCount)                                                              \
-            return (StaticStep<C, A, States, ChainOf<StateAt<Base + (k)>>>::Run(c, a, rt, dt, d), true);      \
-        else return false;
+        if constexpr (Base + (k) < kStateCount) {                                                            \
+            if constexpr (kTicks<Base + (k)>) return (StepAt<Base + (k)>(c, a, rt, d, dt, bases), true);      \
+            else return false;                                                                                \
+        } else {                                                                                              \
+            return false;                                                                                     \
+        }
 #define TICKFSM_DETAIL_STATE_CASES8(k)                                                                         \
     TICKFSM_DETAIL_STATE_CASE(k) TICKFSM_DETAIL_STATE_CASE(k + 1) TICKFSM_DETAIL_STATE_CASE(k + 2)             \
     TICKFSM_DETAIL_STATE_CASE(k + 3) TICKFSM_DETAIL_STATE_CASE(k + 4) TICKFSM_DETAIL_STATE_CASE(k + 5)         \
@@ -258,7 +408,7 @@ struct StaticCore {
             TICKFSM_DETAIL_STATE_CASES8(48)
             TICKFSM_DETAIL_STATE_CASES8(56)
         default:
-            if constexpr (Base + 64 < kStateCount) return Dispatch<Base + 64>(c, a, rt, d, dt);
+            if constexpr (Base + 64 < kStateCount) return Dispatch<Base + 64>(c, a, rt, d, dt, bases);
             else return false;
         }
 #undef TICKFSM_DETAIL_STATE_CASES8
@@ -276,26 +426,79 @@ struct StaticCore {
                                void(rt.ticks = static_cast<std::uint32_t>(I + 1)))));
     }
 
-    /// OnStateInit of every state once per character, then the initial state is entered.
-    [[gnu::noinline]] static void Start(C& c, const A& a, Runtime& rt, Storage& d) {
+    /// OnStateInit of every state, once per character.
+    [[gnu::noinline, gnu::cold]] static void InitOnce(C& c, Runtime& rt, Storage& d) {
         if (!(rt.flags & kInitialized)) {
             InitAll(c, rt, d, Indices{});
             rt.flags = static_cast<std::uint16_t>(rt.flags | kInitialized);
         }
-        using Initial = typename Table::InitialType;
-        rt.state = static_cast<StateIndex>(kIndexOf<Initial>);
+    }
+    template <std::size_t I, class P>
+    [[gnu::always_inline]] static void EnterInitial(C& c, const A& a, Storage& d, std::uint32_t* bases) {
+        if constexpr (kComposite<P>) bases[I] = 0;
+        CallEnter(Get<P>(d), c, a);
+    }
+    template <class... P, std::size_t... I>
+    [[gnu::always_inline]] static void EnterInitialPath(TypeList<P...>, std::index_sequence<I...>, C& c,
+                                                        const A& a, Storage& d, std::uint32_t* bases) {
+        (..., EnterInitial<I, P>(c, a, d, bases));
+    }
+    /// OnStateInit of every state once per character, then the initial state
+    /// is entered (with its ancestors, outermost first, and on by initial
+    /// substates down to a leaf). Its hooks are compiled in place, on the path
+    /// of a character's first tick: a call taking the action by reference
+    /// would keep the action in memory on every tick.
+    [[gnu::always_inline]] static void Start(C& c, const A& a, Runtime& rt, Storage& d, std::uint32_t* bases) {
+        InitOnce(c, rt, d);
+        rt.state = static_cast<StateIndex>(kInitialLeaf);
         rt.ticks = 0;
         rt.flags = static_cast<std::uint16_t>(rt.flags | kStarted);
-        CallEnter(Get<Initial>(d), c, a);
+        EnterInitialPath(InitialPath{}, std::make_index_sequence<StaticCount(InitialPath{})>{}, c, a, d, bases);
     }
 
     /// One fixed tick by the tick rules (StateManager's): a character not
-    /// started yet first enters the initial state.
-    [[gnu::always_inline]] static void Tick(C& c, const A& a, Runtime& rt, Storage& d, float dt) {
-        if (!Dispatch(c, a, rt, d, dt)) [[unlikely]] {
-            Start(c, a, rt, d);
-            StepAt<kIndexOf<typename Table::InitialType>>(c, a, rt, d, dt);
+    /// started yet first enters the initial state. `bases` is the character's
+    /// Bases (null for a flat machine).
+    [[gnu::always_inline]] static void Tick(C& c, const A& a, Runtime& rt, Storage& d, float dt,
+                                            std::uint32_t* bases) {
+        if (!Dispatch(c, a, rt, d, dt, bases)) [[unlikely]] {
+            Start(c, a, rt, d, bases);
+            StepAt<kInitialLeaf>(c, a, rt, d, dt, bases);
         }
+    }
+
+    /// Whether S is active for a character whose leaf is `leaf`: the leaf or one of its ancestors.
+    template <class S>
+    static bool IsIn(StateIndex leaf) noexcept {
+        CheckQueried<S>();
+        if constexpr (!kComposite<S>) {
+            return leaf == kIndexOf<S>;
+        } else {
+            for (std::size_t at = leaf; at < kStateCount; at = kParents[at])
+                if (at == kIndexOf<S>) return true;
+            return false;
+        }
+    }
+    /// The ticks S has been active (0 if it is not).
+    template <class S>
+    static std::uint32_t TicksIn(const Runtime& rt, const std::uint32_t* bases) noexcept {
+        if (!IsIn<S>(rt.state)) return 0;
+        if constexpr (kComposite<S>) return SumTicks(bases[kDepthOf<S> - 1], rt.ticks);
+        else return rt.ticks;
+    }
+    /// The active path as text, outermost first ("" before the start).
+    static std::string PathText(StateIndex leaf) {
+        if (leaf >= kStateCount) return {};
+        std::string_view names[kStaticMaxDepth];
+        std::size_t depth = 0;
+        for (std::size_t at = leaf; at < kStateCount && depth < kStaticMaxDepth; at = kParents[at])
+            names[depth++] = Names()[at];
+        std::string text;
+        while (depth > 0) {
+            text += names[--depth];
+            if (depth > 0) text += '/';
+        }
+        return text;
     }
 
     template <class S>
@@ -346,12 +549,13 @@ public:
 
     StaticStateManager(const StaticStateManager& other)
         : bound_controller(other.bound_controller), machine_runtime(other.machine_runtime),
-          fixed_step(other.fixed_step), state_objects(other.state_objects) {}
+          fixed_step(other.fixed_step), state_objects(other.state_objects), composite_ticks(other.composite_ticks) {}
     StaticStateManager& operator=(const StaticStateManager& other) {
         bound_controller = other.bound_controller;
         machine_runtime = other.machine_runtime;
         fixed_step = other.fixed_step;
         state_objects = other.state_objects;
+        composite_ticks = other.composite_ticks;
         return *this; // in_tick stays this machine's own
     }
 
@@ -360,7 +564,7 @@ public:
         if (in_tick) [[unlikely]]
             Refuse("Perform()");
         detail::ScopedValue<bool> mark(in_tick, true);
-        Core::Tick(*bound_controller, action, machine_runtime, state_objects, fixed_step);
+        Core::Tick(*bound_controller, action, machine_runtime, state_objects, fixed_step, composite_ticks.data());
     }
 
     /// Back to the initial state, entered on the next Perform. No hook runs now;
@@ -371,14 +575,16 @@ public:
         Core::Unstart(machine_runtime);
     }
 
+    /// Whether S is active: the current state or, in a nested constant, one of its ancestors.
     template <class S>
     bool IsIn() const noexcept {
-        Core::template CheckQueried<S>();
-        return machine_runtime.state == Core::template kIndexOf<S>;
+        return Core::template IsIn<S>(machine_runtime.state);
     }
-    /// The current state's id (not valid before the first Perform).
+    /// The current state's id (a leaf of a nested constant; not valid before the first Perform).
     StateId CurrentState() const noexcept { return StateId{machine_runtime.state}; }
     std::string_view CurrentStateName() const noexcept { return Core::NameOf(machine_runtime.state); }
+    /// The active path as text, outermost first: "Alive/Grounded/Run" ("" before the first Perform).
+    std::string ActivePath() const { return Core::PathText(machine_runtime.state); }
     /// This machine's object of state S.
     template <class S>
     S& State() noexcept {
@@ -387,6 +593,17 @@ public:
     }
     std::uint32_t TicksInState() const noexcept { return machine_runtime.ticks; }
     double TimeInState() const noexcept { return detail::SecondsOf(machine_runtime.ticks, fixed_step); }
+    /// The ticks S has been active: the current state's, or a composite's that
+    /// holds it (which runs on while its substates change); 0 when S is not active.
+    template <class S>
+    std::uint32_t TicksInState() const noexcept {
+        return Core::template TicksIn<S>(machine_runtime, composite_ticks.data());
+    }
+    /// TicksInState<S>() in seconds.
+    template <class S>
+    double TimeInState() const noexcept {
+        return detail::SecondsOf(TicksInState<S>(), fixed_step);
+    }
     bool IsStarted() const noexcept { return (machine_runtime.flags & detail::kStarted) != 0; }
     float FixedDeltaTime() const noexcept { return fixed_step; }
 
@@ -404,15 +621,18 @@ private:
     float fixed_step;
     bool in_tick = false; // a byte of its own: see detail::ScopedValue
     [[no_unique_address]] typename Core::Storage state_objects{};
+    [[no_unique_address]] typename Core::Bases composite_ticks{};
 };
 
 /// Many characters on one compile-time machine: per character the current
-/// state id and its ticks (8 bytes) plus the objects of states that have data.
-/// The controllers stay yours.
+/// state id and its ticks (8 bytes), a count per level of nesting above the
+/// leaves if the constant nests states (4 bytes each), and the objects of
+/// states that have data. The controllers stay yours.
 template <auto kTransitions>
 class StaticCrowd : public detail::StaticStateIds<detail::StaticCoreOf<kTransitions>> {
     using Core = detail::StaticCoreOf<kTransitions>;
     using Storage = typename Core::Storage;
+    using Bases = typename Core::Bases;
 
 public:
     using Controller = typename Core::C;
@@ -421,6 +641,7 @@ public:
     /// `count` characters, none started; one tick lasts `fixed_dt` seconds.
     explicit StaticCrowd(std::size_t count, float fixed_dt = 1.0f / 60.0f) : runtimes(count), dt(fixed_dt) {
         if constexpr (Core::kHasData) states.resize(count);
+        if constexpr (Core::kNested) bases.resize(count);
         Recount();
     }
 
@@ -430,7 +651,7 @@ public:
         if (active != kNothing) [[unlikely]]
             Refuse(detail::MessageText(detail::Message::PerformCall, i));
         detail::ScopedValue<std::size_t> running(active, i + 1);
-        Core::Tick(controller, action, runtimes[i], StatesOf(i), dt);
+        Core::Tick(controller, action, runtimes[i], StatesOf(i), dt, BasesOf(i));
     }
 
     /// One tick of every character: controllers[i] with actions[i].
@@ -457,7 +678,7 @@ public:
         const float seconds = dt;
         for (std::size_t i = 0; i < count; ++i) {
             const Action& action = make_action(i, controller[i]);
-            Core::Tick(controller[i], action, runtime[i], StatesOf(i), seconds);
+            Core::Tick(controller[i], action, runtime[i], StatesOf(i), seconds, BasesOf(i));
         }
     }
 
@@ -475,17 +696,18 @@ public:
             Refuse("Add()");
         runtimes.emplace_back();
         if constexpr (Core::kHasData) states.emplace_back();
+        if constexpr (Core::kNested) bases.emplace_back();
         Recount();
         return runtimes.size() - 1;
     }
 
     // In checked builds (TICKFSM_CHECKED), every call taking a character's
     // index refuses one out of range with a ConfigError, as Crowd's do.
+    /// Whether S is active for character i: its current state or, in a nested constant, one of its ancestors.
     template <class S>
     bool IsIn(std::size_t i) const noexcept(!TICKFSM_CHECKED) {
-        Core::template CheckQueried<S>();
         CheckIndex(i, "IsIn");
-        return runtimes[i].state == Core::template kIndexOf<S>;
+        return Core::template IsIn<S>(runtimes[i].state);
     }
     StateId CurrentState(std::size_t i) const noexcept(!TICKFSM_CHECKED) {
         CheckIndex(i, "CurrentState");
@@ -494,6 +716,11 @@ public:
     std::string_view CurrentStateName(std::size_t i) const noexcept(!TICKFSM_CHECKED) {
         CheckIndex(i, "CurrentStateName");
         return Core::NameOf(runtimes[i].state);
+    }
+    /// Character i's active path as text, outermost first ("" before its first tick).
+    std::string ActivePath(std::size_t i) const {
+        CheckIndex(i, "ActivePath");
+        return Core::PathText(runtimes[i].state);
     }
     /// Character i's object of state S.
     template <class S>
@@ -510,15 +737,27 @@ public:
         CheckIndex(i, "TimeInState");
         return detail::SecondsOf(runtimes[i].ticks, dt);
     }
+    /// The ticks S has been active for character i (StaticStateManager::TicksInState<S>()).
+    template <class S>
+    std::uint32_t TicksInState(std::size_t i) const noexcept(!TICKFSM_CHECKED) {
+        CheckIndex(i, "TicksInState");
+        return Core::template TicksIn<S>(runtimes[i], BasesOf(i));
+    }
+    /// TicksInState<S>(i) in seconds.
+    template <class S>
+    double TimeInState(std::size_t i) const noexcept(!TICKFSM_CHECKED) {
+        return detail::SecondsOf(TicksInState<S>(i), dt);
+    }
     bool IsStarted(std::size_t i) const noexcept(!TICKFSM_CHECKED) {
         CheckIndex(i, "IsStarted");
         return (runtimes[i].flags & detail::kStarted) != 0;
     }
     std::size_t Size() const noexcept { return runtimes.size(); }
     float FixedDeltaTime() const noexcept { return dt; }
-    /// Bytes the crowd holds per character: state id, flags and ticks, plus state data.
+    /// Bytes the crowd holds per character: state id, flags and ticks, the
+    /// counts of a nested constant's composites, plus state data.
     static constexpr std::size_t BytesPerCharacter() noexcept {
-        return sizeof(detail::Runtime) + (Core::kHasData ? sizeof(Storage) : 0);
+        return sizeof(detail::Runtime) + (Core::kNested ? sizeof(Bases) : 0) + (Core::kHasData ? sizeof(Storage) : 0);
     }
 
 private:
@@ -555,7 +794,7 @@ private:
                     return s < Core::kStateCount ? s : Core::kStateCount;
                 },
                 [&](std::size_t i, std::uint16_t, const Action& action) {
-                    Core::Tick(controller[i], action, runtime[i], StatesOf(i), seconds);
+                    Core::Tick(controller[i], action, runtime[i], StatesOf(i), seconds, BasesOf(i));
                 });
         }
     }
@@ -575,6 +814,14 @@ private:
     [[gnu::always_inline]] Storage& StatesOf(std::size_t i) noexcept {
         if constexpr (Core::kHasData) return states[i];
         else return stateless;
+    }
+    [[gnu::always_inline]] std::uint32_t* BasesOf(std::size_t i) noexcept {
+        if constexpr (Core::kNested) return bases[i].data();
+        else return nullptr;
+    }
+    const std::uint32_t* BasesOf(std::size_t i) const noexcept {
+        if constexpr (Core::kNested) return bases[i].data();
+        else return nullptr;
     }
 
     /// TickAll's gate follows the character count (see fast_count).
@@ -601,6 +848,7 @@ private:
 
     std::vector<detail::Runtime> runtimes;
     std::vector<Storage> states; // empty unless some state has data
+    std::vector<Bases> bases;    // empty unless the constant nests states
     float dt;
     // Nothing, TickAll, or i + 1 while character i ticks: a hook may not tick,
     // reset or grow the crowd that runs it.

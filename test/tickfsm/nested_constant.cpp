@@ -16,6 +16,7 @@
 #include <catch2/catch.hpp>
 
 #include <cstdint>
+#include <memory>
 #include <random>
 #include <set>
 #include <stdexcept>
@@ -368,4 +369,140 @@ TEST_CASE("An enter hook that throws during a compiled change leaves the machine
         CHECK(constant.TicksInState() == words.TicksInState());
         CHECK(constant.TicksInState<Outer>() == words.TicksInState<Outer>());
     }
+}
+
+TEST_CASE("A StaticStateManager of a constant with nested states ticks exactly like the words written out",
+          "[nested][static]") {
+    Bot words_bot, static_bot;
+    WordsBot words(words_bot);
+    tickfsm::StaticStateManager<kTable> machine(static_bot, kDt);
+    std::set<std::pair<std::string, std::string>> changes;
+    RequireSameTicks(machine, static_bot, words, words_bot, 2027, 20000,
+                     [&](const std::string& before, const std::vector<int>&) {
+                         if (machine.ActivePath() != before) changes.emplace(before, machine.ActivePath());
+                     });
+    CHECK(changes.size() == 25); // every transition, from every leaf it applies to (as above)
+    CHECK(machine.IsIn<Root>() == words.IsIn<Root>());
+    CHECK(machine.CurrentStateName() == words.CurrentStateName());
+    CHECK(machine.TimeInState<Root>() == words.TimeInState<Root>());
+
+    // A copy is a snapshot, composites' times included: from the state before
+    // a tick, a copy ticks to where the original went (the conditions read
+    // only the input and the times).
+    tickfsm::StaticStateManager<kTable> copy(machine);
+    std::mt19937 rng(99);
+    for (int tick = 0; tick < 2000; ++tick) {
+        const In in = Draw(rng);
+        tickfsm::StaticStateManager<kTable> replay(copy); // bound to static_bot, as `machine` is
+        machine.Perform(in);
+        replay.Perform(in);
+        REQUIRE(Times(replay) == Times(machine));
+        REQUIRE(replay.ActivePath() == machine.ActivePath());
+        copy = machine;
+        static_bot.log.clear();
+    }
+}
+
+TEST_CASE("A StaticCrowd of a constant with nested states ticks each character as its machine",
+          "[nested][static][crowd]") {
+    constexpr std::size_t kCount = 48;
+    std::vector<Bot> static_bots(kCount), words_bots(kCount);
+    tickfsm::StaticCrowd<kTable> crowd(kCount, kDt);
+    std::vector<std::unique_ptr<WordsBot>> words;
+    for (Bot& bot : words_bots) words.push_back(std::make_unique<WordsBot>(bot));
+    std::mt19937 rng(8);
+    for (int tick = 0; tick < 3000; ++tick) {
+        std::vector<In> inputs(kCount);
+        for (In& in : inputs) in = Draw(rng);
+        const auto input = [&](std::size_t i, Bot&) { return inputs[i]; };
+        if (tick % 3 == 0) {
+            crowd.TickAll(static_bots, input);
+        } else if (tick % 3 == 1) {
+            crowd.TickAll(static_bots, input, tickfsm::TickOrder::ByState);
+        } else {
+            for (std::size_t i = 0; i < kCount; ++i) crowd.Perform(i, static_bots[i], inputs[i]);
+        }
+        for (std::size_t i = 0; i < kCount; ++i) words[i]->Perform(inputs[i]);
+        for (std::size_t i = 0; i < kCount; ++i) {
+            INFO("tick " << tick << " character " << i);
+            const WordsBot& machine = *words[i];
+            REQUIRE(static_bots[i].log == words_bots[i].log);
+            REQUIRE(static_bots[i].energy == words_bots[i].energy);
+            REQUIRE(crowd.ActivePath(i) == machine.ActivePath());
+            REQUIRE(crowd.IsIn<A>(i) == machine.IsIn<A>());
+            REQUIRE(crowd.IsIn<C1>(i) == machine.IsIn<C1>());
+            REQUIRE(crowd.TicksInState(i) == machine.TicksInState());
+            REQUIRE(crowd.TicksInState<A>(i) == machine.TicksInState<A>());
+            REQUIRE(crowd.TicksInState<A2>(i) == machine.TicksInState<A2>());
+            REQUIRE(crowd.TicksInState<Root>(i) == machine.TicksInState<Root>());
+            REQUIRE(crowd.TicksInState<C>(i) == machine.TicksInState<C>());
+            static_bots[i].log.clear();
+            words_bots[i].log.clear();
+        }
+    }
+    // Per character: the leaf and its ticks (8), a count for each level of
+    // composites above the leaves (Root; A or C; A2), and B's object.
+    CHECK(crowd.BytesPerCharacter() == 8 + 3 * sizeof(std::uint32_t) + sizeof(B));
+}
+
+namespace {
+struct Guard {
+    std::vector<std::string> log;
+};
+struct Patrol {
+    void OnStateEnter(Guard& g, const In&) { g.log.push_back("enter Patrol"); }
+    void OnStateExit(Guard& g, const In&) { g.log.push_back("exit Patrol"); }
+    void Perform(Guard& g, const In&) { g.log.push_back("Patrol"); }
+};
+struct Walk {
+    void OnStateEnter(Guard& g, const In&) { g.log.push_back("enter Walk"); }
+    void OnStateExit(Guard& g, const In&) { g.log.push_back("exit Walk"); }
+    void Perform(Guard& g, const In&) { g.log.push_back("Walk"); }
+};
+struct Look {
+    void OnStateEnter(Guard& g, const In&) { g.log.push_back("enter Look"); }
+    void Perform(Guard& g, const In&) { g.log.push_back("Look"); }
+};
+struct Alarm {
+    void OnStateEnter(Guard& g, const In&) { g.log.push_back("enter Alarm"); }
+    void Perform(Guard& g, const In&) { g.log.push_back("Alarm"); }
+};
+// The initial state is a composite: the machine starts in its initial substate.
+inline constexpr auto kGuardTable = tickfsm::Transitions<Guard, In>()
+                                        .SetSubstates<Patrol, Walk, Look>()
+                                        .SetInitialState<Patrol>()
+                                        .To<Alarm>([](const Guard&, const In& in) { return in.Bit(0); })
+                                        .From<Walk>()
+                                        .To<Look>([](const Guard&, const In&, float t) { return t >= 0.02f; })
+                                        .From<Alarm>()
+                                        .To<Patrol>([](const Guard&, const In& in) { return in.Bit(1); });
+} // namespace
+
+TEST_CASE("A StaticStateManager whose initial state is a composite enters it, then its initial substate",
+          "[nested][static]") {
+    Guard guard;
+    tickfsm::StaticStateManager<kGuardTable> machine(guard, 0.01f);
+    machine.Perform(In{});
+    CHECK(guard.log == std::vector<std::string>{"enter Patrol", "enter Walk", "Patrol", "Walk"});
+    CHECK(machine.ActivePath() == "Patrol/Walk");
+    CHECK(machine.IsIn<Patrol>());
+    CHECK(machine.IsIn<Walk>());
+    CHECK_FALSE(machine.IsIn<Look>());
+    guard.log.clear();
+    machine.Perform(In{}); // Walk's time reaches 0.02 s: Walk -> Look inside Patrol, whose time runs on
+    CHECK(guard.log == std::vector<std::string>{"exit Walk", "enter Look", "Patrol", "Look"});
+    CHECK(machine.TicksInState() == 0);
+    CHECK(machine.TicksInState<Patrol>() == 2);
+    CHECK(machine.TicksInState<Walk>() == 0);
+    guard.log.clear();
+    machine.Perform(In{1}); // Patrol's transition, tried first, leaves the whole composite
+    CHECK(guard.log == std::vector<std::string>{"exit Patrol", "enter Alarm", "Alarm"});
+    CHECK(machine.ActivePath() == "Alarm");
+    CHECK(machine.TicksInState<Patrol>() == 0);
+    guard.log.clear();
+    machine.Perform(In{2}); // back into the composite: its initial substate again
+    CHECK(guard.log == std::vector<std::string>{"enter Patrol", "enter Walk", "Patrol", "Walk"});
+    CHECK(machine.TicksInState<Patrol>() == 0);
+    machine.Reset();
+    CHECK(machine.ActivePath() == "");
 }

@@ -349,6 +349,17 @@ inline std::uint32_t TicksFor(float seconds, float dt) noexcept {
 #endif
 }
 
+/// `pointer`, which the compiler may not take for any pointer it knew before:
+/// what is read through it is read again, not merged with an earlier read or
+/// an expression computed from one.
+template <class T>
+[[gnu::always_inline]] inline T* Opaque(T* pointer) noexcept {
+#if defined(__GNUC__) || defined(__clang__)
+    asm volatile("" : "+r"(pointer)); // volatile: it stays on the path it is written on
+#endif
+    return pointer;
+}
+
 /// CountTick for a count that stays in memory (a character's Runtime), whose
 /// new value a step reads only if one of its conditions reads the time: two
 /// read-modify-write instructions instead of a load, the add, the borrow and a

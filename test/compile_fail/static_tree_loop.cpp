@@ -1,16 +1,17 @@
-// Must not compile: a StaticStateManager of a constant that nests states.
+// Must not compile: a compile-time machine whose tree makes a state its own ancestor.
 #include <tickfsm/static_machine.hpp>
 
 struct Hero {};
 struct Input {};
 struct Alive {};
+struct Combat {};
 struct Move {};
-struct Jump {};
 
 inline constexpr auto kTransitions = tickfsm::Transitions<Hero, Input>()
-                                         .SetSubstates<Alive, Move, Jump>()
+                                         .SetSubstates<Alive, Combat>()
+                                         .SetSubstates<Combat, Alive, Move>()
                                          .SetInitialState<Move>()
-                                         .To<Jump>();
+                                         .To<Combat>();
 
 void Tick(Hero& hero) {
     tickfsm::StaticStateManager<kTransitions> machine(hero);

@@ -1,0 +1,20 @@
+// Must not compile: a compile-time machine whose tree lists a state under two parents.
+#include <tickfsm/static_machine.hpp>
+
+struct Hero {};
+struct Input {};
+struct Alive {};
+struct Combat {};
+struct Move {};
+struct Attack {};
+
+inline constexpr auto kTransitions = tickfsm::Transitions<Hero, Input>()
+                                         .SetSubstates<Alive, Move, Attack>()
+                                         .SetSubstates<Combat, Attack>()
+                                         .SetInitialState<Move>()
+                                         .To<Attack>();
+
+void Tick(Hero& hero) {
+    tickfsm::StaticStateManager<kTransitions> machine(hero);
+    machine.Perform(Input{});
+}
