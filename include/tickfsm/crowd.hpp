@@ -11,6 +11,7 @@
 #include <string_view>
 #include <type_traits>
 #include <utility>
+#include <string>
 #include <vector>
 
 #include "detail/format.hpp"
@@ -283,6 +284,28 @@ public:
     double TimeInState(std::size_t i) const noexcept(!TICKFSM_CHECKED) {
         CheckIndex(i, "TimeInState");
         return detail::SecondsOf(runtimes[i].ticks, table->dt);
+    }
+    /// The ticks S has been active for character i: its current state's, or
+    /// a composite's that holds it (which runs on while its substates
+    /// change); 0 when S is not active (StateManager::TicksInState<S>()).
+    template <class S>
+    std::uint32_t TicksInState(std::size_t i) const noexcept(!TICKFSM_CHECKED) {
+        CheckIndex(i, "TicksInState");
+        if (runtimes[i].state == detail::kNoState) return 0;
+        const detail::StateIndex id = table->Find(detail::TypeKey<S>());
+        if (id == detail::kNoState) return 0;
+        return table->TicksOf(runtimes[i].state, runtimes[i].ticks, id, state_data + i * data_stride);
+    }
+    /// TicksInState<S>(i) in seconds.
+    template <class S>
+    double TimeInState(std::size_t i) const noexcept(!TICKFSM_CHECKED) {
+        return detail::SecondsOf(TicksInState<S>(i), table->dt);
+    }
+    /// Character i's active path as text, outermost first: "Combat/Attack" ("" before its first tick).
+    std::string ActivePath(std::size_t i) const {
+        CheckIndex(i, "ActivePath");
+        if (runtimes[i].state == detail::kNoState) return {};
+        return table->PathText(runtimes[i].state, state_data + i * data_stride);
     }
     StateId CurrentState(std::size_t i) const noexcept(!TICKFSM_CHECKED) {
         CheckIndex(i, "CurrentState");

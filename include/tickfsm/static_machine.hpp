@@ -160,7 +160,7 @@ struct StaticStep<C, A, TypeList<St...>, StaticChain<S, Edges...>> {
         CallPerform(next, c, a);
     }
     template <class Storage>
-    [[gnu::always_inline]] static void Run(C& c, const A& a, Runtime& rt, float dt, Storage& d) {
+    [[gnu::always_inline]] static void Run(C& c, const A& a, Runtime& rt, float dt, Storage& d, std::uint32_t*) {
         const std::uint32_t ticks = CountTick(rt.ticks);
         [[maybe_unused]] const float t = TimeOf(ticks, dt);
         if (!((CallCondition(typename Edges::Condition{}, c, a, t) &&
@@ -321,17 +321,25 @@ struct StaticCore {
 
     /// Each state's parent's id (kNoState at the root), by id.
     static constexpr std::array<StateIndex, kStateCount> kParents = []<class... S>(TypeList<S...>) {
-        constexpr auto parent = [](std::size_t id) { return static_cast<StateIndex>(id < kStateCount ? id : kNoState); };
-        return std::array<StateIndex, kStateCount>{parent(IndexIn<typename StaticParentIn<S, Tree>::type>(States{}))...};
+        if constexpr (kNested) {
+            constexpr auto parent = [](std::size_t id) { return static_cast<StateIndex>(id < kStateCount ? id : kNoState); };
+            return std::array<StateIndex, kStateCount>{parent(IndexIn<typename StaticParentIn<S, Tree>::type>(States{}))...};
+        } else {
+            return std::array<StateIndex, kStateCount>{}; // not read: a flat machine's states are all leaves
+        }
     }(States{});
     /// A count per level of nesting above the leaves: the ticks the composite
     /// at that depth had when the current leaf was entered (its time is that
     /// plus the leaf's). Composites at one depth are never active together,
     /// so they share it.
     static constexpr std::size_t kSlots = []<class... S>(TypeList<S...>) {
-        std::size_t deepest = 1;
-        ((deepest = kDepthOf<S> > deepest ? kDepthOf<S> : deepest), ...);
-        return kNested ? deepest - 1 : 0;
+        if constexpr (kNested) {
+            std::size_t deepest = 1;
+            ((deepest = StaticCount(PathOf<S>{}) > deepest ? StaticCount(PathOf<S>{}) : deepest), ...);
+            return deepest - 1;
+        } else {
+            return std::size_t{0};
+        }
     }(States{});
     using Bases = StaticBases<kSlots>;
     /// The leaf the initial state leads to (itself, or on by initial substates)
@@ -362,21 +370,14 @@ struct StaticCore {
 
     template <class... P>
     static auto PathChains(TypeList<P...>) -> TypeList<ChainOf<P>...>;
-    /// Whether state I's case of the switch runs a tick: every state of a
-    /// flat machine, the leaves of a nested one.
-    template <std::size_t I>
-    static constexpr bool kTicks = !kComposite<StateAt<I>>;
 
-    /// The tick of state I (see StaticStep and StaticPathStep), a leaf.
+    /// The tick of state I, a leaf (see StaticStep and StaticPathStep). A
+    /// type, not a member function per state: a member's symbol would carry
+    /// the whole table's type (see StaticStep).
     template <std::size_t I>
-    [[gnu::always_inline]] static void StepAt(C& c, const A& a, Runtime& rt, Storage& d, float dt,
-                                              [[maybe_unused]] std::uint32_t* bases) {
-        if constexpr (kNested)
-            StaticPathStep<C, A, States, Tree, decltype(PathChains(PathOf<StateAt<I>>{}))>::Run(c, a, rt, dt, d,
-                                                                                              bases);
-        else
-            StaticStep<C, A, States, ChainOf<StateAt<I>>>::Run(c, a, rt, dt, d);
-    }
+    using StepAt =
+        std::conditional_t<kNested, StaticPathStep<C, A, States, Tree, decltype(PathChains(PathOf<StateAt<I>>{}))>,
+                           StaticStep<C, A, States, ChainOf<StateAt<I>>>>;
 
     /// The tick of the current state among states Base to Base + 63, false
     /// when the character has not started. Written as one switch, not as a
@@ -389,7 +390,8 @@ struct StaticCore {
 #define TICKFSM_DETAIL_STATE_CASE(k)                                                                           \
     case k:                                                                                                   \
         if constexpr (Base + (k) < kStateCount) {                                                            \
-            if constexpr (kTicks<Base + (k)>) return (StepAt<Base + (k)>(c, a, rt, d, dt, bases), true);      \
+            if constexpr (!kStaticComposite<StateAt<Base + (k)>, Tree>)                                        \
+                return (StepAt<Base + (k)>::Run(c, a, rt, dt, d, bases), true);                               \
             else return false;                                                                                \
         } else {                                                                                              \
             return false;                                                                                     \
@@ -463,7 +465,7 @@ struct StaticCore {
                                             std::uint32_t* bases) {
         if (!Dispatch(c, a, rt, d, dt, bases)) [[unlikely]] {
             Start(c, a, rt, d, bases);
-            StepAt<kInitialLeaf>(c, a, rt, d, dt, bases);
+            StepAt<kInitialLeaf>::Run(c, a, rt, dt, d, bases);
         }
     }
 

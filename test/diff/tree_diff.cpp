@@ -558,6 +558,11 @@ TEST_CASE("A crowd of nested machines ticks every character as its own StateMana
             REQUIRE(crowd_ctl[i].log == own_ctl[i].log);
             REQUIRE(crowd.CurrentStateName(i) == own[i]->CurrentStateName());
             REQUIRE(crowd.TicksInState(i) == own[i]->TicksInState());
+            REQUIRE(crowd.ActivePath(i) == own[i]->ActivePath());
+            REQUIRE(crowd.TicksInState<N<1>>(i) == own[i]->TicksInState<N<1>>());
+            REQUIRE(crowd.TicksInState<N<2>>(i) == own[i]->TicksInState<N<2>>());
+            REQUIRE(crowd.TicksInState<N<7>>(i) == own[i]->TicksInState<N<7>>());
+            REQUIRE(crowd.TimeInState<N<8>>(i) == own[i]->TimeInState<N<8>>());
             changes += own[i]->TicksInState() == 0;
             crowd_ctl[i].log.clear();
             own_ctl[i].log.clear();

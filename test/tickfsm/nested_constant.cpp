@@ -259,6 +259,10 @@ TEST_CASE("A Crowd of a kind configured from a constant with nested states ticks
             REQUIRE(crowd_bots[i].log == words_bots[i].log);
             REQUIRE(Where(crowd, i) == Where(words, i));
             REQUIRE(crowd.TicksInState(i) == words.TicksInState(i));
+            REQUIRE(crowd.ActivePath(i) == words.ActivePath(i));
+            REQUIRE(crowd.TicksInState<A>(i) == words.TicksInState<A>(i));
+            REQUIRE(crowd.TicksInState<Root>(i) == words.TicksInState<Root>(i));
+            REQUIRE(crowd.TimeInState<A2>(i) == words.TimeInState<A2>(i));
             crowd_bots[i].log.clear();
             words_bots[i].log.clear();
         }
