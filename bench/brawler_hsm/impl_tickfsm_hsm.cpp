@@ -10,6 +10,7 @@
 #include <memory>
 #include <optional>
 #include <span>
+#include <type_traits>
 #include <vector>
 
 #include <tickfsm/static_machine.hpp>
@@ -134,6 +135,13 @@ class HsmTableStateManager : public tickfsm::StateManager<HsmFighter, Input> {
   explicit HsmTableStateManager(HsmFighter& fighter) : StateManager(fighter, DT) { Configure(kHsmTransitions); }
 };
 
+// The same constant, each leaf's path in its case of one switch (a class of
+// its own, so that tools print its name instead of the constant's type).
+class HsmStaticStateManager : public tickfsm::StaticStateManager<kHsmTransitions> {
+ public:
+  using StaticStateManager::StaticStateManager;
+};
+
 // The spec's index of the leaf that `is_in` reports active.
 template <class IsIn>
 int LeafIndex(IsIn&& is_in) {
@@ -156,26 +164,46 @@ void BuildKindOnce() {
   machine.Perform(Input{});
 }
 
-// One Manager per agent (kCrowd false) or one Crowd of them (true).
+// The crowd of a kind of machine: a Crowd of a StateManager, the StaticCrowd
+// of the constant HsmStaticStateManager runs.
+template <class Manager>
+struct CrowdOf {
+  using type = tickfsm::Crowd<Manager>;
+};
+template <>
+struct CrowdOf<HsmStaticStateManager> {
+  using type = tickfsm::StaticCrowd<kHsmTransitions>;
+};
+
+// One Manager per agent (kCrowd false) or one crowd of them (true); Manager
+// is a StateManager or a StaticStateManager.
 template <class Manager, bool kCrowd>
 class TickfsmHsmImpl final : public ImplBase<TickfsmHsmImpl<Manager, kCrowd>> {
  public:
   explicit TickfsmHsmImpl(std::size_t n) : fighters_(n), rng_(n) {
     for (std::size_t i = 0; i < n; ++i) rng_[i] = Seed(i);
-    BuildKindOnce<Manager>();
+    if constexpr (!kStatic) BuildKindOnce<Manager>();
     if constexpr (kCrowd) {
       const std::size_t heap = HeapBytesDuring([&] {
-        HsmFighter prototype;
-        crowd_.emplace(n, prototype);
+        if constexpr (kStatic) {
+          crowd_.emplace(n, DT);
+        } else {
+          HsmFighter prototype;
+          crowd_.emplace(n, prototype);
+        }
       });
       bytes_ = n > 0 ? (sizeof(Crowd) + heap) / n : 0;
     } else {
-      // Not copyable nor movable: one array, built in place, configuration
-      // closed by Initialize(); Idle is entered by the first Perform.
+      // A StateManager is not copyable nor movable: one array, built in place,
+      // configuration closed by Initialize(); Idle is entered by the first Perform.
       machines_ = std::allocator<Manager>{}.allocate(n);
       const std::size_t heap = HeapBytesDuring([&] {
-        for (; built_ < n; ++built_) std::construct_at(machines_ + built_, fighters_[built_]);
-        for (std::size_t i = 0; i < n; ++i) machines_[i].Initialize();
+        for (; built_ < n; ++built_) {
+          if constexpr (kStatic) std::construct_at(machines_ + built_, fighters_[built_], DT);
+          else std::construct_at(machines_ + built_, fighters_[built_]);
+        }
+        if constexpr (!kStatic)
+          for (std::size_t i = 0; i < n; ++i) machines_[i].Initialize();
       });
       bytes_ = sizeof(Manager) + (n > 0 ? heap / n : 0);
     }
@@ -226,7 +254,8 @@ class TickfsmHsmImpl final : public ImplBase<TickfsmHsmImpl<Manager, kCrowd>> {
   std::size_t MachineBytesPerAgent() const override { return bytes_; }
 
  private:
-  using Crowd = tickfsm::Crowd<Manager>;
+  static constexpr bool kStatic = !std::is_base_of_v<tickfsm::StateManager<HsmFighter, Input>, Manager>;
+  using Crowd = typename CrowdOf<Manager>::type;
   std::vector<HsmFighter> fighters_;
   std::vector<std::uint32_t> rng_;
   std::optional<Crowd> crowd_;
@@ -240,73 +269,6 @@ std::unique_ptr<Impl> Make(std::size_t n) {
   return std::make_unique<TickfsmHsmImpl<Manager, kCrowd>>(n);
 }
 
-// The constant run by a StaticStateManager per agent (kCrowd false) or one
-// StaticCrowd (true): each leaf's path in its case of one switch.
-template <bool kCrowd>
-class TickfsmHsmStaticImpl final : public ImplBase<TickfsmHsmStaticImpl<kCrowd>> {
- public:
-  explicit TickfsmHsmStaticImpl(std::size_t n) : fighters_(n), rng_(n) {
-    for (std::size_t i = 0; i < n; ++i) rng_[i] = Seed(i);
-    const std::size_t heap = HeapBytesDuring([&] {
-      if constexpr (kCrowd) {
-        crowd_.emplace(n, DT);
-      } else {
-        machines_.reserve(n);
-        for (std::size_t i = 0; i < n; ++i) machines_.emplace_back(fighters_[i], DT);
-      }
-    });
-    bytes_ = n > 0 ? heap / n : 0;
-  }
-
-  void Tick() override {
-    std::uint32_t* const rng = rng_.data();
-    if constexpr (kCrowd) {
-      crowd_->TickAll(std::span<HsmFighter>(fighters_), [rng](std::size_t i, HsmFighter& f) {
-        const Input in = DrawInput(rng[i]);
-        Physics(f);
-        return in;
-      });
-    } else {
-      const std::size_t n = fighters_.size();
-      HsmFighter* const fighters = fighters_.data();
-      Machine* const machines = machines_.data();
-      for (std::size_t i = 0; i < n; ++i) {
-        const Input in = DrawInput(rng[i]);
-        Physics(fighters[i]);
-        machines[i].Perform(in);
-      }
-    }
-  }
-
-  Checksum Sum() const override {
-    Checksum c;
-    for (std::size_t i = 0; i < fighters_.size(); ++i) {
-      int index = 0;
-      if constexpr (kCrowd)
-        index = LeafIndex([&](auto s) { return crowd_->template IsIn<decltype(s)>(i); });
-      else
-        index = LeafIndex([&](auto s) { return machines_[i].template IsIn<decltype(s)>(); });
-      AccumulateHsm(c, index, fighters_[i]);
-    }
-    return c;
-  }
-
-  std::size_t MachineBytesPerAgent() const override { return bytes_; }
-
- private:
-  using Machine = tickfsm::StaticStateManager<kHsmTransitions>;
-  std::vector<HsmFighter> fighters_;
-  std::vector<std::uint32_t> rng_;
-  std::optional<tickfsm::StaticCrowd<kHsmTransitions>> crowd_;
-  std::vector<Machine> machines_;
-  std::size_t bytes_ = 0;
-};
-
-template <bool kCrowd>
-std::unique_ptr<Impl> MakeStatic(std::size_t n) {
-  return std::make_unique<TickfsmHsmStaticImpl<kCrowd>>(n);
-}
-
 }  // namespace
 }  // namespace brawler::hsm
 
@@ -318,6 +280,7 @@ extern const brawler::ImplInfo kTickfsmHsmTableImpl{
     "tickfsm-hsm-table", &brawler::hsm::Make<brawler::hsm::HsmTableStateManager, false>, true};
 extern const brawler::ImplInfo kTickfsmHsmTableCrowdImpl{
     "tickfsm-hsm-table-crowd", &brawler::hsm::Make<brawler::hsm::HsmTableStateManager, true>, true};
-extern const brawler::ImplInfo kTickfsmHsmStaticImpl{"tickfsm-hsm-static", &brawler::hsm::MakeStatic<false>, true};
-extern const brawler::ImplInfo kTickfsmHsmStaticCrowdImpl{"tickfsm-hsm-static-crowd",
-                                                          &brawler::hsm::MakeStatic<true>, true};
+extern const brawler::ImplInfo kTickfsmHsmStaticImpl{
+    "tickfsm-hsm-static", &brawler::hsm::Make<brawler::hsm::HsmStaticStateManager, false>, true};
+extern const brawler::ImplInfo kTickfsmHsmStaticCrowdImpl{
+    "tickfsm-hsm-static-crowd", &brawler::hsm::Make<brawler::hsm::HsmStaticStateManager, true>, true};
