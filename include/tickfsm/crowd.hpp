@@ -8,10 +8,10 @@
 #include <cstdint>
 #include <new>
 #include <span>
+#include <string>
 #include <string_view>
 #include <type_traits>
 #include <utility>
-#include <string>
 #include <vector>
 
 #include "detail/format.hpp"

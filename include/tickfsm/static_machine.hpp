@@ -322,8 +322,11 @@ struct StaticCore {
     /// Each state's parent's id (kNoState at the root), by id.
     static constexpr std::array<StateIndex, kStateCount> kParents = []<class... S>(TypeList<S...>) {
         if constexpr (kNested) {
-            constexpr auto parent = [](std::size_t id) { return static_cast<StateIndex>(id < kStateCount ? id : kNoState); };
-            return std::array<StateIndex, kStateCount>{parent(IndexIn<typename StaticParentIn<S, Tree>::type>(States{}))...};
+            constexpr auto parent = [](std::size_t id) {
+                return static_cast<StateIndex>(id < kStateCount ? id : kNoState);
+            };
+            return std::array<StateIndex, kStateCount>{
+                parent(IndexIn<typename StaticParentIn<S, Tree>::type>(States{}))...};
         } else {
             return std::array<StateIndex, kStateCount>{}; // not read: a flat machine's states are all leaves
         }

@@ -1,7 +1,8 @@
 #pragma once
 // The types a compile-time machine (static_machine.hpp) is built from: its
-// chains of transitions as type lists, its SetSubstates, the checks of its
-// states and conditions, and the storage of its states' objects.
+// chains of transitions as type lists, its SetSubstates and the paths and
+// changes of its tree, the checks of its states, conditions and tree, and
+// the storage of its states' objects.
 
 #include <array>
 #include <cstddef>
@@ -209,7 +210,8 @@ struct StaticParentOf<S, StaticSubstates<P, Ch...>, More...> {
 
 /// TypeList<root, ..., S, Below...>: S's active path, outermost first. A path
 /// longer than kStaticMaxDepth (a state that is its own ancestor) gives
-/// TypeList<>; the configuration refuses such a tree (ConfigError).
+/// TypeList<>: StateManager::Configure refuses such a tree with a
+/// ConfigError, a compile-time machine at compile time (StaticTreeChecked).
 template <std::size_t kDepth, class S, class Tree, class... Below>
 struct StaticPathTo;
 template <std::size_t kDepth, class S, class... Nodes, class... Below>
@@ -292,7 +294,6 @@ struct StaticMove<Tree, TypeList<Leaf...>, T> {
     using Exits = decltype(ExitsOf(std::make_index_sequence<kExits>{}));
     using Enters = decltype(EntersOf(EnteredPath{}, std::make_index_sequence<kEnters>{}));
 };
-
 
 /// How many types a list holds.
 template <class... Ts>
