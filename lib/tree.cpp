@@ -2,6 +2,7 @@
 
 #include "format_text.hpp"
 #include <tickfsm/detail/tree.hpp>
+#include <tickfsm/static_machine.hpp> // StaticPathText
 
 namespace tickfsm::detail {
 
@@ -151,6 +152,19 @@ std::string PathText(std::span<const TreeNode> tree, std::span<const std::string
                      const std::byte* data) {
     std::string text;
     if (leaf != kNoNode) AppendPath(tree, names, leaf, data, text);
+    return text;
+}
+
+std::string StaticPathText(std::span<const StateIndex> parents, std::span<const std::string_view> names,
+                           StateIndex leaf) {
+    std::string_view path[kMaxDepth];
+    std::size_t depth = 0;
+    for (std::size_t at = leaf; at < parents.size() && depth < kMaxDepth; at = parents[at]) path[depth++] = names[at];
+    std::string text;
+    while (depth > 0) {
+        text += path[--depth];
+        if (depth > 0) text += '/';
+    }
     return text;
 }
 

@@ -127,6 +127,12 @@ constexpr StaticTransitions<Controller, Action, void, detail::TypeList<>, void> 
 
 namespace detail {
 
+/// The path from the root to `leaf` as text, outermost first ("Alive/Grounded/Run"):
+/// each state's parent by id in `parents` (kNoState at the root), its name in
+/// `names`; "" if `leaf` is no state. Compiled once, in lib/tree.cpp.
+std::string StaticPathText(std::span<const StateIndex> parents, std::span<const std::string_view> names,
+                           StateIndex leaf);
+
 template <class States>
 struct StaticNames;
 template <class... S>
@@ -148,7 +154,7 @@ template <class C, class A, class... St, class S, class... Edges>
 struct StaticStep<C, A, TypeList<St...>, StaticChain<S, Edges...>> {
     template <class T, class Storage>
     [[gnu::always_inline]] static T& Object(Storage& d) noexcept {
-        return static_cast<StaticStateSlot<IndexIn<T>(TypeList<St...>{}), T>&>(d).state;
+        return StaticObject<T>(TypeList<St...>{}, d);
     }
     template <class T, class Storage>
     [[gnu::always_inline]] static void Fire(C& c, const A& a, Runtime& rt, Storage& d) {
@@ -170,6 +176,22 @@ struct StaticStep<C, A, TypeList<St...>, StaticChain<S, Edges...>> {
     }
 };
 
+/// Enters Y..., outermost first, the first at depth kStart of Tree; a
+/// composite's count (see StaticCore::kSlots) starts at 0.
+template <std::size_t kAt, class Tree, class Y, class States, class C, class A, class Storage>
+[[gnu::always_inline]] inline void StaticEnterOne(States, C& c, const A& a, Storage& d, std::uint32_t* bases) {
+    if constexpr (kStaticComposite<Y, Tree>) bases[kAt] = 0;
+    CallEnter(StaticObject<Y>(States{}, d), c, a);
+}
+template <std::size_t kStart, class Tree, class... Y, std::size_t... I, class States, class C, class A,
+          class Storage>
+[[gnu::always_inline]] inline void StaticEnterAll(TypeList<Y...>, std::index_sequence<I...>, States,
+                                                  [[maybe_unused]] C& c, [[maybe_unused]] const A& a,
+                                                  [[maybe_unused]] Storage& d,
+                                                  [[maybe_unused]] std::uint32_t* bases) {
+    (..., StaticEnterOne<kStart + I, Tree, Y>(States{}, c, a, d, bases));
+}
+
 template <class C, class A, class States, class Tree, class Levels>
 struct StaticPathStep;
 /// The tick of a leaf of a nested constant, whose active path has these
@@ -187,7 +209,7 @@ struct StaticPathStep<C, A, TypeList<St...>, Tree, TypeList<Levels...>> {
 
     template <class T, class Storage>
     [[gnu::always_inline]] static T& Object(Storage& d) noexcept {
-        return static_cast<StaticStateSlot<IndexIn<T>(TypeList<St...>{}), T>&>(d).state;
+        return StaticObject<T>(TypeList<St...>{}, d);
     }
 
     template <class... X, class Storage>
@@ -211,18 +233,6 @@ struct StaticPathStep<C, A, TypeList<St...>, Tree, TypeList<Levels...>> {
             (..., void(counts[I] = SumTicks(counts[I], ticks)));
         }
     }
-    // Each state entered, outermost first, at depth kStart + I; a composite's time starts at 0.
-    template <std::size_t kStart, class... Y, std::size_t... I, class Storage>
-    [[gnu::always_inline]] static void EnterAll(TypeList<Y...>, std::index_sequence<I...>, [[maybe_unused]] C& c,
-                                                [[maybe_unused]] const A& a, [[maybe_unused]] Storage& d,
-                                                [[maybe_unused]] std::uint32_t* bases) {
-        (..., EnterOne<kStart + I, Y>(c, a, d, bases));
-    }
-    template <std::size_t kAt, class Y, class Storage>
-    [[gnu::always_inline]] static void EnterOne(C& c, const A& a, Storage& d, std::uint32_t* bases) {
-        if constexpr (kStaticComposite<Y, Tree>) bases[kAt] = 0;
-        CallEnter(Object<Y>(d), c, a);
-    }
     template <class... P>
     static constexpr StateIndex LeafOf(TypeList<P...>) {
         return static_cast<StateIndex>(IndexIn<PackAt<sizeof...(P) - 1, P...>>(TypeList<St...>{}));
@@ -235,7 +245,8 @@ struct StaticPathStep<C, A, TypeList<St...>, Tree, TypeList<Levels...>> {
         KeepBases(std::make_index_sequence<Move::kStart>{}, bases, rt.ticks);
         rt.state = LeafOf(typename Move::EnteredPath{});
         rt.ticks = 0;
-        EnterAll<Move::kStart>(typename Move::Enters{}, std::make_index_sequence<Move::kEnters>{}, c, a, d, bases);
+        StaticEnterAll<Move::kStart, Tree>(typename Move::Enters{}, std::make_index_sequence<Move::kEnters>{},
+                                           TypeList<St...>{}, c, a, d, bases);
         PerformAll(typename Move::EnteredPath{}, c, a, d);
     }
 
@@ -368,7 +379,7 @@ struct StaticCore {
 
     template <class S>
     [[gnu::always_inline]] static S& Get(Storage& d) noexcept {
-        return static_cast<StaticStateSlot<kIndexOf<S>, S>&>(d).state;
+        return StaticObject<S>(States{}, d);
     }
 
     template <class... P>
@@ -438,16 +449,6 @@ struct StaticCore {
             rt.flags = static_cast<std::uint16_t>(rt.flags | kInitialized);
         }
     }
-    template <std::size_t I, class P>
-    [[gnu::always_inline]] static void EnterInitial(C& c, const A& a, Storage& d, std::uint32_t* bases) {
-        if constexpr (kComposite<P>) bases[I] = 0;
-        CallEnter(Get<P>(d), c, a);
-    }
-    template <class... P, std::size_t... I>
-    [[gnu::always_inline]] static void EnterInitialPath(TypeList<P...>, std::index_sequence<I...>, C& c,
-                                                        const A& a, Storage& d, std::uint32_t* bases) {
-        (..., EnterInitial<I, P>(c, a, d, bases));
-    }
     /// OnStateInit of every state once per character, then the initial state
     /// is entered (with its ancestors, outermost first, and on by initial
     /// substates down to a leaf). Its hooks are compiled in place, on the path
@@ -458,7 +459,8 @@ struct StaticCore {
         rt.state = static_cast<StateIndex>(kInitialLeaf);
         rt.ticks = 0;
         rt.flags = static_cast<std::uint16_t>(rt.flags | kStarted);
-        EnterInitialPath(InitialPath{}, std::make_index_sequence<StaticCount(InitialPath{})>{}, c, a, d, bases);
+        StaticEnterAll<0, Tree>(InitialPath{}, std::make_index_sequence<StaticCount(InitialPath{})>{}, States{}, c, a,
+                                d, bases);
     }
 
     /// One fixed tick by the tick rules (StateManager's): a character not
@@ -492,19 +494,7 @@ struct StaticCore {
         else return rt.ticks;
     }
     /// The active path as text, outermost first ("" before the start).
-    static std::string PathText(StateIndex leaf) {
-        if (leaf >= kStateCount) return {};
-        std::string_view names[kStaticMaxDepth];
-        std::size_t depth = 0;
-        for (std::size_t at = leaf; at < kStateCount && depth < kStaticMaxDepth; at = kParents[at])
-            names[depth++] = Names()[at];
-        std::string text;
-        while (depth > 0) {
-            text += names[--depth];
-            if (depth > 0) text += '/';
-        }
-        return text;
-    }
+    static std::string PathText(StateIndex leaf) { return StaticPathText(kParents, Names(), leaf); }
 
     template <class S>
     static constexpr void CheckQueried() {

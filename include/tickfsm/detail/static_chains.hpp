@@ -163,6 +163,11 @@ template <std::size_t... I, class... S>
 struct StaticStorageOf<std::index_sequence<I...>, TypeList<S...>> {
     struct type : StaticStateSlot<I, S>... {};
 };
+/// State T's object in a character's storage of the states St...
+template <class T, class... St, class Storage>
+[[gnu::always_inline]] inline T& StaticObject(TypeList<St...>, Storage& d) noexcept {
+    return static_cast<StaticStateSlot<IndexIn<T>(TypeList<St...>{}), T>&>(d).state;
+}
 
 /// SetSubstates<Parent, Initial, Others...>() in a constant.
 template <class Parent, class... Children>
