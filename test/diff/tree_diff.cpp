@@ -20,6 +20,7 @@
 
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <array>
 #include <iterator>
 #include <memory>
@@ -28,6 +29,7 @@
 #include <cstdlib>
 #include <random>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <tickfsm/tickfsm.hpp>
@@ -198,9 +200,20 @@ public:
 };
 
 // --- The reference model ------------------------------------------------------------
+// The rules of docs/nested_states.md the model may be told to break, so that
+// a test can show the comparison catches each of them (the flat test's mutants
+// do the same for the flat rules).
+enum class Broken {
+    Nothing,
+    InnermostTransitionsFirst, // a path's transitions tried from the leaf outward
+    InnermostPerformsFirst,    // a path's Performs run from the leaf outward
+    ParentTimeRestarts,        // every composite on the new path restarts its time
+    HistoryForgotten,          // a composite with history enters its initial substate
+};
+
 class Model {
 public:
-    explicit Model(const Config& cfg) : cfg_(cfg) {}
+    explicit Model(const Config& cfg, Broken broken = Broken::Nothing) : cfg_(cfg), broken_(broken) {}
 
     void Perform(unsigned bits) {
         bits_ = bits;
@@ -283,14 +296,18 @@ private:
 
     // The first transition whose condition holds along the lane's path, outermost first.
     int Probe(int lane) const {
-        for (int s : PathOf(lane_[Slot(lane)].leaf))
+        std::vector<int> path = PathOf(lane_[Slot(lane)].leaf);
+        if (broken_ == Broken::InnermostTransitionsFirst) std::reverse(path.begin(), path.end());
+        for (int s : path)
             for (const Edge& e : cfg_.edges[static_cast<std::size_t>(s)])
                 if ((bits_ >> e.bit) & 1u) return e.to;
         return -1;
     }
 
     void PerformPath(int leaf) {
-        for (int s : PathOf(leaf)) Note(log, 'p', s);
+        std::vector<int> path = PathOf(leaf);
+        if (broken_ == Broken::InnermostPerformsFirst) std::reverse(path.begin(), path.end());
+        for (int s : path) Note(log, 'p', s);
     }
 
     // Returns a target its enclosing lane must change to, or -1.
@@ -344,7 +361,9 @@ private:
         for (int s = to; s != base; s = Node(s).parent) entering.insert(entering.begin(), s);
         for (int s = to; Composite(s);) {
             const int last = last_[static_cast<std::size_t>(s)];
-            const tickfsm::History h = cfg_.history[static_cast<std::size_t>(s)];
+            const tickfsm::History h = broken_ == Broken::HistoryForgotten
+                                           ? tickfsm::History::None
+                                           : cfg_.history[static_cast<std::size_t>(s)];
             bool remembered = false;
             for (int a = last; a >= 0 && !remembered; a = Node(a).parent) remembered = a == s && last != s;
             if (h == tickfsm::History::Deep && remembered) {
@@ -362,6 +381,8 @@ private:
         const int leaf = entering.back();
         l.leaf = leaf;
         l.ticks = 0;
+        if (broken_ == Broken::ParentTimeRestarts)
+            for (int s = Node(leaf).parent; s >= 0; s = Node(s).parent) composite_ticks_[static_cast<std::size_t>(s)] = 0;
         for (int s : entering) {
             if (Composite(s)) composite_ticks_[static_cast<std::size_t>(s)] = 0;
             Note(log, 'e', s);
@@ -395,6 +416,7 @@ private:
     }
 
     const Config& cfg_;
+    Broken broken_;
     unsigned bits_ = 0;
     bool started_ = false;
     std::array<Lane, kStates + 1> lane_{};
@@ -449,49 +471,80 @@ static SeedRange TreeSeeds() {
     return range;
 }
 
-// One run of the differential test on the tree with or without its regions.
+// One seed's run: a random configuration and 200 random calls, the library
+// and the model compared after each call. `divergence` describes the first
+// difference ("" if none).
+struct SeedRun {
+    std::string divergence;
+    int events_taken = 0;
+    int regions_ticked = 0;
+};
+template <bool kRegions>
+static SeedRun RunSeed(std::uint32_t seed, Broken broken = Broken::Nothing) {
+    tree = &kTrees[kRegions ? 1 : 0];
+    constexpr int kSteps = 200;
+    SeedRun run;
+    std::mt19937 rng(seed);
+    const Config cfg = RandomConfig(rng);
+    Ctl ctl;
+    Machine<kRegions> lib(ctl, cfg);
+    Model model(cfg, broken);
+    for (int step = 0; step < kSteps; ++step) {
+        std::string what;
+        bool same = true;
+        auto differ = [&](const std::string& field, const std::string& library, const std::string& reference) {
+            what += ": " + field + " is \"" + library + "\", the model's \"" + reference + "\"";
+            same = false;
+        };
+        if (rng() % 5 == 0) {
+            const int event = static_cast<int>(rng() % kEvents.size());
+            what = "SendEvent E" + std::to_string(event);
+            const bool taken = lib.SendEvent(kEvents[static_cast<std::size_t>(event)]);
+            const bool model_taken = model.SendEvent(event);
+            run.events_taken += taken;
+            if (taken != model_taken) differ("taken", std::to_string(taken), std::to_string(model_taken));
+        } else {
+            unsigned bits = 0;
+            for (int b = 0; b < kBits; ++b) bits |= (rng() % 10 < 2 ? 1u : 0u) << b;
+            what = "Perform bits " + std::to_string(bits);
+            ctl.bits = bits;
+            lib.Perform({});
+            model.Perform(bits);
+        }
+        if (same && ctl.log != model.log) differ("the hooks' log", ctl.log, model.log);
+        if (same && lib.ActivePath() != model.Path()) differ("the active path", lib.ActivePath(), model.Path());
+        for (int s = 0; s < kStates && same; ++s) {
+            if (LibIsIn(lib, s) != model.IsIn(s))
+                differ("IsIn<N<" + std::to_string(s) + ">>()", std::to_string(LibIsIn(lib, s)),
+                       std::to_string(model.IsIn(s)));
+            else if (LibTicks(lib, s) != model.Ticks(s))
+                differ("TicksInState<N<" + std::to_string(s) + ">>()", std::to_string(LibTicks(lib, s)),
+                       std::to_string(model.Ticks(s)));
+        }
+        if (!same) {
+            run.divergence = "seed " + std::to_string(seed) + ", step " + std::to_string(step) + ": " + what;
+            return run;
+        }
+        run.regions_ticked += lib.template IsIn<N<13>>();
+        ctl.log.clear();
+        model.log.clear();
+    }
+    return run;
+}
+
+// The differential test on the tree with or without its regions, over a run's seeds.
 template <bool kRegions>
 static void RunTreeDiff() {
-    tree = &kTrees[kRegions ? 1 : 0];
     const SeedRange seeds = TreeSeeds();
     REQUIRE(seeds.count > 0);
-    constexpr int kSteps = 200;
     int events_taken = 0;
     int regions_ticked = 0;
     for (std::uint32_t seed = seeds.first; seed - seeds.first < seeds.count; ++seed) {
-        std::mt19937 rng(seed);
-        const Config cfg = RandomConfig(rng);
-        Ctl ctl;
-        Machine<kRegions> lib(ctl, cfg);
-        Model model(cfg);
-        for (int step = 0; step < kSteps; ++step) {
-            std::string what;
-            if (rng() % 5 == 0) {
-                const int event = static_cast<int>(rng() % kEvents.size());
-                what = "SendEvent E" + std::to_string(event);
-                const bool taken = lib.SendEvent(kEvents[static_cast<std::size_t>(event)]);
-                events_taken += taken;
-                REQUIRE(taken == model.SendEvent(event));
-            } else {
-                unsigned bits = 0;
-                for (int b = 0; b < kBits; ++b) bits |= (rng() % 10 < 2 ? 1u : 0u) << b;
-                what = "Perform bits " + std::to_string(bits);
-                ctl.bits = bits;
-                lib.Perform({});
-                model.Perform(bits);
-            }
-            INFO("seed " << seed << ", step " << step << ": " << what);
-            REQUIRE(ctl.log == model.log);
-            REQUIRE(lib.ActivePath() == model.Path());
-            for (int s = 0; s < kStates; ++s) {
-                INFO("state " << s);
-                REQUIRE(LibIsIn(lib, s) == model.IsIn(s));
-                REQUIRE(LibTicks(lib, s) == model.Ticks(s));
-            }
-            regions_ticked += lib.template IsIn<N<13>>();
-            ctl.log.clear();
-            model.log.clear();
-        }
+        const SeedRun run = RunSeed<kRegions>(seed);
+        INFO(run.divergence);
+        REQUIRE(run.divergence.empty());
+        events_taken += run.events_taken;
+        regions_ticked += run.regions_ticked;
     }
     // The runs reached what they are meant to compare (over the default
     // seeds; a chosen range may be one seed).
@@ -509,6 +562,24 @@ TEST_CASE("Random nested and parallel machines follow the reference model of the
 TEST_CASE("Random nested machines without regions, on the nested fast path, follow the reference model",
           "[diff][nested]") {
     RunTreeDiff<false>();
+}
+
+TEST_CASE("The tree differential test fails against a model that breaks one hierarchy rule", "[diff][mutant]") {
+    const std::pair<Broken, const char*> rules[] = {
+        {Broken::InnermostTransitionsFirst, "transitions tried innermost first"},
+        {Broken::InnermostPerformsFirst, "Performs run innermost first"},
+        {Broken::ParentTimeRestarts, "a parent's time restarts when its children change"},
+        {Broken::HistoryForgotten, "history forgotten"},
+    };
+    for (const auto& [broken, rule] : rules) {
+        INFO("the model breaks the rule: " << rule);
+        std::string caught;
+        for (std::uint32_t seed = 1; seed <= 300 && caught.empty(); ++seed) {
+            caught = RunSeed<false>(seed, broken).divergence;
+            if (caught.empty()) caught = RunSeed<true>(seed, broken).divergence;
+        }
+        CHECK_FALSE(caught.empty());
+    }
 }
 
 // --- A crowd of nested machines against as many StateManagers ---------------------------
