@@ -447,7 +447,7 @@ std::uint32_t LibTicks(const Machine& m, int s) {
 
 } // namespace
 
-// The seeds of a run: 1 to 300 (60 in the sanitizers' builds, which run the
+// The seeds of a run: 1 to 1,000 (200 in the sanitizers' builds, which run the
 // same rules slower), or TICKFSM_TREE_SEEDS="FIRST:COUNT", which
 // `scripts/fuzz.sh --trees` sets to fresh ranges and a report's seed replays.
 struct SeedRange {
@@ -458,9 +458,9 @@ struct SeedRange {
 static SeedRange TreeSeeds() {
     SeedRange range;
 #if defined(TICKFSM_DIFF_SANITIZED)
-    range.count = 60;
+    range.count = 200;
 #else
-    range.count = 300;
+    range.count = 1000;
 #endif
     if (const char* env = std::getenv("TICKFSM_TREE_SEEDS")) {
         char* colon = nullptr;
