@@ -38,19 +38,21 @@ case "$seconds" in ''|*[!0-9]*) usage ;; esac
 
 common=(-DTICKFSM_BUILD_SAMPLES=OFF -DTICKFSM_INSTALL=OFF)
 
-if [ "$mode" = plain ]; then
+# Builds TARGET in the Release tree build/fuzz (the plain and the tree runs share it).
+build_release() {
   bash "$root/scripts/deps.sh"
   build="$root/build/fuzz"
   cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=Release "${common[@]}" >/dev/null
-  cmake --build "$build" --target tickfsm_fuzz -j "$jobs"
+  cmake --build "$build" --target "$1" -j "$jobs"
+}
+
+if [ "$mode" = plain ]; then
+  build_release tickfsm_fuzz
   exec "$build/test/tickfsm_fuzz" --seconds "$seconds" "$@"
 fi
 
 if [ "$mode" = trees ]; then
-  bash "$root/scripts/deps.sh"
-  build="$root/build/fuzz"
-  cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=Release "${common[@]}" >/dev/null
-  cmake --build "$build" --target tickfsm_diff_tests -j "$jobs"
+  build_release tickfsm_diff_tests
   batch=200
   first=$(( (RANDOM * 32768 + RANDOM) * 2 + 1 )) # a fresh range each run, below 2^31 (seeds are 32-bit)
   start=$first

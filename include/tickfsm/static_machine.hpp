@@ -176,13 +176,13 @@ struct StaticStep<C, A, TypeList<St...>, StaticChain<S, Edges...>> {
     }
 };
 
-/// Enters Y..., outermost first, the first at depth kStart of Tree; a
-/// composite's count (see StaticCore::kSlots) starts at 0.
+/// Enters Y, at depth kAt of Tree; a composite's count (see StaticCore::kSlots) starts at 0.
 template <std::size_t kAt, class Tree, class Y, class States, class C, class A, class Storage>
 [[gnu::always_inline]] inline void StaticEnterOne(States, C& c, const A& a, Storage& d, std::uint32_t* bases) {
     if constexpr (kStaticComposite<Y, Tree>) bases[kAt] = 0;
     CallEnter(StaticObject<Y>(States{}, d), c, a);
 }
+/// Enters Y..., outermost first, the first at depth kStart of Tree (StaticEnterOne each).
 template <std::size_t kStart, class Tree, class... Y, std::size_t... I, class States, class C, class A,
           class Storage>
 [[gnu::always_inline]] inline void StaticEnterAll(TypeList<Y...>, std::index_sequence<I...>, States,
