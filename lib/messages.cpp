@@ -134,6 +134,8 @@ std::string_view TextOf(Message id) {
         return "tickfsm: Ensemble::Add({}): that machine is in the ensemble already, as {}";
     case Message::EnsemblePostNoMachine:
         return "tickfsm: Ensemble::Post({}, {}): there is no machine {} (the ensemble has {})";
+    case Message::EnsembleNoMachine:
+        return "tickfsm: Ensemble::{}({}): there is no machine {} (the ensemble has {})";
     case Message::EnsembleMailboxFull:
         return "tickfsm: Ensemble::Post({}, {}): the mailbox of {} is full ({} events wait for its next "
                "tick); give the Ensemble a larger kMailCapacity";

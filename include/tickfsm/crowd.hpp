@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "detail/format.hpp"
+#include "detail/vec.hpp"
 
 #include "config_error.hpp"
 #include "describe.hpp"
@@ -55,11 +56,11 @@ consteval bool CheckCrowdManager() {
 // instantiate a call whose arguments do not depend on the template as soon
 // as they read it).
 /// Room for `count` characters' Runtimes.
-void ReserveRuntimes(std::vector<Runtime>& runtimes, std::size_t count);
+void ReserveRuntimes(detail::Vec<Runtime>& runtimes, std::size_t count);
 /// `count` characters' Runtimes, the new ones not started.
-void ResizeRuntimes(std::vector<Runtime>& runtimes, std::size_t count);
+void ResizeRuntimes(detail::Vec<Runtime>& runtimes, std::size_t count);
 /// `count` characters' state requests, the new ones kNoState.
-void ResizeStates(std::vector<StateIndex>& states, std::size_t count);
+void ResizeStates(detail::Vec<StateIndex>& states, std::size_t count);
 } // namespace detail
 
 /// Ticks many characters that a `Manager` (a StateManager subclass) would each
@@ -641,10 +642,10 @@ private:
     const detail::ErasedWord* step_words = nullptr;
     std::byte* state_data = nullptr;
     std::size_t data_stride = 0;
-    std::vector<detail::Runtime> runtimes;
+    detail::Vec<detail::Runtime> runtimes;
     std::size_t population = 0; // runtimes.size(), kept for TickByState's compare and TickAll's gate
-    std::vector<detail::StateIndex> next_states; // NextState requests, when a hook can make them
-    std::vector<detail::StateIndex> previous_states; // where each character's last change came from (KeepPreviousState only)
+    detail::Vec<detail::StateIndex> next_states; // NextState requests, when a hook can make them
+    detail::Vec<detail::StateIndex> previous_states; // where each character's last change came from (KeepPreviousState only)
     detail::StateIndex unused_next = detail::kNoState;
     std::size_t active = kNothing; // see Running
     // Why TickAll must check each character's flags: one per character not

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "detail/owned.hpp"
+#include "detail/vec.hpp"
 #include "config_error.hpp"
 #include "detail/format.hpp"
 #include "detail/table.hpp"
@@ -99,11 +100,11 @@ public:
     }
 
     /// How many events wait in machine `index`'s mailbox.
-    std::size_t Waiting(std::size_t index) const { return members.at(index)->count; }
+    std::size_t Waiting(std::size_t index) const { return MemberAt(index, "Waiting").count; }
     /// The number of machines.
     std::size_t Size() const noexcept { return members.size(); }
     /// Machine `index` as added.
-    StateManager<Controller, Action>& At(std::size_t index) const { return *members.at(index)->machine; }
+    StateManager<Controller, Action>& At(std::size_t index) const { return *MemberAt(index, "At").machine; }
 
 private:
     struct Letter {
@@ -148,6 +149,14 @@ private:
         }
     }
 
+    /// Machine `index`'s member, refused with a ConfigError naming `call` if there is none.
+    Member& MemberAt(std::size_t index, std::string_view call) const {
+        if (index >= members.size())
+            detail::ReportConfigError(
+                detail::MessageText(detail::Message::EnsembleNoMachine, call, index, index, members.size()));
+        return *members[index];
+    }
+
     /// The next free letter of machine `to`'s mailbox.
     Letter& Slot(std::size_t to, std::string_view what) {
         if (to >= members.size())
@@ -163,7 +172,7 @@ private:
         return letter;
     }
 
-    std::vector<detail::Owned<Member>> members;
+    detail::Vec<detail::Owned<Member>> members;
 };
 
 } // namespace tickfsm

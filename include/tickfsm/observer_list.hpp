@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "observer.hpp"
+#include "detail/vec.hpp"
 
 namespace tickfsm {
 
@@ -43,7 +44,7 @@ public:
     void OnWarning(std::string_view machine, std::string_view message) override;
 
 private:
-    std::vector<Observer*> observers;
+    detail::Vec<Observer*> observers;
 };
 
 } // namespace tickfsm

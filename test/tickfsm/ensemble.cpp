@@ -85,6 +85,8 @@ TEST_CASE("A full mailbox, an unknown machine and a machine added twice are Conf
     team.Post(1, Seen{});
     CHECK_THROWS_WITH(team.Post(1, Seen{}), Catch::Contains("the mailbox of reaction is full (2 events"));
     CHECK_THROWS_WITH(team.Post(2, tickfsm::Event("x")), Catch::Contains("there is no machine 2"));
+    CHECK_THROWS_WITH(team.Waiting(2), Catch::Contains("Ensemble::Waiting(2): there is no machine 2 (the ensemble has 2)"));
+    CHECK_THROWS_AS(team.At(5), tickfsm::ConfigError);
     bot.team = &team;
     team.Perform(1); // the two waiting events are delivered; nothing else changed
     CHECK(team.Waiting(1) == 0);

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "owned.hpp"
+#include "vec.hpp"
 #include "format.hpp"
 #include "runtime.hpp"
 #include "traits.hpp"
@@ -499,7 +500,7 @@ struct Chain final : ChainBase<AnyController, AnyAction> {
 
 /// Appends a transition's target and whether it skips the gates (ErasedChain::Add's
 /// untyped part, compiled in lib/engine.cpp).
-void AppendTarget(std::vector<Target>& targets, std::vector<std::uint8_t>& forced, Target to, bool skip_gates);
+void AppendTarget(Vec<Target>& targets, Vec<std::uint8_t>& forced, Target to, bool skip_gates);
 
 /// A chain whose conditions are only known at run time (a keyed machine's):
 /// tried on the general path through one call per condition.
@@ -509,9 +510,9 @@ struct ErasedChain final : ChainBase<AnyController, AnyAction> {
         bool (*call)(const void* condition, const C&, const A&, float) = nullptr;
         detail::Shared<const void> condition;
     };
-    std::vector<Condition> conditions;
-    std::vector<Target> target_list;
-    std::vector<std::uint8_t> forced_list;
+    Vec<Condition> conditions;
+    Vec<Target> target_list;
+    Vec<std::uint8_t> forced_list;
 
     ErasedChain() {
         this->probe = &Probe;

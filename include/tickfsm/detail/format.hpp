@@ -102,6 +102,7 @@ enum class Message : std::uint8_t {
     EnsembleAddTwice,
     EnsemblePostNoMachine,
     EnsembleMailboxFull,
+    EnsembleNoMachine,
     NoStateUnderKeyInHook,
     SetStateNotAState,
     EnterWithArgumentsFromOwnHook,

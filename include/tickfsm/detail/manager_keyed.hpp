@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "owned.hpp"
+#include "vec.hpp"
 #include "../state_manager.hpp"
 
 namespace tickfsm {
@@ -117,7 +118,7 @@ inline void StateManager<Controller, Action>::SetSubstates(K parent, std::initia
     const detail::StateIndex id = KeyedIndex(parent, "SetSubstates"); // a keyed state: the table is private
     if (substates.size() == 0)
         MachineTable::Fail(detail::MessageText(detail::Message::KeyedSubstatesEmpty, detail::KeyText(parent)));
-    std::vector<detail::TreeIndex> children;
+    detail::Vec<detail::TreeIndex> children;
     for (const KS key : substates) children.push_back(KeyedIndex(key, "SetSubstates"));
     ManagerStorage::ApplyPrivately(machine_seat,
                                    [&](MachineTable& table) { detail::ApplySubstates(table, id, children); });
@@ -133,7 +134,7 @@ inline void StateManager<Controller, Action>::SetRegions(K parallel, std::initia
     const detail::StateIndex id = KeyedIndex(parallel, "SetRegions");
     if (regions.size() == 0)
         MachineTable::Fail(detail::MessageText(detail::Message::KeyedRegionsEmpty, detail::KeyText(parallel)));
-    std::vector<detail::TreeIndex> lanes;
+    detail::Vec<detail::TreeIndex> lanes;
     for (const KS key : regions) lanes.push_back(KeyedIndex(key, "SetRegions"));
     ManagerStorage::ApplyPrivately(machine_seat, [&](MachineTable& table) { detail::ApplyRegions(table, id, lanes); });
 }

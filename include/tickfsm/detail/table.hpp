@@ -28,6 +28,7 @@
 #include <vector>
 
 #include "owned.hpp"
+#include "vec.hpp"
 #include "format.hpp"
 
 #include "../config_error.hpp"
@@ -179,24 +180,24 @@ struct StateMeta {
     PlainHookFn<C, A> plain_enter = nullptr; // its OnStateEnter without the machine handle, if it has one
     PlainHookFn<C, A> plain_exit = nullptr;  // its OnStateExit without the machine handle, if it has one
     NoneStepper<C, A> step_none; // the fast step when the state has no transitions
-    std::vector<ChainPtr<C, A>> chains;
-    std::vector<EventEdge> events;
-    std::vector<TypedEdge<C>> typed;
-    std::vector<ActionSlot<C, A>> actions;
+    Vec<ChainPtr<C, A>> chains;
+    Vec<EventEdge> events;
+    Vec<TypedEdge<C>> typed;
+    Vec<ActionSlot<C, A>> actions;
 };
 
 template <class C, class A>
 struct Table {
     static_assert(kErased<C, A>, "tickfsm internal: a table's types are made for AnyController and AnyAction");
     /// [dt, selfs, one step per state]: see StepWord. Steps() is what machines hold.
-    std::vector<StepWord<C, A>> words = std::vector<StepWord<C, A>>(kStepHeaderWords);
-    std::vector<StepWord<C, A>> machine_words; // its StateManagers' steps, laid out as `words` (see Seat)
-    std::vector<const Stepper<C, A>*> selfs; // steps[kSelfsWord].selfs
-    std::vector<StateMeta<C, A>> meta;
-    std::vector<const void*> keys;
-    std::vector<DataItem> items;          // per-character copies, in construction order
-    std::vector<std::string_view> names;  // set by Finalize, for observers
-    std::vector<TreeNode> tree;           // one per state: which state holds which (see tree.hpp)
+    Vec<StepWord<C, A>> words = Vec<StepWord<C, A>>(kStepHeaderWords);
+    Vec<StepWord<C, A>> machine_words; // its StateManagers' steps, laid out as `words` (see Seat)
+    Vec<const Stepper<C, A>*> selfs; // steps[kSelfsWord].selfs
+    Vec<StateMeta<C, A>> meta;
+    Vec<const void*> keys;
+    Vec<DataItem> items;          // per-character copies, in construction order
+    Vec<std::string_view> names;  // set by Finalize, for observers
+    Vec<TreeNode> tree;           // one per state: which state holds which (see tree.hpp)
     Owned<KeyedStates, DeleteInLibrary> keyed; // keyed states by key, for FindKey; made with the first
     float dt = 1.0f / 60.0f;
     StateIndex initial = kNoState;
@@ -238,8 +239,8 @@ struct Table {
     // Set by the first SetSubstates: a flat machine never compiles the nested fast path.
     void (*plan_nested)(Table&) = nullptr;
     FeatureCode<C, A> code;
-    std::vector<StateIndex> terminal; // SetTerminal<S>()
-    std::vector<Event> declared;      // DeclareEvent(...)
+    Vec<StateIndex> terminal; // SetTerminal<S>()
+    Vec<Event> declared;      // DeclareEvent(...)
 
     /// Notes that edge `index` of chain `chain` of `from` has no condition (Always).
     void NoteAlways(StateIndex from, std::size_t chain, std::size_t index);
@@ -421,8 +422,8 @@ struct Table {
     }
 
     /// Every state's name, by id.
-    std::vector<std::string_view> StateNames() const {
-        std::vector<std::string_view> list;
+    Vec<std::string_view> StateNames() const {
+        Vec<std::string_view> list;
         list.reserve(meta.size());
         for (const StateMeta<C, A>& m : meta) list.push_back(m.name);
         return list;

@@ -1,0 +1,175 @@
+#pragma once
+// Vec: the growable array of tickfsm's tables. Written here, as Owned is, so
+// that no header of the core includes <vector>: every translation unit that
+// includes tickfsm pays for parsing what its headers include, and <vector>
+// (with vector<bool> and its iterators) is a large part of that. It keeps the
+// part of std::vector's interface the library uses, with the same meaning;
+// elements are contiguous, so a Vec converts to std::span. Not on the tick
+// path: a table is built at configuration and read through its data().
+
+#include <cstddef>
+#include <initializer_list>
+#include <new>
+#include <type_traits>
+#include <utility>
+
+namespace tickfsm::detail {
+
+template <class T>
+class Vec {
+public:
+    using value_type = T;
+    using size_type = std::size_t;
+    using iterator = T*;
+    using const_iterator = const T*;
+
+    Vec() noexcept = default;
+    explicit Vec(std::size_t n) { resize(n); }
+    Vec(std::size_t n, const T& value) { assign(n, value); }
+    Vec(std::initializer_list<T> list) {
+        reserve(list.size());
+        for (const T& value : list) ::new (static_cast<void*>(items + count++)) T(value);
+    }
+    Vec(const Vec& other) {
+        reserve(other.count);
+        for (const T& value : other) ::new (static_cast<void*>(items + count++)) T(value);
+    }
+    Vec(Vec&& other) noexcept
+        : items(std::exchange(other.items, nullptr)), count(std::exchange(other.count, 0)),
+          room(std::exchange(other.room, 0)) {}
+    Vec& operator=(const Vec& other) {
+        if (this != &other) {
+            Vec copy(other);
+            swap(copy);
+        }
+        return *this;
+    }
+    Vec& operator=(Vec&& other) noexcept {
+        Vec moved(std::move(other));
+        swap(moved);
+        return *this;
+    }
+    ~Vec() {
+        clear();
+        Free(items);
+    }
+
+    std::size_t size() const noexcept { return count; }
+    std::size_t capacity() const noexcept { return room; }
+    bool empty() const noexcept { return count == 0; }
+    T* data() noexcept { return items; }
+    const T* data() const noexcept { return items; }
+    T* begin() noexcept { return items; }
+    T* end() noexcept { return items + count; }
+    const T* begin() const noexcept { return items; }
+    const T* end() const noexcept { return items + count; }
+    T& operator[](std::size_t i) noexcept { return items[i]; }
+    const T& operator[](std::size_t i) const noexcept { return items[i]; }
+    T& front() noexcept { return items[0]; }
+    const T& front() const noexcept { return items[0]; }
+    T& back() noexcept { return items[count - 1]; }
+    const T& back() const noexcept { return items[count - 1]; }
+
+    void push_back(const T& value) { emplace_back(value); }
+    void push_back(T&& value) { emplace_back(std::move(value)); }
+    /// Appends a T built from `args` (which may name an element of this Vec).
+    template <class... Args>
+    T& emplace_back(Args&&... args) {
+        if (count == room) {
+            T value(std::forward<Args>(args)...); // built before the elements move
+            Relocate(Grown(count + 1));
+            return *::new (static_cast<void*>(items + count++)) T(std::move(value));
+        }
+        return *::new (static_cast<void*>(items + count++)) T(std::forward<Args>(args)...);
+    }
+    void pop_back() noexcept { items[--count].~T(); }
+    void clear() noexcept {
+        while (count > 0) items[--count].~T();
+    }
+    void reserve(std::size_t wanted) {
+        if (wanted > room) Relocate(wanted);
+    }
+    /// Grows with value-initialized elements (zeros for numbers), or shrinks.
+    void resize(std::size_t n) {
+        reserve(n);
+        while (count < n) ::new (static_cast<void*>(items + count++)) T();
+        while (count > n) items[--count].~T();
+    }
+    void resize(std::size_t n, const T& value) {
+        if (n > room) {
+            T copy(value); // `value` may be an element
+            reserve(n);
+            while (count < n) ::new (static_cast<void*>(items + count++)) T(copy);
+        }
+        while (count < n) ::new (static_cast<void*>(items + count++)) T(value);
+        while (count > n) items[--count].~T();
+    }
+    void assign(std::size_t n, const T& value) {
+        T copy(value);
+        clear();
+        resize(n, copy);
+    }
+    /// Inserts `value` before `at`; returns where it now is.
+    T* insert(const T* at, T value) {
+        const std::size_t i = static_cast<std::size_t>(at - items);
+        emplace_back(std::move(value));
+        for (std::size_t j = count - 1; j > i; --j) std::swap(items[j], items[j - 1]);
+        return items + i;
+    }
+    /// Removes the elements in [first, last); returns where the next one now is.
+    T* erase(const T* first, const T* last) {
+        const std::size_t from = static_cast<std::size_t>(first - items);
+        const std::size_t gone = static_cast<std::size_t>(last - first);
+        for (std::size_t j = from; j + gone < count; ++j) items[j] = std::move(items[j + gone]);
+        for (std::size_t k = 0; k < gone; ++k) items[--count].~T();
+        return items + from;
+    }
+    T* erase(const T* at) { return erase(at, at + 1); }
+    void swap(Vec& other) noexcept {
+        std::swap(items, other.items);
+        std::swap(count, other.count);
+        std::swap(room, other.room);
+    }
+
+    friend bool operator==(const Vec& a, const Vec& b) {
+        if (a.count != b.count) return false;
+        for (std::size_t i = 0; i < a.count; ++i)
+            if (!(a.items[i] == b.items[i])) return false;
+        return true;
+    }
+
+private:
+    static constexpr bool kOverAligned = alignof(T) > __STDCPP_DEFAULT_NEW_ALIGNMENT__;
+
+    std::size_t Grown(std::size_t needed) const noexcept {
+        const std::size_t doubled = room * 2;
+        return doubled > needed ? doubled : (needed < 4 ? 4 : needed);
+    }
+    static T* Allocate(std::size_t n) {
+        if constexpr (kOverAligned) return static_cast<T*>(::operator new(n * sizeof(T), std::align_val_t{alignof(T)}));
+        else return static_cast<T*>(::operator new(n * sizeof(T)));
+    }
+    static void Free(T* block) noexcept {
+        if (block == nullptr) return;
+        if constexpr (kOverAligned) ::operator delete(block, std::align_val_t{alignof(T)});
+        else ::operator delete(block);
+    }
+    /// Moves the elements to a new block with room for `n`, and frees the
+    /// old one. The library's element types move without throwing.
+    void Relocate(std::size_t n) {
+        T* fresh = Allocate(n);
+        for (std::size_t i = 0; i < count; ++i) {
+            ::new (static_cast<void*>(fresh + i)) T(std::move(items[i]));
+            items[i].~T();
+        }
+        Free(items);
+        items = fresh;
+        room = n;
+    }
+
+    T* items = nullptr;
+    std::size_t count = 0;
+    std::size_t room = 0;
+};
+
+} // namespace tickfsm::detail

@@ -1,0 +1,118 @@
+// detail::Vec, the growable array of the library's tables: what the library
+// relies on std::vector for, checked against std::vector itself.
+
+#include <catch2/catch.hpp>
+
+#include <cstdint>
+#include <span>
+#include <string>
+#include <vector>
+
+#include <tickfsm/detail/owned.hpp>
+#include <tickfsm/detail/vec.hpp>
+
+using tickfsm::detail::Vec;
+
+namespace {
+
+/// Counts its live objects, so that a test sees every element destroyed once.
+struct Tracked {
+    static inline int live = 0;
+    int value = 0;
+    explicit Tracked(int v = 0) : value(v) { ++live; }
+    Tracked(const Tracked& other) : value(other.value) { ++live; }
+    Tracked(Tracked&& other) noexcept : value(other.value) { ++live; }
+    Tracked& operator=(const Tracked&) = default;
+    Tracked& operator=(Tracked&&) noexcept = default;
+    ~Tracked() { --live; }
+};
+
+struct alignas(64) Wide {
+    std::uint8_t byte = 0;
+};
+
+template <class T>
+std::vector<int> Values(const Vec<T>& v) {
+    std::vector<int> out;
+    for (const T& item : v) out.push_back(static_cast<int>(item.value));
+    return out;
+}
+
+} // namespace
+
+TEST_CASE("A Vec grows, shrinks and destroys each element once", "[vec]") {
+    {
+        Vec<Tracked> v;
+        for (int i = 0; i < 100; ++i) v.emplace_back(i);
+        CHECK(v.size() == 100);
+        CHECK(Tracked::live == 100);
+        CHECK(v.front().value == 0);
+        CHECK(v.back().value == 99);
+        v.resize(10);
+        CHECK(Tracked::live == 10);
+        v.resize(12, Tracked(7));
+        CHECK(Values(v) == std::vector<int>{0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 7, 7});
+        v.pop_back();
+        CHECK(v.size() == 11);
+        Vec<Tracked> copy = v;
+        CHECK(Tracked::live == 22);
+        Vec<Tracked> moved = std::move(copy);
+        CHECK(copy.empty()); // NOLINT: a moved-from Vec is empty
+        CHECK(Values(moved) == Values(v));
+        v.clear();
+        CHECK(v.empty());
+        CHECK(Tracked::live == 11);
+    }
+    CHECK(Tracked::live == 0);
+}
+
+TEST_CASE("A Vec appends a copy of its own element while it grows", "[vec]") {
+    Vec<std::string> v;
+    v.push_back(std::string(40, 'a')); // longer than the short-string buffer
+    for (int i = 0; i < 20; ++i) v.push_back(v[0]);
+    CHECK(v.size() == 21);
+    for (const std::string& s : v) CHECK(s == std::string(40, 'a'));
+    v.resize(50, v[3]);
+    CHECK(v.back() == std::string(40, 'a'));
+}
+
+TEST_CASE("A Vec inserts and erases as std::vector does", "[vec]") {
+    Vec<Tracked> v;
+    std::vector<int> expected;
+    for (int i = 0; i < 8; ++i) {
+        v.emplace_back(i);
+        expected.push_back(i);
+    }
+    v.insert(v.begin() + 3, Tracked(42));
+    expected.insert(expected.begin() + 3, 42);
+    v.insert(v.end(), Tracked(43));
+    expected.insert(expected.end(), 43);
+    CHECK(Values(v) == expected);
+    CHECK(v.erase(v.begin() + 1, v.begin() + 4)->value == 3);
+    expected.erase(expected.begin() + 1, expected.begin() + 4);
+    v.erase(v.begin());
+    expected.erase(expected.begin());
+    CHECK(Values(v) == expected);
+    CHECK(Tracked::live == static_cast<int>(expected.size()));
+}
+
+TEST_CASE("A Vec holds move-only and over-aligned elements, and is a contiguous range", "[vec]") {
+    Vec<tickfsm::detail::Owned<int>> owners;
+    for (int i = 0; i < 9; ++i) owners.emplace_back(new int(i));
+    owners.erase(owners.begin() + 2);
+    CHECK(*owners[2] == 3);
+
+    Vec<Wide> wide(5);
+    wide.reserve(33);
+    for (const Wide& w : wide) CHECK(reinterpret_cast<std::uintptr_t>(&w) % 64 == 0);
+
+    Vec<int> numbers{3, 1, 2};
+    const std::span<const int> view(numbers);
+    CHECK(view.size() == 3);
+    CHECK(view[2] == 2);
+    CHECK(numbers == Vec<int>{3, 1, 2});
+    numbers.assign(4, 9);
+    CHECK(numbers == Vec<int>{9, 9, 9, 9});
+    Vec<std::uint16_t> zeros(6);
+    for (std::uint16_t z : zeros) CHECK(z == 0);
+}
