@@ -312,7 +312,7 @@ class Checker {
 public:
     explicit Checker(const Description& d) : machine(d), index(d) {}
 
-    std::vector<Finding> Run() {
+    List<Finding> Run() {
         Reach();
         for (const StateInfo& s : machine.states) {
             Unreachable(s);
@@ -327,7 +327,7 @@ public:
     }
 
 private:
-    void Add(FindingKind kind, std::vector<StateId> states, std::string message) {
+    void Add(FindingKind kind, List<StateId> states, std::string message) {
         Finding f;
         f.kind = kind;
         for (const StateId id : states) f.names.push_back(index.Name(id));
@@ -554,7 +554,7 @@ private:
     std::vector<bool> reached;
     bool has_initial = false;
     StateId initial;
-    std::vector<Finding> findings;
+    List<Finding> findings;
 };
 
 } // namespace
@@ -627,6 +627,6 @@ std::string_view FindingKindName(FindingKind kind) noexcept {
     return "?";
 }
 
-std::vector<Finding> Validate(const Description& machine) { return Checker(machine).Run(); }
+List<Finding> Validate(const Description& machine) { return Checker(machine).Run(); }
 
 } // namespace tickfsm

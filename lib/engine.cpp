@@ -20,14 +20,14 @@ namespace tickfsm::detail {
 
 TICKFSM_DETAIL_ENGINE_TEMPLATES(template);
 
-void AppendTarget(Vec<Target>& targets, Vec<std::uint8_t>& forced, Target to, bool skip_gates) {
+void AppendTarget(List<Target>& targets, List<std::uint8_t>& forced, Target to, bool skip_gates) {
     targets.push_back(to);
     forced.push_back(skip_gates ? 1 : 0);
 }
 
-void ReserveRuntimes(Vec<Runtime>& runtimes, std::size_t count) { runtimes.reserve(count); }
-void ResizeRuntimes(Vec<Runtime>& runtimes, std::size_t count) { runtimes.resize(count); }
-void ResizeStates(Vec<StateIndex>& states, std::size_t count) { states.resize(count, kNoState); }
+void ReserveRuntimes(List<Runtime>& runtimes, std::size_t count) { runtimes.reserve(count); }
+void ResizeRuntimes(List<Runtime>& runtimes, std::size_t count) { runtimes.resize(count); }
+void ResizeStates(List<StateIndex>& states, std::size_t count) { states.resize(count, kNoState); }
 // The general path's own steps, instantiated explicitly as the entry points
 // are: an implicit instantiation with one caller here would be inlined into
 // it (the change path's functions would grow), so each step stays a function

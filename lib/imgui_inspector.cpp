@@ -19,8 +19,8 @@ namespace detail {
 struct InspectorCache {
     const void* machine = nullptr;
     bool kept = false; // the machine had started: its description cannot change any more
-    std::vector<StateInfo> states;
-    std::vector<TransitionRule> transitions;
+    List<StateInfo> states;
+    List<TransitionRule> transitions;
 };
 } // namespace detail
 
@@ -49,8 +49,8 @@ bool InspectorState::FindCached(const void* machine, std::span<const StateInfo>&
     return false;
 }
 
-void InspectorState::StoreCached(const void* machine, std::vector<StateInfo> states,
-                                 std::vector<TransitionRule> transitions, bool keep,
+void InspectorState::StoreCached(const void* machine, List<StateInfo> states,
+                                 List<TransitionRule> transitions, bool keep,
                                  std::span<const StateInfo>& out_states,
                                  std::span<const TransitionRule>& out_transitions) {
     detail::InspectorCache* slot = nullptr;

@@ -32,12 +32,12 @@ T Get(const std::byte* at) noexcept {
     return value;
 }
 template <class T>
-void Put(std::vector<std::byte>& out, T value) {
+void Put(List<std::byte>& out, T value) {
     const auto* bytes = reinterpret_cast<const std::byte*>(&value);
     out.insert(out.end(), bytes, bytes + sizeof(T));
 }
 template <class T>
-void PutAt(std::vector<std::byte>& out, std::size_t at, T value) noexcept {
+void PutAt(List<std::byte>& out, std::size_t at, T value) noexcept {
     std::memcpy(out.data() + at, &value, sizeof(T));
 }
 
@@ -164,7 +164,7 @@ void CheckSavable(const SnapshotLayout& layout, void (*fail)(std::string_view)) 
                         layout.items[i].type));
 }
 
-void BeginSnapshot(std::vector<std::byte>& out, const SnapshotLayout& layout, SnapshotKind kind,
+void BeginSnapshot(List<std::byte>& out, const SnapshotLayout& layout, SnapshotKind kind,
                    std::uint32_t count) {
     out.clear();
     out.resize(kHeaderSize);
@@ -182,14 +182,14 @@ void BeginSnapshot(std::vector<std::byte>& out, const SnapshotLayout& layout, Sn
     PutAt(out, kLayoutAt, static_cast<std::uint32_t>(out.size() - kHeaderSize));
 }
 
-void ReserveMore(std::vector<std::byte>& out, std::size_t more) { out.reserve(out.size() + more); }
+void ReserveMore(List<std::byte>& out, std::size_t more) { out.reserve(out.size() + more); }
 
-void AppendBytes(std::vector<std::byte>& out, const void* bytes, std::size_t size) {
+void AppendBytes(List<std::byte>& out, const void* bytes, std::size_t size) {
     const auto* from = static_cast<const std::byte*>(bytes);
     out.insert(out.end(), from, from + size);
 }
 
-void WriteCharacter(std::vector<std::byte>& out, const SnapshotLayout& layout, const Runtime& rt, StateIndex next,
+void WriteCharacter(List<std::byte>& out, const SnapshotLayout& layout, const Runtime& rt, StateIndex next,
                     StateIndex previous, const std::byte* data) {
     Put(out, rt.state);
     Put(out, rt.flags);
@@ -210,7 +210,7 @@ void WriteCharacter(std::vector<std::byte>& out, const SnapshotLayout& layout, c
     }
 }
 
-void EndSnapshot(std::vector<std::byte>& out) {
+void EndSnapshot(List<std::byte>& out) {
     const std::size_t layout = Get<std::uint32_t>(out.data() + kLayoutAt);
     PutAt(out, kPayloadAt, static_cast<std::uint32_t>(out.size() - kHeaderSize - layout));
     PutAt(out, kChecksumAt, Checksum(out.data() + kHeaderSize, out.size() - kHeaderSize));

@@ -12,10 +12,9 @@
 #include <string_view>
 #include <type_traits>
 #include <utility>
-#include <vector>
 
 #include "detail/format.hpp"
-#include "detail/vec.hpp"
+#include "list.hpp"
 
 #include "config_error.hpp"
 #include "describe.hpp"
@@ -56,11 +55,11 @@ consteval bool CheckCrowdManager() {
 // instantiate a call whose arguments do not depend on the template as soon
 // as they read it).
 /// Room for `count` characters' Runtimes.
-void ReserveRuntimes(detail::Vec<Runtime>& runtimes, std::size_t count);
+void ReserveRuntimes(List<Runtime>& runtimes, std::size_t count);
 /// `count` characters' Runtimes, the new ones not started.
-void ResizeRuntimes(detail::Vec<Runtime>& runtimes, std::size_t count);
+void ResizeRuntimes(List<Runtime>& runtimes, std::size_t count);
 /// `count` characters' state requests, the new ones kNoState.
-void ResizeStates(detail::Vec<StateIndex>& states, std::size_t count);
+void ResizeStates(List<StateIndex>& states, std::size_t count);
 } // namespace detail
 
 /// Ticks many characters that a `Manager` (a StateManager subclass) would each
@@ -326,7 +325,7 @@ public:
     /// The table every character runs on, as one value (see StateManager::Describe()).
     Description Describe() const { return table->Describe(); }
     /// What cannot work as written in that table (see tickfsm::Validate).
-    std::vector<Finding> Validate() const { return tickfsm::Validate(Describe()); }
+    List<Finding> Validate() const { return tickfsm::Validate(Describe()); }
     float FixedDeltaTime() const noexcept { return table->dt; }
     /// Bytes the crowd holds per character: state id and ticks, plus state data.
     std::size_t BytesPerCharacter() const noexcept {
@@ -642,10 +641,10 @@ private:
     const detail::ErasedWord* step_words = nullptr;
     std::byte* state_data = nullptr;
     std::size_t data_stride = 0;
-    detail::Vec<detail::Runtime> runtimes;
+    List<detail::Runtime> runtimes;
     std::size_t population = 0; // runtimes.size(), kept for TickByState's compare and TickAll's gate
-    detail::Vec<detail::StateIndex> next_states; // NextState requests, when a hook can make them
-    detail::Vec<detail::StateIndex> previous_states; // where each character's last change came from (KeepPreviousState only)
+    List<detail::StateIndex> next_states; // NextState requests, when a hook can make them
+    List<detail::StateIndex> previous_states; // where each character's last change came from (KeepPreviousState only)
     detail::StateIndex unused_next = detail::kNoState;
     std::size_t active = kNothing; // see Running
     // Why TickAll must check each character's flags: one per character not

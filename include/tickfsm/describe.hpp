@@ -9,8 +9,8 @@
 #include <span>
 #include <string>
 #include <string_view>
-#include <vector>
 
+#include "list.hpp"
 #include "detail/tree.hpp"
 #include "event.hpp"
 #include "state_ref.hpp"
@@ -62,9 +62,9 @@ struct TransitionRule {
 /// A machine's whole table as one value (StateManager::Describe(), Crowd::Describe()).
 struct Description {
     std::string name;                        // what pictures title it; the observer's name if one was given
-    std::vector<StateInfo> states;           // by id; the any-state pseudo-state is not one of them
-    std::vector<TransitionRule> transitions; // the any-state ones first, then by state, in the order tried
-    std::vector<Event> events;               // DeclareEvent(...): the events the machine expects to be sent
+    List<StateInfo> states;           // by id; the any-state pseudo-state is not one of them
+    List<TransitionRule> transitions; // the any-state ones first, then by state, in the order tried
+    List<Event> events;               // DeclareEvent(...): the events the machine expects to be sent
     StateId global;                          // the global state when described (SetGlobalState); not Valid() if none
     std::size_t push_capacity = 0;           // SetPushCapacity<N>(): N; 0 without a push stack
 
@@ -120,8 +120,8 @@ enum class FindingKind : std::uint8_t {
 /// One thing Validate() found, naming the states it concerns.
 struct Finding {
     FindingKind kind = FindingKind::Unreachable;
-    std::vector<StateId> states;           // the states concerned, the one at fault first
-    std::vector<std::string_view> names;   // their names, in the same order
+    List<StateId> states;           // the states concerned, the one at fault first
+    List<std::string_view> names;   // their names, in the same order
     std::string message;                   // one sentence naming them
 };
 
@@ -132,6 +132,6 @@ std::string_view FindingKindName(FindingKind kind) noexcept;
 /// Only the table is read: a state entered by a hook's TrySetState, a
 /// NextState request or an input buffer counts as unreachable, one left that
 /// way as having no way out (see docs/pictures_and_validation.md).
-std::vector<Finding> Validate(const Description& machine);
+List<Finding> Validate(const Description& machine);
 
 } // namespace tickfsm

@@ -9,10 +9,9 @@
 #include <string_view>
 #include <type_traits>
 #include <utility>
-#include <vector>
 
 #include "detail/owned.hpp"
-#include "detail/vec.hpp"
+#include "list.hpp"
 #include "config_error.hpp"
 #include "detail/format.hpp"
 #include "detail/table.hpp"
@@ -172,7 +171,7 @@ private:
         return letter;
     }
 
-    detail::Vec<detail::Owned<Member>> members;
+    List<detail::Owned<Member>> members;
 };
 
 } // namespace tickfsm

@@ -7,10 +7,9 @@
 #include <initializer_list>
 #include <span>
 #include <string_view>
-#include <vector>
 
 #include "observer.hpp"
-#include "detail/vec.hpp"
+#include "list.hpp"
 
 namespace tickfsm {
 
@@ -44,7 +43,7 @@ public:
     void OnWarning(std::string_view machine, std::string_view message) override;
 
 private:
-    detail::Vec<Observer*> observers;
+    List<Observer*> observers;
 };
 
 } // namespace tickfsm

@@ -10,7 +10,8 @@
 #include <string>
 #include <string_view>
 #include <type_traits>
-#include <vector>
+
+#include "list.hpp"
 
 namespace tickfsm {
 
@@ -52,7 +53,7 @@ public:
 
 private:
     friend struct detail::SnapshotAccess;
-    std::vector<std::byte> bytes;
+    List<std::byte> bytes;
 };
 
 /// Given to a state's `void Save(tickfsm::SnapshotWriter&) const` hook:
@@ -72,8 +73,8 @@ public:
 
 private:
     friend struct detail::SnapshotAccess;
-    explicit SnapshotWriter(std::vector<std::byte>& to) noexcept : out(&to) {}
-    std::vector<std::byte>* out;
+    explicit SnapshotWriter(List<std::byte>& to) noexcept : out(&to) {}
+    List<std::byte>* out;
 };
 
 /// Given to a state's `void Load(tickfsm::SnapshotReader&)` hook: read back

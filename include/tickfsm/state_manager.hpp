@@ -24,9 +24,9 @@
 #include <string_view>
 #include <type_traits>
 #include <utility>
-#include <vector>
 
 #include "detail/format.hpp"
+#include "list.hpp"
 
 #include "builders.hpp"
 #include "config_error.hpp"
@@ -338,16 +338,16 @@ public:
 
     /// Every state of the machine by id: name, parent, initial substate,
     /// history, pass-through, and which one the machine starts in.
-    std::vector<StateInfo> States() const { return ResolvedTable().DescribeStates(); }
+    List<StateInfo> States() const { return ResolvedTable().DescribeStates(); }
     /// Every transition: the any-state ones first, then each state's in the
     /// order they are tried (conditions, then events, then typed events).
-    std::vector<TransitionRule> Transitions() const { return ResolvedTable().DescribeTransitions(); }
+    List<TransitionRule> Transitions() const { return ResolvedTable().DescribeTransitions(); }
     /// The whole table as one value: States(), Transitions(), the declared
     /// events, the push capacity, the global state now, titled with the
     /// observer's name if one was given. Its names stay valid while the machine lives.
     Description Describe() const;
     /// What cannot work as written in this machine's table (tickfsm::Validate(Describe())).
-    std::vector<Finding> Validate() const { return tickfsm::Validate(Describe()); }
+    List<Finding> Validate() const { return tickfsm::Validate(Describe()); }
 
     /// Configuration: S is meant to be a state the machine never leaves (a
     /// death, an end screen): Validate() does not report its lack of a way out.

@@ -13,8 +13,8 @@
 namespace tickfsm::detail {
 
 template <class C, class A>
-std::vector<StateInfo> Table<C, A>::DescribeStates() const {
-    std::vector<StateInfo> list;
+List<StateInfo> Table<C, A>::DescribeStates() const {
+    List<StateInfo> list;
     for (std::size_t s = 0; s < meta.size(); ++s) {
         if (s == any) continue;
         StateInfo info;
@@ -38,8 +38,8 @@ std::vector<StateInfo> Table<C, A>::DescribeStates() const {
 }
 
 template <class C, class A>
-std::vector<TransitionRule> Table<C, A>::DescribeTransitions() const {
-    std::vector<TransitionRule> list;
+List<TransitionRule> Table<C, A>::DescribeTransitions() const {
+    List<TransitionRule> list;
     auto add_state = [&](std::size_t s) {
         const bool is_any = s == any;
         const StateId from = is_any ? StateId{} : StateId{static_cast<StateIndex>(s)};

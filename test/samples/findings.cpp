@@ -18,7 +18,7 @@
 namespace {
 
 /// "unreachable Walk": each finding's kind and the state at fault, one a line.
-std::string Summary(const std::vector<tickfsm::Finding>& found) {
+std::string Summary(const tickfsm::List<tickfsm::Finding>& found) {
     std::string text;
     for (const tickfsm::Finding& f : found) {
         text += std::string(tickfsm::FindingKindName(f.kind));

@@ -41,14 +41,14 @@ bool CanJump(const Hero& h) { return h.jump; }
 
 using Manager = tickfsm::StateManager<Hero, Pad>;
 
-std::vector<tickfsm::Finding> Of(const std::vector<tickfsm::Finding>& all, tickfsm::FindingKind kind) {
-    std::vector<tickfsm::Finding> some;
+tickfsm::List<tickfsm::Finding> Of(const tickfsm::List<tickfsm::Finding>& all, tickfsm::FindingKind kind) {
+    tickfsm::List<tickfsm::Finding> some;
     for (const auto& f : all)
         if (f.kind == kind) some.push_back(f);
     return some;
 }
 
-std::string Messages(const std::vector<tickfsm::Finding>& all) {
+std::string Messages(const tickfsm::List<tickfsm::Finding>& all) {
     std::string text;
     for (const auto& f : all) text += std::string(tickfsm::FindingKindName(f.kind)) + ": " + f.message + "\n";
     return text;

@@ -113,7 +113,7 @@ TEST_CASE("A machine without states has no start state, and ticking it is a conf
     // UnityHFSM throws from the query; tickfsm's States() is empty and the first Perform throws.
     Log log;
     Machine m(log);
-    const std::vector<tickfsm::StateInfo> states = m.States();
+    const tickfsm::List<tickfsm::StateInfo> states = m.States();
     REQUIRE(std::none_of(states.begin(), states.end(), [](const tickfsm::StateInfo& s) { return s.is_initial; }));
     REQUIRE_THROWS_AS(m.Perform({}), tickfsm::ConfigError);
 }
@@ -177,7 +177,7 @@ TEST_CASE("A machine lists its any-state transitions first, each without a state
     Log log;
     ExampleMachine m(log);
     REQUIRE(ConditionEdges(m, true) == std::vector<Edge>{{"-", "A"}, {"-", "A"}, {"-", "B"}});
-    const std::vector<tickfsm::TransitionRule> rules = m.Transitions();
+    const tickfsm::List<tickfsm::TransitionRule> rules = m.Transitions();
     REQUIRE(rules.size() >= 3);
     for (std::size_t i = 0; i < 3; ++i) {
         REQUIRE(rules[i].any);

@@ -11,10 +11,9 @@
 #include <string>
 #include <type_traits>
 #include <utility>
-#include <vector>
 
 #include "owned.hpp"
-#include "vec.hpp"
+#include "../list.hpp"
 #include "format.hpp"
 #include "runtime.hpp"
 #include "traits.hpp"
@@ -500,7 +499,7 @@ struct Chain final : ChainBase<AnyController, AnyAction> {
 
 /// Appends a transition's target and whether it skips the gates (ErasedChain::Add's
 /// untyped part, compiled in lib/engine.cpp).
-void AppendTarget(Vec<Target>& targets, Vec<std::uint8_t>& forced, Target to, bool skip_gates);
+void AppendTarget(List<Target>& targets, List<std::uint8_t>& forced, Target to, bool skip_gates);
 
 /// A chain whose conditions are only known at run time (a keyed machine's):
 /// tried on the general path through one call per condition.
@@ -510,9 +509,9 @@ struct ErasedChain final : ChainBase<AnyController, AnyAction> {
         bool (*call)(const void* condition, const C&, const A&, float) = nullptr;
         detail::Shared<const void> condition;
     };
-    Vec<Condition> conditions;
-    Vec<Target> target_list;
-    Vec<std::uint8_t> forced_list;
+    List<Condition> conditions;
+    List<Target> target_list;
+    List<std::uint8_t> forced_list;
 
     ErasedChain() {
         this->probe = &Probe;

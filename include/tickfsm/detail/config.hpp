@@ -18,10 +18,9 @@
 #include <string_view>
 #include <type_traits>
 #include <utility>
-#include <vector>
 
 #include "owned.hpp"
-#include "vec.hpp"
+#include "../list.hpp"
 #include "registry.hpp"
 #include "format.hpp"
 
@@ -260,7 +259,7 @@ template <class C, class A>
                                           std::span<const TreeIndex> regions) {
     table.items.reserve(table.items.size() + regions.size());
     PlacedRoom<C, A> room(table); // the lanes' room goes back if the tree refuses
-    Vec<std::uint32_t> lanes;
+    List<std::uint32_t> lanes;
     for (std::size_t i = 0; i < regions.size(); ++i) lanes.push_back(table.template Place<Runtime>());
     SetRegionsOf(table.tree, table.StateNames(), parallel, regions, lanes, table.meta[parallel].key_type != nullptr,
                  &KindTable<C, A>::Fail);

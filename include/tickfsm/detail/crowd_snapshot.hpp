@@ -4,7 +4,6 @@
 
 #include <cstddef>
 #include <cstring>
-#include <vector>
 
 #include "../crowd.hpp"
 #include "../snapshot.hpp"
@@ -16,7 +15,7 @@ void Crowd<Manager>::SaveAll(Snapshot& snapshot) const {
     CheckNotTicking("Save");
     const detail::SnapshotLayout layout = table->Layout();
     detail::CheckSavable(layout, &Table::Fail);
-    std::vector<std::byte>& out = detail::SnapshotAccess::Bytes(snapshot);
+    List<std::byte>& out = detail::SnapshotAccess::Bytes(snapshot);
     const std::size_t count = runtimes.size();
     detail::BeginSnapshot(out, layout, detail::SnapshotKind::Crowd, static_cast<std::uint32_t>(count));
     const SnapshotHead head{Bulk(), !next_states.empty(), !previous_states.empty(), 0, static_cast<std::uint32_t>(data_stride)};
@@ -100,7 +99,7 @@ void Crowd<Manager>::SaveOne(std::size_t i, Snapshot& snapshot) const {
     CheckNotTicking("Save");
     const detail::SnapshotLayout layout = table->Layout();
     detail::CheckSavable(layout, &Table::Fail);
-    std::vector<std::byte>& out = detail::SnapshotAccess::Bytes(snapshot);
+    List<std::byte>& out = detail::SnapshotAccess::Bytes(snapshot);
     detail::BeginSnapshot(out, layout, detail::SnapshotKind::Character, 1);
     detail::WriteCharacter(out, layout, runtimes[i], NextOf(i), PreviousOf(i), state_data + i * data_stride);
     detail::EndSnapshot(out);

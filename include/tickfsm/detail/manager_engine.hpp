@@ -8,7 +8,6 @@
 #include <cstring>
 #include <string_view>
 #include <type_traits>
-#include <vector>
 
 #include "../snapshot.hpp"
 #include "format.hpp"
@@ -197,7 +196,7 @@ struct ManagerEngine {
         if (!table.items.empty()) Storage::SyncData(seat, table);
         const typename Storage::Block* block = Storage::BlockIf(seat);
         const StateIndex none = kNoState;
-        std::vector<std::byte>& out = SnapshotAccess::Bytes(snapshot);
+        List<std::byte>& out = SnapshotAccess::Bytes(snapshot);
         BeginSnapshot(out, layout, SnapshotKind::Machine, 1);
         const std::uint16_t head[] = {block ? block->global : none, 0};
         AppendBytes(out, head, sizeof(head));

@@ -7,10 +7,9 @@
 #include <initializer_list>
 #include <string_view>
 #include <utility>
-#include <vector>
 
 #include "owned.hpp"
-#include "vec.hpp"
+#include "../list.hpp"
 #include "../state_manager.hpp"
 
 namespace tickfsm {
@@ -118,7 +117,7 @@ inline void StateManager<Controller, Action>::SetSubstates(K parent, std::initia
     const detail::StateIndex id = KeyedIndex(parent, "SetSubstates"); // a keyed state: the table is private
     if (substates.size() == 0)
         MachineTable::Fail(detail::MessageText(detail::Message::KeyedSubstatesEmpty, detail::KeyText(parent)));
-    detail::Vec<detail::TreeIndex> children;
+    List<detail::TreeIndex> children;
     for (const KS key : substates) children.push_back(KeyedIndex(key, "SetSubstates"));
     ManagerStorage::ApplyPrivately(machine_seat,
                                    [&](MachineTable& table) { detail::ApplySubstates(table, id, children); });
@@ -134,7 +133,7 @@ inline void StateManager<Controller, Action>::SetRegions(K parallel, std::initia
     const detail::StateIndex id = KeyedIndex(parallel, "SetRegions");
     if (regions.size() == 0)
         MachineTable::Fail(detail::MessageText(detail::Message::KeyedRegionsEmpty, detail::KeyText(parallel)));
-    detail::Vec<detail::TreeIndex> lanes;
+    List<detail::TreeIndex> lanes;
     for (const KS key : regions) lanes.push_back(KeyedIndex(key, "SetRegions"));
     ManagerStorage::ApplyPrivately(machine_seat, [&](MachineTable& table) { detail::ApplyRegions(table, id, lanes); });
 }

@@ -9,7 +9,6 @@
 #include <limits>
 #include <new>
 #include <type_traits>
-#include <vector>
 
 // A function out of line whose calling convention stays the standard one:
 // g++ may otherwise give a local copy its own (dropping unused parameters),

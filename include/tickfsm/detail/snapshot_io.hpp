@@ -8,8 +8,8 @@
 #include <cstdint>
 #include <span>
 #include <string_view>
-#include <vector>
 
+#include "../list.hpp"
 #include "../snapshot.hpp"
 #include "runtime.hpp"
 
@@ -45,16 +45,16 @@ std::uint64_t HashBytes(const void* bytes, std::size_t size, std::uint64_t hash 
 void CheckSavable(const SnapshotLayout& layout, void (*fail)(std::string_view));
 
 /// Starts `out` (its memory reused): the header with `count` characters and the layout's names.
-void BeginSnapshot(std::vector<std::byte>& out, const SnapshotLayout& layout, SnapshotKind kind, std::uint32_t count);
+void BeginSnapshot(List<std::byte>& out, const SnapshotLayout& layout, SnapshotKind kind, std::uint32_t count);
 /// Room for `more` bytes after what `out` holds.
-void ReserveMore(std::vector<std::byte>& out, std::size_t more);
+void ReserveMore(List<std::byte>& out, std::size_t more);
 /// Appends raw bytes to the payload.
-void AppendBytes(std::vector<std::byte>& out, const void* bytes, std::size_t size);
+void AppendBytes(List<std::byte>& out, const void* bytes, std::size_t size);
 /// Appends one character's record: its Runtime, requests and data.
-void WriteCharacter(std::vector<std::byte>& out, const SnapshotLayout& layout, const Runtime& rt, StateIndex next,
+void WriteCharacter(List<std::byte>& out, const SnapshotLayout& layout, const Runtime& rt, StateIndex next,
                     StateIndex previous, const std::byte* data);
 /// Writes the payload's size and checksum into the header.
-void EndSnapshot(std::vector<std::byte>& out);
+void EndSnapshot(List<std::byte>& out);
 
 /// Where a snapshot's payload is read from.
 struct SnapshotCursor {
@@ -84,9 +84,9 @@ inline bool ValidState(const SnapshotLayout& layout, StateIndex id) noexcept {
 }
 
 struct SnapshotAccess {
-    static std::vector<std::byte>& Bytes(Snapshot& s) noexcept { return s.bytes; }
-    static const std::vector<std::byte>& Bytes(const Snapshot& s) noexcept { return s.bytes; }
-    static SnapshotWriter Writer(std::vector<std::byte>& out) noexcept { return SnapshotWriter(out); }
+    static List<std::byte>& Bytes(Snapshot& s) noexcept { return s.bytes; }
+    static const List<std::byte>& Bytes(const Snapshot& s) noexcept { return s.bytes; }
+    static SnapshotWriter Writer(List<std::byte>& out) noexcept { return SnapshotWriter(out); }
     static SnapshotReader Reader(std::span<const std::byte> from, std::string_view owner) noexcept {
         return SnapshotReader(from, owner);
     }

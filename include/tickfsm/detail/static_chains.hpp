@@ -41,22 +41,22 @@ struct AppendEdge<StaticChain<S, Edges...>, Edge> {
 /// appends T if it is new, `+ chain` appends the chain's source, then its
 /// targets. Folds rather than recursions, so that no step copies the rest of
 /// the list into a new instantiation.
-template <class List>
+template <class Known>
 struct StatesSoFar {
-    using type = List;
+    using type = Known;
 };
 template <class... Ts, class T>
 auto operator+(StatesSoFar<TypeList<Ts...>>, std::type_identity<T>)
     -> StatesSoFar<std::conditional_t<(std::is_same_v<T, Ts> || ...), TypeList<Ts...>, TypeList<Ts..., T>>>;
-template <class List, class S, class... Edges>
-auto operator+(StatesSoFar<List>, StaticChain<S, Edges...>)
-    -> decltype(((StatesSoFar<List>{} + std::type_identity<S>{}) + ... +
+template <class Known, class S, class... Edges>
+auto operator+(StatesSoFar<Known>, StaticChain<S, Edges...>)
+    -> decltype(((StatesSoFar<Known>{} + std::type_identity<S>{}) + ... +
                  std::type_identity<typename Edges::Target>{}));
 
 /// The states a list of chains names, in order of first appearance.
-template <class List, class... Chains>
+template <class Known, class... Chains>
 struct CollectStates {
-    using type = typename decltype((StatesSoFar<List>{} + ... + Chains{}))::type;
+    using type = typename decltype((StatesSoFar<Known>{} + ... + Chains{}))::type;
 };
 
 template <class T, class... Ts>
@@ -68,7 +68,7 @@ consteval std::size_t IndexIn(TypeList<Ts...>) {
 }
 
 /// Type I of a list (see PackAt).
-template <std::size_t I, class List>
+template <std::size_t I, class Known>
 struct TypeAt;
 template <std::size_t I, class... Ts>
 struct TypeAt<I, TypeList<Ts...>> {
@@ -191,14 +191,14 @@ struct StaticTableFacts<TypeList<Chains...>> {
 inline constexpr std::size_t kStaticMaxDepth = 16;
 
 /// The states a tree names (each parent, then its children), appended to
-/// List in order of first appearance.
-template <class List, class... Nodes>
+/// Known in order of first appearance.
+template <class Known, class... Nodes>
 struct TreeStates {
-    using type = List;
+    using type = Known;
 };
-template <class List, class P, class... Ch, class... More>
-struct TreeStates<List, StaticSubstates<P, Ch...>, More...> {
-    using Here = typename decltype(((StatesSoFar<List>{} + std::type_identity<P>{}) + ... +
+template <class Known, class P, class... Ch, class... More>
+struct TreeStates<Known, StaticSubstates<P, Ch...>, More...> {
+    using Here = typename decltype(((StatesSoFar<Known>{} + std::type_identity<P>{}) + ... +
                                     std::type_identity<Ch>{}))::type;
     using type = typename TreeStates<Here, More...>::type;
 };
@@ -314,12 +314,12 @@ struct StaticParentIn<S, TypeList<Nodes...>> {
     using type = typename StaticParentOf<S, Nodes...>::type;
 };
 
-/// List, then the states the tree names that List lacks.
-template <class List, class Tree>
+/// Known, then the states the tree names that Known lacks.
+template <class Known, class Tree>
 struct StaticStatesWithTree;
-template <class List, class... Nodes>
-struct StaticStatesWithTree<List, TypeList<Nodes...>> {
-    using type = typename TreeStates<List, Nodes...>::type;
+template <class Known, class... Nodes>
+struct StaticStatesWithTree<Known, TypeList<Nodes...>> {
+    using type = typename TreeStates<Known, Nodes...>::type;
 };
 
 /// A count per level of nesting of one character (see StaticCore::kSlots);

@@ -25,10 +25,9 @@
 #include <string_view>
 #include <type_traits>
 #include <utility>
-#include <vector>
 
 #include "owned.hpp"
-#include "vec.hpp"
+#include "../list.hpp"
 #include "format.hpp"
 
 #include "../config_error.hpp"
@@ -180,24 +179,24 @@ struct StateMeta {
     PlainHookFn<C, A> plain_enter = nullptr; // its OnStateEnter without the machine handle, if it has one
     PlainHookFn<C, A> plain_exit = nullptr;  // its OnStateExit without the machine handle, if it has one
     NoneStepper<C, A> step_none; // the fast step when the state has no transitions
-    Vec<ChainPtr<C, A>> chains;
-    Vec<EventEdge> events;
-    Vec<TypedEdge<C>> typed;
-    Vec<ActionSlot<C, A>> actions;
+    List<ChainPtr<C, A>> chains;
+    List<EventEdge> events;
+    List<TypedEdge<C>> typed;
+    List<ActionSlot<C, A>> actions;
 };
 
 template <class C, class A>
 struct Table {
     static_assert(kErased<C, A>, "tickfsm internal: a table's types are made for AnyController and AnyAction");
     /// [dt, selfs, one step per state]: see StepWord. Steps() is what machines hold.
-    Vec<StepWord<C, A>> words = Vec<StepWord<C, A>>(kStepHeaderWords);
-    Vec<StepWord<C, A>> machine_words; // its StateManagers' steps, laid out as `words` (see Seat)
-    Vec<const Stepper<C, A>*> selfs; // steps[kSelfsWord].selfs
-    Vec<StateMeta<C, A>> meta;
-    Vec<const void*> keys;
-    Vec<DataItem> items;          // per-character copies, in construction order
-    Vec<std::string_view> names;  // set by Finalize, for observers
-    Vec<TreeNode> tree;           // one per state: which state holds which (see tree.hpp)
+    List<StepWord<C, A>> words = List<StepWord<C, A>>(kStepHeaderWords);
+    List<StepWord<C, A>> machine_words; // its StateManagers' steps, laid out as `words` (see Seat)
+    List<const Stepper<C, A>*> selfs; // steps[kSelfsWord].selfs
+    List<StateMeta<C, A>> meta;
+    List<const void*> keys;
+    List<DataItem> items;          // per-character copies, in construction order
+    List<std::string_view> names;  // set by Finalize, for observers
+    List<TreeNode> tree;           // one per state: which state holds which (see tree.hpp)
     Owned<KeyedStates, DeleteInLibrary> keyed; // keyed states by key, for FindKey; made with the first
     float dt = 1.0f / 60.0f;
     StateIndex initial = kNoState;
@@ -239,8 +238,8 @@ struct Table {
     // Set by the first SetSubstates: a flat machine never compiles the nested fast path.
     void (*plan_nested)(Table&) = nullptr;
     FeatureCode<C, A> code;
-    Vec<StateIndex> terminal; // SetTerminal<S>()
-    Vec<Event> declared;      // DeclareEvent(...)
+    List<StateIndex> terminal; // SetTerminal<S>()
+    List<Event> declared;      // DeclareEvent(...)
 
     /// Notes that edge `index` of chain `chain` of `from` has no condition (Always).
     void NoteAlways(StateIndex from, std::size_t chain, std::size_t index);
@@ -422,8 +421,8 @@ struct Table {
     }
 
     /// Every state's name, by id.
-    Vec<std::string_view> StateNames() const {
-        Vec<std::string_view> list;
+    List<std::string_view> StateNames() const {
+        List<std::string_view> list;
         list.reserve(meta.size());
         for (const StateMeta<C, A>& m : meta) list.push_back(m.name);
         return list;
@@ -435,10 +434,10 @@ struct Table {
     }
 
     /// Every state but the Any pseudo-state, by id (StateManager::States()).
-    std::vector<StateInfo> DescribeStates() const;
+    List<StateInfo> DescribeStates() const;
     /// Every transition, the any-state ones first, then by state id, each
     /// state's in the order they are tried (StateManager::Transitions()).
-    std::vector<TransitionRule> DescribeTransitions() const;
+    List<TransitionRule> DescribeTransitions() const;
     /// The whole table as one value (StateManager::Describe()).
     Description Describe() const;
 

@@ -1,5 +1,5 @@
-// detail::Vec, the growable array of the library's tables: what the library
-// relies on std::vector for, checked against std::vector itself.
+// tickfsm::List, the growable array of the library's tables and queries:
+// what the library relies on std::vector for, checked against std::vector.
 
 #include <catch2/catch.hpp>
 
@@ -9,9 +9,9 @@
 #include <vector>
 
 #include <tickfsm/detail/owned.hpp>
-#include <tickfsm/detail/vec.hpp>
+#include <tickfsm/list.hpp>
 
-using tickfsm::detail::Vec;
+using tickfsm::List;
 
 namespace {
 
@@ -32,7 +32,7 @@ struct alignas(64) Wide {
 };
 
 template <class T>
-std::vector<int> Values(const Vec<T>& v) {
+std::vector<int> Values(const List<T>& v) {
     std::vector<int> out;
     for (const T& item : v) out.push_back(static_cast<int>(item.value));
     return out;
@@ -40,9 +40,9 @@ std::vector<int> Values(const Vec<T>& v) {
 
 } // namespace
 
-TEST_CASE("A Vec grows, shrinks and destroys each element once", "[vec]") {
+TEST_CASE("A List grows, shrinks and destroys each element once", "[list]") {
     {
-        Vec<Tracked> v;
+        List<Tracked> v;
         for (int i = 0; i < 100; ++i) v.emplace_back(i);
         CHECK(v.size() == 100);
         CHECK(Tracked::live == 100);
@@ -54,10 +54,10 @@ TEST_CASE("A Vec grows, shrinks and destroys each element once", "[vec]") {
         CHECK(Values(v) == std::vector<int>{0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 7, 7});
         v.pop_back();
         CHECK(v.size() == 11);
-        Vec<Tracked> copy = v;
+        List<Tracked> copy = v;
         CHECK(Tracked::live == 22);
-        Vec<Tracked> moved = std::move(copy);
-        CHECK(copy.empty()); // NOLINT: a moved-from Vec is empty
+        List<Tracked> moved = std::move(copy);
+        CHECK(copy.empty()); // NOLINT: a moved-from List is empty
         CHECK(Values(moved) == Values(v));
         v.clear();
         CHECK(v.empty());
@@ -66,8 +66,8 @@ TEST_CASE("A Vec grows, shrinks and destroys each element once", "[vec]") {
     CHECK(Tracked::live == 0);
 }
 
-TEST_CASE("A Vec appends a copy of its own element while it grows", "[vec]") {
-    Vec<std::string> v;
+TEST_CASE("A List appends a copy of its own element while it grows", "[list]") {
+    List<std::string> v;
     v.push_back(std::string(40, 'a')); // longer than the short-string buffer
     for (int i = 0; i < 20; ++i) v.push_back(v[0]);
     CHECK(v.size() == 21);
@@ -76,8 +76,8 @@ TEST_CASE("A Vec appends a copy of its own element while it grows", "[vec]") {
     CHECK(v.back() == std::string(40, 'a'));
 }
 
-TEST_CASE("A Vec inserts and erases as std::vector does", "[vec]") {
-    Vec<Tracked> v;
+TEST_CASE("A List inserts and erases as std::vector does", "[list]") {
+    List<Tracked> v;
     std::vector<int> expected;
     for (int i = 0; i < 8; ++i) {
         v.emplace_back(i);
@@ -96,23 +96,23 @@ TEST_CASE("A Vec inserts and erases as std::vector does", "[vec]") {
     CHECK(Tracked::live == static_cast<int>(expected.size()));
 }
 
-TEST_CASE("A Vec holds move-only and over-aligned elements, and is a contiguous range", "[vec]") {
-    Vec<tickfsm::detail::Owned<int>> owners;
+TEST_CASE("A List holds move-only and over-aligned elements, and is a contiguous range", "[list]") {
+    List<tickfsm::detail::Owned<int>> owners;
     for (int i = 0; i < 9; ++i) owners.emplace_back(new int(i));
     owners.erase(owners.begin() + 2);
     CHECK(*owners[2] == 3);
 
-    Vec<Wide> wide(5);
+    List<Wide> wide(5);
     wide.reserve(33);
     for (const Wide& w : wide) CHECK(reinterpret_cast<std::uintptr_t>(&w) % 64 == 0);
 
-    Vec<int> numbers{3, 1, 2};
+    List<int> numbers{3, 1, 2};
     const std::span<const int> view(numbers);
     CHECK(view.size() == 3);
     CHECK(view[2] == 2);
-    CHECK(numbers == Vec<int>{3, 1, 2});
+    CHECK(numbers == List<int>{3, 1, 2});
     numbers.assign(4, 9);
-    CHECK(numbers == Vec<int>{9, 9, 9, 9});
-    Vec<std::uint16_t> zeros(6);
+    CHECK(numbers == List<int>{9, 9, 9, 9});
+    List<std::uint16_t> zeros(6);
     for (std::uint16_t z : zeros) CHECK(z == 0);
 }

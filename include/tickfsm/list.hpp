@@ -1,11 +1,13 @@
 #pragma once
-// Vec: the growable array of tickfsm's tables. Written here, as Owned is, so
-// that no header of the core includes <vector>: every translation unit that
-// includes tickfsm pays for parsing what its headers include, and <vector>
-// (with vector<bool> and its iterators) is a large part of that. It keeps the
-// part of std::vector's interface the library uses, with the same meaning;
-// elements are contiguous, so a Vec converts to std::span. Not on the tick
-// path: a table is built at configuration and read through its data().
+// tickfsm::List: the growable array of tickfsm's tables and of what its
+// queries return (Description, Finding, Snapshot). Written here, as
+// detail::Owned is, so that no header of the core includes <vector>: every
+// translation unit that includes tickfsm pays for parsing what its headers
+// include, and <vector> is a large part of that. It keeps the part of
+// std::vector's interface that code reading a list uses, with the same
+// meaning (size, [], begin and end, push_back...); its elements are
+// contiguous, so a List converts to std::span, and
+// std::vector<T>(list.begin(), list.end()) copies it.
 
 #include <cstddef>
 #include <initializer_list>
@@ -13,43 +15,50 @@
 #include <type_traits>
 #include <utility>
 
-namespace tickfsm::detail {
+namespace tickfsm {
 
+/// A growable array with std::vector's common interface (see above).
 template <class T>
-class Vec {
+class List {
 public:
     using value_type = T;
     using size_type = std::size_t;
     using iterator = T*;
     using const_iterator = const T*;
 
-    Vec() noexcept = default;
-    explicit Vec(std::size_t n) { resize(n); }
-    Vec(std::size_t n, const T& value) { assign(n, value); }
-    Vec(std::initializer_list<T> list) {
+    List() noexcept = default;
+    explicit List(std::size_t n) { resize(n); }
+    List(std::size_t n, const T& value) { assign(n, value); }
+    List(std::initializer_list<T> list) {
         reserve(list.size());
         for (const T& value : list) ::new (static_cast<void*>(items + count++)) T(value);
     }
-    Vec(const Vec& other) {
+    /// A copy of the elements of [first, last).
+    template <class It>
+        requires(!std::is_integral_v<It>)
+    List(It first, It last) {
+        for (; first != last; ++first) emplace_back(*first);
+    }
+    List(const List& other) {
         reserve(other.count);
         for (const T& value : other) ::new (static_cast<void*>(items + count++)) T(value);
     }
-    Vec(Vec&& other) noexcept
+    List(List&& other) noexcept
         : items(std::exchange(other.items, nullptr)), count(std::exchange(other.count, 0)),
           room(std::exchange(other.room, 0)) {}
-    Vec& operator=(const Vec& other) {
+    List& operator=(const List& other) {
         if (this != &other) {
-            Vec copy(other);
+            List copy(other);
             swap(copy);
         }
         return *this;
     }
-    Vec& operator=(Vec&& other) noexcept {
-        Vec moved(std::move(other));
+    List& operator=(List&& other) noexcept {
+        List moved(std::move(other));
         swap(moved);
         return *this;
     }
-    ~Vec() {
+    ~List() {
         clear();
         Free(items);
     }
@@ -72,7 +81,7 @@ public:
 
     void push_back(const T& value) { emplace_back(value); }
     void push_back(T&& value) { emplace_back(std::move(value)); }
-    /// Appends a T built from `args` (which may name an element of this Vec).
+    /// Appends a T built from `args` (which may name an element of this List).
     template <class... Args>
     T& emplace_back(Args&&... args) {
         if (count == room) {
@@ -109,11 +118,28 @@ public:
         clear();
         resize(n, copy);
     }
+    /// Replaces the elements with copies of [first, last).
+    template <class It>
+        requires(!std::is_integral_v<It>)
+    void assign(It first, It last) {
+        List copy(first, last);
+        swap(copy);
+    }
     /// Inserts `value` before `at`; returns where it now is.
     T* insert(const T* at, T value) {
         const std::size_t i = static_cast<std::size_t>(at - items);
         emplace_back(std::move(value));
-        for (std::size_t j = count - 1; j > i; --j) std::swap(items[j], items[j - 1]);
+        Rotate(i, count - 1);
+        return items + i;
+    }
+    /// Inserts copies of [first, last) before `at`; returns where the first now is.
+    template <class It>
+        requires(!std::is_integral_v<It>)
+    T* insert(const T* at, It first, It last) {
+        const std::size_t i = static_cast<std::size_t>(at - items);
+        const std::size_t before = count;
+        for (; first != last; ++first) emplace_back(*first);
+        Rotate(i, before);
         return items + i;
     }
     /// Removes the elements in [first, last); returns where the next one now is.
@@ -125,20 +151,41 @@ public:
         return items + from;
     }
     T* erase(const T* at) { return erase(at, at + 1); }
-    void swap(Vec& other) noexcept {
+    void swap(List& other) noexcept {
         std::swap(items, other.items);
         std::swap(count, other.count);
         std::swap(room, other.room);
     }
 
-    friend bool operator==(const Vec& a, const Vec& b) {
+    friend bool operator==(const List& a, const List& b) {
         if (a.count != b.count) return false;
         for (std::size_t i = 0; i < a.count; ++i)
             if (!(a.items[i] == b.items[i])) return false;
         return true;
     }
 
+    /// Equal to another sized range (a std::vector, a std::span...) of as many
+    /// elements, each equal to this list's at its place.
+    template <class Range>
+        requires(!std::is_same_v<Range, List>) && requires(const Range& r) {
+            r.size();
+            r.begin();
+        }
+    friend bool operator==(const List& a, const Range& b) {
+        if (a.count != b.size()) return false;
+        auto other = b.begin();
+        for (std::size_t i = 0; i < a.count; ++i, ++other)
+            if (!(a.items[i] == *other)) return false;
+        return true;
+    }
+
 private:
+    /// Moves the elements from `tail` on to `at`, those in [at, tail) after them.
+    void Rotate(std::size_t at, std::size_t tail) noexcept {
+        for (std::size_t moved = tail; moved < count; ++moved)
+            for (std::size_t j = moved; j > at + (moved - tail); --j) std::swap(items[j], items[j - 1]);
+    }
+
     static constexpr bool kOverAligned = alignof(T) > __STDCPP_DEFAULT_NEW_ALIGNMENT__;
 
     std::size_t Grown(std::size_t needed) const noexcept {
@@ -172,4 +219,4 @@ private:
     std::size_t room = 0;
 };
 
-} // namespace tickfsm::detail
+} // namespace tickfsm
