@@ -2,8 +2,19 @@
 // mistakes (CrowdMistake), written here once rather than at each call site in
 // the headers, which every file that uses tickfsm compiles.
 
+#include <cstdio>
+#include <cstdlib>
+
 #include <tickfsm/config_error.hpp>
 #include "format_text.hpp"
+
+namespace tickfsm {
+
+ConfigError::ConfigError(std::string_view text) : message(detail::MakeShared<const Text>(text)) {}
+
+const char* ConfigError::what() const noexcept { return message->c_str(); }
+
+} // namespace tickfsm
 
 namespace tickfsm::detail {
 
@@ -255,6 +266,12 @@ std::string CrowdText(CrowdMistake mistake, const CrowdFacts& f) {
 } // namespace
 
 std::string VMessageText(Message id, std::initializer_list<MessageArg> args) { return VFormat(TextOf(id), args); }
+
+void AbortWith(std::string_view message) noexcept {
+    std::fwrite(message.data(), 1, message.size(), stderr);
+    std::fputc('\n', stderr);
+    std::abort();
+}
 
 void FailCrowd(CrowdMistake mistake, const CrowdFacts& facts) {
     ReportConfigError(KindMessage(facts.character, CrowdText(mistake, facts)));

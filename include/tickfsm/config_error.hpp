@@ -2,10 +2,11 @@
 // tickfsm: the one error type of configuration mistakes, and the one cold
 // function every check reports through.
 
-#include <cstdio>
-#include <cstdlib>
-#include <stdexcept>
-#include <string>
+#include <exception>
+#include <string_view>
+
+#include "detail/owned.hpp"
+#include "text.hpp"
 
 // Checked builds refuse a Crowd's character index out of range with a
 // ConfigError: by default when NDEBUG is not defined; define TICKFSM_CHECKED
@@ -24,21 +25,29 @@ namespace tickfsm {
 /// configuring after the first Perform, Perform from inside a hook, ...).
 /// The message names the character type and the states involved. Built with
 /// -fno-exceptions the message goes to stderr and the program aborts.
-class ConfigError : public std::logic_error {
+class ConfigError : public std::exception {
 public:
-    using std::logic_error::logic_error;
+    explicit ConfigError(std::string_view message);
+    /// The message, null-terminated.
+    const char* what() const noexcept override;
+
+private:
+    detail::Shared<const Text> message; // shared, so that copying the error cannot throw
 };
 
 namespace detail {
 
+/// Prints `message` and a newline to stderr, and aborts.
+[[noreturn, gnu::cold]] void AbortWith(std::string_view message) noexcept;
+
 /// Every tickfsm error goes through here, so the tick path only holds a call.
-[[noreturn, gnu::cold, gnu::noinline]] inline void ReportConfigError(const std::string& message) {
+/// Inline, so that each file's choice of exceptions decides: throw a
+/// ConfigError, or print the message and abort.
+[[noreturn, gnu::cold, gnu::noinline]] inline void ReportConfigError(std::string_view message) {
 #if defined(__cpp_exceptions) || defined(__EXCEPTIONS)
     throw ConfigError(message);
 #else
-    std::fputs(message.c_str(), stderr);
-    std::fputc('\n', stderr);
-    std::abort();
+    AbortWith(message);
 #endif
 }
 

@@ -31,8 +31,13 @@ using Catch::Matchers::Contains;
 
 } // namespace
 
-TEST_CASE("ConfigError is a std::logic_error", "[error]") {
-    STATIC_REQUIRE(std::is_base_of_v<std::logic_error, tickfsm::ConfigError>);
+TEST_CASE("ConfigError is a std::exception whose copies keep its message and cannot throw", "[error]") {
+    STATIC_REQUIRE(std::is_base_of_v<std::exception, tickfsm::ConfigError>);
+    STATIC_REQUIRE(std::is_nothrow_copy_constructible_v<tickfsm::ConfigError>);
+    const tickfsm::ConfigError error("tickfsm: StateManager<Knight, Pad>: a message");
+    const tickfsm::ConfigError copy = error;
+    CHECK(std::string_view(copy.what()) == "tickfsm: StateManager<Knight, Pad>: a message");
+    CHECK(copy.what() == error.what()); // one message, shared
 }
 
 TEST_CASE("Perform before SetInitialState is an error, and the manager stays usable", "[error]") {
