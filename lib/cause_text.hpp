@@ -8,7 +8,7 @@
 #include <tickfsm/detail/format.hpp>
 #include <tickfsm/observer.hpp>
 
-#include <fmt/format.h>
+#include "fmt_text.hpp"
 
 namespace tickfsm::detail {
 

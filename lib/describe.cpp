@@ -12,7 +12,7 @@
 #include <string_view>
 #include <vector>
 
-#include <fmt/format.h>
+#include "fmt_text.hpp"
 #include <fmt/ranges.h>
 
 namespace tickfsm {
@@ -87,7 +87,7 @@ std::string_view HistoryText(History h) noexcept {
 std::string EdgeLabel(const TransitionRule& rule) {
     std::string label;
     if (rule.kind == TransitionKind::Event || rule.kind == TransitionKind::Typed) {
-        label = "on " + detail::EventText(rule.event);
+        label = fmt::format("on {}", detail::EventText(rule.event));
         if (rule.kind == TransitionKind::Typed && rule.order != 0) label += fmt::format(" ({})", rule.order);
         if (rule.kind == TransitionKind::Typed && !rule.to.Valid()) label += " (handled)";
         return label;
@@ -559,9 +559,9 @@ private:
 
 } // namespace
 
-std::string ConditionText(const Description& machine, const TransitionRule& rule) {
+Text ConditionText(const Description& machine, const TransitionRule& rule) {
     if (rule.kind == TransitionKind::Event || rule.kind == TransitionKind::Typed)
-        return "event " + detail::EventText(rule.event);
+        return fmt::format("event {}", detail::EventText(rule.event));
     if (!rule.condition.empty()) return rule.condition;
     std::string_view from = "any state";
     if (!rule.any) {
@@ -572,9 +572,9 @@ std::string ConditionText(const Description& machine, const TransitionRule& rule
     return fmt::format("condition {} of {}", rule.order, from);
 }
 
-std::string WriteDot(const Description& machine) { return WriteDot(std::span<const Description>(&machine, 1)); }
+Text WriteDot(const Description& machine) { return WriteDot(std::span<const Description>(&machine, 1)); }
 
-std::string WriteDot(std::span<const Description> machines) {
+Text WriteDot(std::span<const Description> machines) {
     std::string out = "digraph tickfsm {\n";
     out += "  compound=true;\n  rankdir=LR;\n  fontname=\"Helvetica\";\n";
     out += "  node [shape=box, style=rounded, fontname=\"Helvetica\"];\n";
@@ -587,7 +587,7 @@ std::string WriteDot(std::span<const Description> machines) {
         for (std::size_t i = 0; i < machines.size(); ++i) {
             out += fmt::format("  subgraph cluster_m{} {{\n", i);
             out += fmt::format("    label={};\n    style=bold;\n",
-                               DotQuoted(machines[i].name.empty() ? fmt::format("machine {}", i) : machines[i].name));
+                               DotQuoted(machines[i].name.empty() ? fmt::format("machine {}", i) : std::string(machines[i].name)));
             DotWriter(out, machines[i], i).Body(2);
             out += "  }\n";
         }
@@ -596,7 +596,7 @@ std::string WriteDot(std::span<const Description> machines) {
     return out;
 }
 
-std::string WriteMermaid(const Description& machine) {
+Text WriteMermaid(const Description& machine) {
     std::string out;
     if (!machine.name.empty()) out += fmt::format("---\ntitle: {}\n---\n", MermaidText(machine.name));
     out += "stateDiagram-v2\n    direction LR\n";
@@ -604,11 +604,11 @@ std::string WriteMermaid(const Description& machine) {
     return out;
 }
 
-std::string WriteMermaid(std::span<const Description> machines) {
+Text WriteMermaid(std::span<const Description> machines) {
     if (machines.size() == 1) return WriteMermaid(machines[0]);
     std::string out = "stateDiagram-v2\n    direction LR\n";
     for (std::size_t i = 0; i < machines.size(); ++i) {
-        const std::string name = machines[i].name.empty() ? fmt::format("machine {}", i) : machines[i].name;
+        const std::string name = machines[i].name.empty() ? fmt::format("machine {}", i) : std::string(machines[i].name);
         out += fmt::format("    state \"{}\" as m{}\n    state m{} {{\n", MermaidText(name), i, i);
         MermaidWriter(out, machines[i], i).Body(2);
         out += "    }\n";

@@ -4,11 +4,11 @@
 #include <tickfsm/event.hpp>
 
 #include <fmt/args.h>
-#include <fmt/format.h>
+#include "fmt_text.hpp"
 
 namespace tickfsm::detail {
 
-std::string KindMessage(std::string_view kind, std::string_view what) {
+Text KindMessage(std::string_view kind, std::string_view what) {
     return VFormat("tickfsm: {}: {}", {MessageArg(kind), MessageArg(what)});
 }
 
@@ -26,8 +26,8 @@ std::string VFormat(std::string_view format, std::initializer_list<MessageArg> a
     return fmt::vformat(fmt::string_view(format.data(), format.size()), store);
 }
 
-std::string EventText(const Event& event) {
-    if (!event.is_enum) return std::string(event.name);
+Text EventText(const Event& event) {
+    if (!event.is_enum) return event.name;
     if (!event.enumerator.empty()) return fmt::format("{}::{}", event.name, event.enumerator);
     return fmt::format("{}({})", event.name, event.value);
 }

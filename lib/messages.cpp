@@ -265,7 +265,7 @@ std::string CrowdText(CrowdMistake mistake, const CrowdFacts& f) {
 
 } // namespace
 
-std::string VMessageText(Message id, std::initializer_list<MessageArg> args) { return VFormat(TextOf(id), args); }
+Text VMessageText(Message id, std::initializer_list<MessageArg> args) { return VFormat(TextOf(id), args); }
 
 void AbortWith(std::string_view message) noexcept {
     std::fwrite(message.data(), 1, message.size(), stderr);

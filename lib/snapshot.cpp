@@ -86,10 +86,10 @@ void SnapshotReader::Read(void* data, std::size_t size) {
     at += size;
 }
 
-std::string SnapshotReader::ReadString() {
+Text SnapshotReader::ReadString() {
     const auto size = Read<std::uint32_t>();
     if (size > bytes.size() - at) Overrun(size);
-    std::string text(reinterpret_cast<const char*>(bytes.data() + at), size);
+    Text text(std::string_view(reinterpret_cast<const char*>(bytes.data() + at), size));
     at += size;
     return text;
 }
@@ -108,9 +108,9 @@ std::size_t Snapshot::Characters() const noexcept {
     return bytes.size() < kHeaderSize ? 0 : Get<std::uint32_t>(bytes.data() + kCountAt);
 }
 
-bool Snapshot::FromBytes(std::span<const std::byte> from, Snapshot& out, std::string* error) {
-    auto refuse = [&](std::string why) {
-        if (error) *error = std::move(why);
+bool Snapshot::FromBytes(std::span<const std::byte> from, Snapshot& out, Text* error) {
+    auto refuse = [&](std::string_view why) {
+        if (error) *error = Text(why);
         return false;
     };
     if (from.size() < kHeaderSize || Get<std::uint32_t>(from.data()) != kMagic)

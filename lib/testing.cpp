@@ -8,7 +8,7 @@
 
 #include <tickfsm/detail/format.hpp>
 
-#include <fmt/format.h>
+#include "fmt_text.hpp"
 
 #include "cause_text.hpp"
 

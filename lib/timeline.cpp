@@ -10,7 +10,7 @@
 
 #include <tickfsm/detail/format.hpp>
 
-#include <fmt/format.h>
+#include "fmt_text.hpp"
 
 #include "cause_text.hpp"
 
@@ -195,13 +195,13 @@ void TimelineWriter::OnTransition(const TransitionInfo& info) {
         track.open.push_back(Open{path[i], current_tick, entered, i + 1 == path.size() ? ++track.visits : 0});
     }
     if (info.cause == Cause::Event && info.event)
-        Instant(t, "event " + detail::EventText(*info.event),
+        Instant(t, fmt::format("event {}", detail::EventText(*info.event)),
                 fmt::format(",\"from\":{},\"to\":{}", Quoted(info.from), Quoted(info.to)));
 }
 
 void TimelineWriter::OnUnhandledEvent(std::string_view machine, std::string_view state, const Event& event) {
     if (finished) return;
-    Instant(TrackOf(machine), "unhandled " + detail::EventText(event),
+    Instant(TrackOf(machine), fmt::format("unhandled {}", detail::EventText(event)),
             fmt::format(",\"state\":{},\"event\":{}", Quoted(state), Quoted(detail::EventText(event))));
 }
 

@@ -1,10 +1,11 @@
 // tickfsm::TracePrinter: seed 002's trace format, printed with fmt.
 
+#include <tickfsm/actions.hpp>
 #include <tickfsm/trace.hpp>
 
 #include <tickfsm/detail/format.hpp>
 
-#include <fmt/format.h>
+#include "fmt_text.hpp"
 
 namespace tickfsm {
 
@@ -52,16 +53,26 @@ void TracePrinter::OnWarning(std::string_view machine, std::string_view message)
     Line(fmt::format("warning: {}: {}", machine, message));
 }
 
-std::string TracePrinter::EventText(const Event& event) { return detail::EventText(event); }
+Text TracePrinter::EventText(const Event& event) { return detail::EventText(event); }
 
-void TracePrinter::Line(const std::string& line) {
+void TracePrinter::Line(std::string_view line) {
     if (text) {
-        text->append(line);
-        text->push_back('\n');
+        text(line);
+        text("\n");
     } else {
-        std::fputs(line.c_str(), file);
+        std::fwrite(line.data(), 1, line.size(), file);
         std::fputc('\n', file);
     }
+}
+
+} // namespace tickfsm
+
+namespace tickfsm {
+
+void LogLine::Write(std::string_view state) const {
+    const std::string line = fmt::format("[{}] {}\n", state, text);
+    if (out) out(line);
+    else std::fwrite(line.data(), 1, line.size(), file);
 }
 
 } // namespace tickfsm

@@ -71,7 +71,7 @@ bool LaneEncloses(std::span<const TreeNode> tree, TreeIndex outer, TreeIndex inn
     }
 }
 
-std::string CheckLaneEdges(std::span<const TreeNode> tree, std::span<const std::string_view> names,
+Text CheckLaneEdges(std::span<const TreeNode> tree, std::span<const std::string_view> names,
                            std::span<const LaneEdge> edges, TreeIndex initial) {
     if (initial != kNoNode && RegionOf(tree, initial) != kNoNode) {
         const TreeIndex region = RegionOf(tree, initial);
@@ -148,14 +148,14 @@ static void AppendPath(std::span<const TreeNode> tree, std::span<const std::stri
     text += '}';
 }
 
-std::string PathText(std::span<const TreeNode> tree, std::span<const std::string_view> names, TreeIndex leaf,
+Text PathText(std::span<const TreeNode> tree, std::span<const std::string_view> names, TreeIndex leaf,
                      const std::byte* data) {
     std::string text;
     if (leaf != kNoNode) AppendPath(tree, names, leaf, data, text);
     return text;
 }
 
-std::string StaticPathText(std::span<const StateIndex> parents, std::span<const std::string_view> names,
+Text StaticPathText(std::span<const StateIndex> parents, std::span<const std::string_view> names,
                            StateIndex leaf) {
     std::string_view path[kMaxDepth];
     std::size_t depth = 0;

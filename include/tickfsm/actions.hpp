@@ -3,12 +3,12 @@
 // state with `From<S>().Do<tickfsm::TimedWait>(2.0f, Done)`.
 
 #include <cstdio>
-#include <string>
 #include <string_view>
 #include <utility>
 
 #include "event.hpp"
 #include "machine.hpp"
+#include "text.hpp"
 
 namespace tickfsm {
 
@@ -44,19 +44,22 @@ struct SendEventWhen {
 };
 
 /// Writes a line when the state is entered (and, if asked, each update and on exit)
-/// to a FILE* or appends it to a std::string.
+/// to a FILE* or appends it to a string (a std::string, or any type with
+/// append(const char*, size)).
 struct LogLine {
     enum Phase : unsigned { Enter = 1, Update = 2, Exit = 4 };
 
-    std::string text;
+    Text text;
     std::FILE* file = stdout;
-    std::string* out = nullptr;
+    detail::AppendTo out; // appended to, if it has a string; else printed to `file`
     unsigned phases = Enter;
 
-    explicit LogLine(std::string line, std::FILE* to = stdout, unsigned when = Enter)
-        : text(std::move(line)), file(to), phases(when) {}
-    LogLine(std::string line, std::string& to, unsigned when = Enter)
-        : text(std::move(line)), file(nullptr), out(&to), phases(when) {}
+    explicit LogLine(std::string_view line, std::FILE* to = stdout, unsigned when = Enter)
+        : text(line), file(to), phases(when) {}
+    template <class String>
+        requires requires(String& s, const char* p, std::size_t n) { s.append(p, n); }
+    LogLine(std::string_view line, String& to, unsigned when = Enter)
+        : text(line), file(nullptr), out(to), phases(when) {}
 
     template <class C, class A>
     void OnEnter(C&, const A&, Machine<C, A>& machine) const {
@@ -72,13 +75,8 @@ struct LogLine {
     }
 
 private:
-    void Write(std::string_view state) const {
-        std::string line;
-        line.reserve(state.size() + text.size() + 4);
-        line.append("[").append(state).append("] ").append(text).append("\n");
-        if (out) out->append(line);
-        else std::fputs(line.c_str(), file);
-    }
+    /// "[state] text" and a newline (lib/trace.cpp).
+    void Write(std::string_view state) const;
 };
 
 } // namespace tickfsm

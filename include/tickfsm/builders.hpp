@@ -6,7 +6,6 @@
 // their own. Every builder works on the StateManager that made it.
 
 #include <cstddef>
-#include <string>
 #include <string_view>
 #include <type_traits>
 #include <utility>
@@ -326,7 +325,7 @@ private:
             step.replay = &detail::ReplayConditionName<Controller, Action, S>;
             step.chain = chain;
             step.edge = sizeof...(Edges) - 1;
-            step.name = std::string(name);
+            step.name = Text(name);
             return TransitionBuilder(m, chain, Configuration::Step(m.machine_seat, step));
         }
         detail::ManagerStorage<Controller, Action>::Detach(m.machine_seat);

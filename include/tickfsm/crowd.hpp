@@ -8,7 +8,6 @@
 #include <cstdint>
 #include <new>
 #include <span>
-#include <string>
 #include <string_view>
 #include <type_traits>
 #include <utility>
@@ -302,7 +301,7 @@ public:
         return detail::SecondsOf(TicksInState<S>(i), table->dt);
     }
     /// Character i's active path as text, outermost first: "Combat/Attack" ("" before its first tick).
-    std::string ActivePath(std::size_t i) const {
+    Text ActivePath(std::size_t i) const {
         CheckIndex(i, "ActivePath");
         if (runtimes[i].state == detail::kNoState) return {};
         return table->PathText(runtimes[i].state, state_data + i * data_stride);
@@ -384,7 +383,7 @@ private:
 
     /// Reports `mistake` (its message: lib/messages.cpp), naming this kind.
     [[noreturn, gnu::cold, gnu::noinline]] static void Fail(detail::CrowdMistake mistake, detail::CrowdFacts facts) {
-        const std::string character = Table::CharacterName();
+        const Text character = Table::CharacterName();
         facts.character = character;
         facts.manager = detail::TypeName<Manager>();
         detail::FailCrowd(mistake, facts);

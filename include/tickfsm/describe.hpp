@@ -7,10 +7,10 @@
 #include <cstddef>
 #include <cstdint>
 #include <span>
-#include <string>
 #include <string_view>
 
 #include "list.hpp"
+#include "text.hpp"
 #include "detail/tree.hpp"
 #include "event.hpp"
 #include "state_ref.hpp"
@@ -56,12 +56,12 @@ struct TransitionRule {
     bool any = false;
     bool always = false;   // no condition (To<T>()), or a typed event with no guard: it always holds
     Event event;           // Event and Typed: the event (a typed event is named after its type)
-    std::string condition; // the condition's name given in the builder (To<T>(condition, "name")); empty if none
+    Text condition;        // the condition's name given in the builder (To<T>(condition, "name")); empty if none
 };
 
 /// A machine's whole table as one value (StateManager::Describe(), Crowd::Describe()).
 struct Description {
-    std::string name;                        // what pictures title it; the observer's name if one was given
+    Text name;                        // what pictures title it; the observer's name if one was given
     List<StateInfo> states;           // by id; the any-state pseudo-state is not one of them
     List<TransitionRule> transitions; // the any-state ones first, then by state, in the order tried
     List<Event> events;               // DeclareEvent(...): the events the machine expects to be sent
@@ -90,23 +90,23 @@ private:
 /// How a transition's condition reads: its name, or "condition 2 of Idle"
 /// (the number is its place among the state's condition transitions, from 0,
 /// as TracePrinter's "(condition 2)"); events read "event Jump".
-std::string ConditionText(const Description& machine, const TransitionRule& rule);
+Text ConditionText(const Description& machine, const TransitionRule& rule);
 
 /// The machine in Graphviz DOT: one digraph, composite states as clusters,
 /// the initial state marked by an arrow from a point, edges labelled with
 /// their order and condition or event, forced edges dashed, push and pop
 /// edges bold, any-state edges from an "any state" node.
-std::string WriteDot(const Description& machine);
+Text WriteDot(const Description& machine);
 /// Several machines that run side by side (an Ensemble's), one cluster each, in one digraph.
-std::string WriteDot(std::span<const Description> machines);
+Text WriteDot(std::span<const Description> machines);
 
 /// The machine as a Mermaid `stateDiagram-v2` (what Markdown viewers draw),
 /// titled with its name if it has one: composite states as `state X { ... }`,
 /// `[*] -->` the initial state, terminal states `--> [*]`; forced edges say
 /// "(forced)" in their label, as Mermaid has no dashed transitions.
-std::string WriteMermaid(const Description& machine);
+Text WriteMermaid(const Description& machine);
 /// Several machines side by side, each a composite state named after it.
-std::string WriteMermaid(std::span<const Description> machines);
+Text WriteMermaid(std::span<const Description> machines);
 
 /// What Validate() finds.
 enum class FindingKind : std::uint8_t {
@@ -122,7 +122,7 @@ struct Finding {
     FindingKind kind = FindingKind::Unreachable;
     List<StateId> states;           // the states concerned, the one at fault first
     List<std::string_view> names;   // their names, in the same order
-    std::string message;                   // one sentence naming them
+    Text message;                   // one sentence naming them
 };
 
 /// "unreachable", "no way out", ...: the kind as the messages spell it.

@@ -7,11 +7,11 @@
 #include <cstddef>
 #include <cstdint>
 #include <span>
-#include <string>
 #include <string_view>
 #include <type_traits>
 
 #include "list.hpp"
+#include "text.hpp"
 
 namespace tickfsm {
 
@@ -41,7 +41,7 @@ public:
     /// when they are not a snapshot, are truncated or corrupted, or come
     /// from another version of the format. A snapshot read this way is
     /// checked against the machine again by Restore.
-    static bool FromBytes(std::span<const std::byte> bytes, Snapshot& out, std::string* error = nullptr);
+    static bool FromBytes(std::span<const std::byte> bytes, Snapshot& out, Text* error = nullptr);
 
     /// The fingerprint of the configuration it came from (0 if empty).
     std::uint64_t Fingerprint() const noexcept;
@@ -92,7 +92,7 @@ public:
         return value;
     }
     /// Reads a string written by SnapshotWriter::Write(std::string_view).
-    std::string ReadString();
+    Text ReadString();
     /// How many of its bytes are left to read.
     std::size_t Left() const noexcept { return bytes.size() - at; }
 

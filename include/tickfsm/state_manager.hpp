@@ -20,7 +20,6 @@
 #include <new>
 #include <optional>
 #include <span>
-#include <string>
 #include <string_view>
 #include <type_traits>
 #include <utility>
@@ -327,7 +326,7 @@ public:
     std::uint32_t TicksInState() const;
 
     /// The active path as text, outermost first: "Combat/Attack" ("" before the first Perform).
-    std::string ActivePath() const {
+    Text ActivePath() const {
         if (machine_seat.rt.state == detail::kNoState) return {}; // not started: the table is not needed
         return ResolvedTable().PathText(machine_seat.rt.state, MachineStateData());
     }

@@ -11,15 +11,15 @@
 #include <cstddef>
 #include <cstdint>
 #include <span>
-#include <string>
 #include <string_view>
 #include <type_traits>
 #include <utility>
-#include <vector>
 
 #include "detail/format.hpp"
 
 #include "config_error.hpp"
+#include "list.hpp"
+#include "text.hpp"
 #include "detail/grouped.hpp"
 #include "detail/static_chains.hpp"
 #include "tick_order.hpp"
@@ -130,8 +130,8 @@ namespace detail {
 /// The path from the root to `leaf` as text, outermost first ("Alive/Grounded/Run"):
 /// each state's parent by id in `parents` (kNoState at the root), its name in
 /// `names`; "" if `leaf` is no state. Compiled once, in lib/tree.cpp.
-std::string StaticPathText(std::span<const StateIndex> parents, std::span<const std::string_view> names,
-                           StateIndex leaf);
+Text StaticPathText(std::span<const StateIndex> parents, std::span<const std::string_view> names,
+                    StateIndex leaf);
 
 template <class States>
 struct StaticNames;
@@ -368,7 +368,7 @@ struct StaticCore {
         return StaticNames<States>::kNames;
     }
     static std::string_view NameOf(StateIndex id) noexcept { return id < kStateCount ? Names()[id] : ""; }
-    static std::string Machine() {
+    static Text Machine() {
         return detail::MessageText(detail::Message::MachineTypes, TypeName<C>(), TypeName<A>());
     }
 
@@ -494,7 +494,7 @@ struct StaticCore {
         else return rt.ticks;
     }
     /// The active path as text, outermost first ("" before the start).
-    static std::string PathText(StateIndex leaf) { return StaticPathText(kParents, Names(), leaf); }
+    static Text PathText(StateIndex leaf) { return StaticPathText(kParents, Names(), leaf); }
 
     template <class S>
     static constexpr void CheckQueried() {
@@ -579,7 +579,7 @@ public:
     StateId CurrentState() const noexcept { return StateId{machine_runtime.state}; }
     std::string_view CurrentStateName() const noexcept { return Core::NameOf(machine_runtime.state); }
     /// The active path as text, outermost first: "Alive/Grounded/Run" ("" before the first Perform).
-    std::string ActivePath() const { return Core::PathText(machine_runtime.state); }
+    Text ActivePath() const { return Core::PathText(machine_runtime.state); }
     /// This machine's object of state S.
     template <class S>
     S& State() noexcept {
@@ -713,7 +713,7 @@ public:
         return Core::NameOf(runtimes[i].state);
     }
     /// Character i's active path as text, outermost first ("" before its first tick).
-    std::string ActivePath(std::size_t i) const {
+    Text ActivePath(std::size_t i) const {
         CheckIndex(i, "ActivePath");
         return Core::PathText(runtimes[i].state);
     }
@@ -830,8 +830,8 @@ private:
     }
 
     /// `what` was called while the crowd runs, or (TickAll) for the wrong number of characters.
-    [[noreturn, gnu::cold, gnu::noinline]] void Refuse(const std::string& what) const {
-        std::string why;
+    [[noreturn, gnu::cold, gnu::noinline]] void Refuse(std::string_view what) const {
+        Text why;
         if (active == kTickingAll)
             why = "called from inside a hook, condition or make_action of this crowd's TickAll; call it between ticks";
         else if (active != kNothing)
@@ -841,9 +841,9 @@ private:
         detail::ReportConfigError(detail::MessageText(detail::Message::StaticCrowdRefused, Core::Machine(), what, why));
     }
 
-    std::vector<detail::Runtime> runtimes;
-    std::vector<Storage> states; // empty unless some state has data
-    std::vector<Bases> bases;    // empty unless the constant nests states
+    List<detail::Runtime> runtimes;
+    List<Storage> states; // empty unless some state has data
+    List<Bases> bases;    // empty unless the constant nests states
     float dt;
     // Nothing, TickAll, or i + 1 while character i ticks: a hook may not tick,
     // reset or grow the crowd that runs it.

@@ -3,12 +3,14 @@
 // (ActivePath(), a Description's names, WriteDot, a ConfigError's message).
 // Written here, as List is, so that no header of the core includes <string>:
 // every translation unit that includes tickfsm pays for parsing what its
-// headers include. A Text reads as a std::string_view (it converts to one),
-// so `std::string(text)`, `text == "Combat/Attack"`, `text.c_str()` and
+// headers include. A Text reads as a std::string_view (it converts to one)
+// and converts to a std::string, so `std::string s = text`,
+// `text == "Combat/Attack"`, `"path: " + text`, `text.c_str()` and
 // `text.view()` all do what they say.
 
 #include <cstddef>
 #include <string_view>
+#include <type_traits>
 
 namespace tickfsm {
 
@@ -18,6 +20,11 @@ public:
     Text() noexcept = default;
     Text(std::string_view text) { Assign(text.data(), text.size()); }
     Text(const char* text) : Text(std::string_view(text)) {}
+    /// A copy of any text that converts to a std::string_view (a std::string...).
+    template <class String>
+        requires(std::is_convertible_v<const String&, std::string_view> &&
+                 !std::is_convertible_v<const String&, const char*> && !std::is_same_v<String, Text>)
+    Text(const String& text) : Text(std::string_view(text)) {}
     Text(const Text& other) : Text(other.view()) {}
     Text(Text&& other) noexcept : chars(other.chars), length(other.length) {
         other.chars = nullptr;
@@ -39,6 +46,13 @@ public:
 
     std::string_view view() const noexcept { return {c_str(), length}; }
     operator std::string_view() const noexcept { return view(); }
+    /// A copy as any string built from (characters, size): a std::string...
+    template <class String>
+        requires(std::is_constructible_v<String, const char*, std::size_t> &&
+                 !std::is_same_v<String, std::string_view>)
+    operator String() const {
+        return String(c_str(), length);
+    }
     /// The text, null-terminated ("" for an empty Text).
     const char* c_str() const noexcept { return chars != nullptr ? chars : ""; }
     const char* data() const noexcept { return c_str(); }
@@ -61,8 +75,25 @@ public:
     }
 
     friend bool operator==(const Text& a, const Text& b) noexcept { return a.view() == b.view(); }
-    friend bool operator==(const Text& a, std::string_view b) noexcept { return a.view() == b; }
-    friend bool operator==(const Text& a, const char* b) noexcept { return a.view() == std::string_view(b); }
+    /// Equal to any text that converts to a std::string_view (a std::string, "Run"...).
+    template <class String>
+        requires std::is_convertible_v<const String&, std::string_view>
+    friend bool operator==(const Text& a, const String& b) noexcept {
+        return a.view() == std::string_view(b);
+    }
+
+    friend Text operator+(const Text& a, const Text& b) { return Text(a) += b; }
+    /// Joined with any text that converts to a std::string_view.
+    template <class String>
+        requires(std::is_convertible_v<const String&, std::string_view> && !std::is_same_v<String, Text>)
+    friend Text operator+(const Text& a, const String& b) {
+        return Text(a) += std::string_view(b);
+    }
+    template <class String>
+        requires(std::is_convertible_v<const String&, std::string_view> && !std::is_same_v<String, Text>)
+    friend Text operator+(const String& a, const Text& b) {
+        return Text(std::string_view(a)) += b;
+    }
 
 private:
     void Assign(const char* text, std::size_t size) {
@@ -85,4 +116,27 @@ private:
     std::size_t length = 0;
 };
 
+namespace detail {
+
+/// Where a printer appends its text: a string of the user's, kept by
+/// reference, of any type with append(const char*, size) (a std::string...).
+class AppendTo {
+public:
+    AppendTo() noexcept = default;
+    template <class String>
+        requires requires(String& s, const char* p, std::size_t n) { s.append(p, n); }
+    explicit AppendTo(String& out) noexcept
+        : target(&out), append([](void* t, std::string_view more) {
+              static_cast<String*>(t)->append(more.data(), more.size());
+          }) {}
+    void operator()(std::string_view more) const { append(target, more); }
+    /// Whether it has a string to append to.
+    explicit operator bool() const noexcept { return target != nullptr; }
+
+private:
+    void* target = nullptr;
+    void (*append)(void* target, std::string_view more) = nullptr;
+};
+
+} // namespace detail
 } // namespace tickfsm

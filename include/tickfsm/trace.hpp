@@ -10,14 +10,15 @@
 #include <cstddef>
 #include <cstdio>
 #include <span>
-#include <string>
 #include <string_view>
 
 #include "observer.hpp"
+#include "text.hpp"
 
 namespace tickfsm {
 
-/// Prints to a FILE* (stdout by default) or appends to a std::string.
+/// Prints to a FILE* (stdout by default) or appends to a string (a
+/// std::string, or any type with append(const char*, size)).
 /// Compiled once, in lib/.
 class TracePrinter final : public Observer {
 public:
@@ -28,8 +29,12 @@ public:
 
     explicit TracePrinter(std::FILE* out = stdout) : TracePrinter(out, Options{}) {}
     TracePrinter(std::FILE* out, Options chosen) : file(out), options(chosen) {}
-    explicit TracePrinter(std::string& out) : TracePrinter(out, Options{}) {}
-    TracePrinter(std::string& out, Options chosen) : text(&out), options(chosen) {}
+    template <class String>
+        requires requires(String& s, const char* p, std::size_t n) { s.append(p, n); }
+    explicit TracePrinter(String& out) : TracePrinter(out, Options{}) {}
+    template <class String>
+        requires requires(String& s, const char* p, std::size_t n) { s.append(p, n); }
+    TracePrinter(String& out, Options chosen) : text(detail::AppendTo(out)), options(chosen) {}
 
     void OnInitialized(std::string_view machine, std::span<const std::string_view> states,
                        std::size_t initial) override;
@@ -39,13 +44,13 @@ public:
     void OnWarning(std::string_view machine, std::string_view message) override;
 
     /// "Jump", "CreatureEvent::Hit" for an enum event, "CreatureEvent(300)" for an unnamed value.
-    static std::string EventText(const Event& event);
+    static Text EventText(const Event& event);
 
 private:
-    void Line(const std::string& line);
+    void Line(std::string_view line);
 
     std::FILE* file = nullptr;
-    std::string* text = nullptr;
+    detail::AppendTo text; // appended to, if it has a string; else printed to `file`
     Options options;
 };
 

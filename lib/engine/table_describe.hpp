@@ -132,7 +132,7 @@ template <class C, class A>
         for (const TypedEdge<C>& edge : meta[s].typed)
             if (edge.to != kNoState) edges.push_back({from, edge.to});
     }
-    if (const std::string mistake = CheckLaneEdges(tree, StateNames(), edges, initial); !mistake.empty()) Fail(mistake);
+    if (const Text mistake = CheckLaneEdges(tree, StateNames(), edges, initial); !mistake.empty()) Fail(mistake);
 }
 
 } // namespace tickfsm::detail

@@ -125,7 +125,7 @@ TEST_CASE("A snapshot goes to bytes and back", "[snapshot]") {
     const tickfsm::Snapshot snapshot = m.Save();
     std::vector<std::byte> file(snapshot.Bytes().begin(), snapshot.Bytes().end());
     tickfsm::Snapshot read;
-    std::string error;
+    tickfsm::Text error;
     REQUIRE(tickfsm::Snapshot::FromBytes(file, read, &error));
     CHECK(error.empty());
     CHECK(read == snapshot);
@@ -145,7 +145,7 @@ TEST_CASE("Bytes that are cut short changed or of another version are refused an
     const tickfsm::Snapshot good = m.Save();
     const std::vector<std::byte> bytes(good.Bytes().begin(), good.Bytes().end());
     tickfsm::Snapshot out = good;
-    std::string error;
+    tickfsm::Text error;
 
     std::vector<std::byte> cut(bytes.begin(), bytes.end() - 3);
     CHECK_FALSE(tickfsm::Snapshot::FromBytes(cut, out, &error));

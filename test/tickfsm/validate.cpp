@@ -266,7 +266,7 @@ TEST_CASE("A state with no way out that is not terminal is reported", "[validate
     CHECK(found[0].kind == tickfsm::FindingKind::NoWayOut);
     CHECK(found[0].names[0] == "Walk");
     CHECK(found[1].names[0] == "Dead");
-    CHECK(found[1].message.find("SetTerminal<Dead>()") != std::string::npos);
+    CHECK(found[1].message.view().find("SetTerminal<Dead>()") != std::string::npos);
     M closed(hero, true);
     CHECK(closed.Validate().empty());
 }

@@ -8,7 +8,6 @@
 #include <cstddef>
 #include <cstdint>
 #include <limits>
-#include <string>
 #include <type_traits>
 #include <utility>
 
@@ -161,7 +160,7 @@ void PerformLast(AnyController& c, const AnyAction& a, Runtime&, std::byte* data
 
 /// A state key as errors show it: "CreatureState::Attack1", "CreatureState(300)", "7".
 template <class K>
-std::string KeyText(K key) {
+Text KeyText(K key) {
     if constexpr (std::is_enum_v<K>) {
         const std::string_view name = EnumName(key);
         if (!name.empty()) return detail::MessageText(detail::Message::KeyEnumName, TypeName<K>(), name);

@@ -14,7 +14,6 @@
 
 #include <cstddef>
 #include <span>
-#include <string>
 #include <string_view>
 #include <type_traits>
 #include <utility>
@@ -523,7 +522,7 @@ Registry& RegistryOf() {
 /// its kind: its registry, and its name for the errors that name it.
 struct KindCode {
     Registry& (*registry)();
-    std::string (*name)();
+    Text (*name)();
 };
 template <class C, class A>
 inline constexpr KindCode kKindCode{&RegistryOf<C, A>, &KindTable<C, A>::CharacterName};

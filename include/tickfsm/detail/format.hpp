@@ -8,8 +8,10 @@
 #include <cstddef>
 #include <cstdint>
 #include <initializer_list>
-#include <string>
 #include <string_view>
+#include <type_traits>
+
+#include "../text.hpp"
 
 namespace tickfsm {
 struct Event;
@@ -23,7 +25,11 @@ struct MessageArg {
     enum class Kind : std::uint8_t { Text, Signed, Unsigned, Real };
 
     MessageArg(std::string_view s) noexcept : kind(Kind::Text), text(s) {}
-    MessageArg(const std::string& s) noexcept : kind(Kind::Text), text(s) {}
+    /// Any text that views as a std::string_view (a Text, a std::string).
+    template <class String>
+        requires(std::is_convertible_v<const String&, std::string_view> &&
+                 !std::is_convertible_v<const String&, const char*>)
+    MessageArg(const String& s) noexcept : kind(Kind::Text), text(std::string_view(s)) {}
     MessageArg(const char* s) noexcept : kind(Kind::Text), text(s) {}
     template <std::signed_integral T>
     MessageArg(T v) noexcept : kind(Kind::Signed), signed_value(v) {}
@@ -131,17 +137,17 @@ enum class Message : std::uint8_t {
 };
 
 /// The text of message `id` with `args` filled in (lib/messages.cpp).
-std::string VMessageText(Message id, std::initializer_list<MessageArg> args);
+Text VMessageText(Message id, std::initializer_list<MessageArg> args);
 
 /// MessageText(Message::FixedDtInvalid, dt): the arguments are text, integers or reals.
 template <class... Args>
-std::string MessageText(Message id, const Args&... args) {
+Text MessageText(Message id, const Args&... args) {
     return VMessageText(id, {MessageArg(args)...});
 }
 
 /// "tickfsm: <kind>: <what>": the message of a mistake made with a kind of
 /// machine, named as its table names it ("StateManager<Hero, Pad>").
-std::string KindMessage(std::string_view kind, std::string_view what);
+Text KindMessage(std::string_view kind, std::string_view what);
 
 /// The mistakes a Crowd reports (crowd.hpp). Their messages are written
 /// once, in lib/messages.cpp, and filled in from CrowdFacts.
@@ -180,6 +186,6 @@ struct CrowdFacts {
 
 /// An event as messages and traces show it: "Jump", "Hit::Obstacle", or
 /// "Hit(300)" for an enum value without a name.
-std::string EventText(const Event& event);
+Text EventText(const Event& event);
 
 } // namespace tickfsm::detail

@@ -5,7 +5,6 @@
 
 #include <cstddef>
 #include <cstdint>
-#include <string>
 #include <string_view>
 #include <type_traits>
 #include <utility>
@@ -156,10 +155,10 @@ struct ManagerConfig {
     template <class S, bool kFromPrototype, class K>
     static void AddKeyed(Seat& seat, K key, detail::Shared<const S> prototype) {
         std::string_view name;
-        detail::Owned<const std::string> owned;
+        detail::Owned<const Text> owned;
         if constexpr (std::is_enum_v<K>) name = EnumName(key);
         if (name.empty()) {
-            owned = detail::MakeOwned<const std::string>(KeyText(key));
+            owned = detail::MakeOwned<const Text>(KeyText(key));
             name = *owned;
         }
         Storage::ApplyPrivately(seat, [&](MachineTable& table) {

@@ -12,7 +12,6 @@
 #include <cstdint>
 #include <optional>
 #include <span>
-#include <string>
 #include <string_view>
 
 #include "../state_manager.hpp"
@@ -101,7 +100,7 @@ inline Description StateManager<Controller, Action>::Describe() const {
     Description d = ResolvedTable().Describe();
     if (const ManagerBlock* block = BlockIfAny()) {
         d.global = StateId{block->global};
-        if (block->observer) d.name = std::string(block->name);
+        if (block->observer) d.name = Text(block->name);
     }
     return d;
 }

@@ -7,7 +7,6 @@
 // table. Included by state_manager.hpp.
 
 #include <cstddef>
-#include <string>
 
 #include "../state_manager.hpp"
 
@@ -65,7 +64,7 @@ inline void StateManager<Controller, Action>::AddChain() {
 
 template <class Controller, class Action>
 inline void StateManager<Controller, Action>::KeepPreviousState() {
-    ManagerConfig::CheckConfigurable(machine_seat, [] { return std::string("KeepPreviousState()"); });
+    ManagerConfig::CheckConfigurable(machine_seat, [] { return Text("KeepPreviousState()"); });
     if (ManagerConfig::SharedStep(machine_seat, detail::TypeKey<detail::KeepPreviousStep>(),
                                   &detail::ReplayKeepPrevious<Controller, Action>))
         return;

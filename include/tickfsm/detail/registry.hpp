@@ -6,9 +6,9 @@
 // kind's tables only through TableOps.
 
 #include <cstddef>
-#include <string>
 #include <string_view>
 
+#include "../text.hpp"
 #include "../event.hpp"
 #include "owned.hpp"
 
@@ -28,7 +28,7 @@ struct StepRecord {
     Event event;                           // On: the event
     const void* event_state = nullptr;     // On: TypeKey of S
     std::size_t edge = 0;                  // Name: the edge of `chain` named
-    std::string name;                      // Name: the condition's name
+    Text name;                             // Name: the condition's name
 
     bool Same(const StepRecord& other) const noexcept {
         return key == other.key && function == other.function && chain == other.chain && event == other.event &&

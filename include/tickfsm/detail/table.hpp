@@ -21,7 +21,6 @@
 #include <cstdint>
 #include <new>
 #include <span>
-#include <string>
 #include <string_view>
 #include <type_traits>
 #include <utility>
@@ -158,7 +157,7 @@ struct StateMeta {
     const void* key = nullptr;       // TypeKey of the state's type (or tag); null for a keyed state
     const void* key_type = nullptr;  // keyed states: TypeKey of the key's type
     std::uint64_t key_value = 0;     // keyed states: the key
-    detail::Owned<const std::string> owned_name; // a keyed state's name when the key is a number
+    detail::Owned<const Text> owned_name; // a keyed state's name when the key is a number
     bool has_data = false;
     bool takes_machine = false; // a hook takes the machine handle
     bool slow = false;          // set by Finalize: this state's tick runs on the general path
@@ -206,7 +205,7 @@ struct Table {
     std::uint32_t data_size = 0;
     std::uint32_t data_align = 1;
     std::uint64_t fingerprint = 0;        // set by Finalize: what a snapshot of this configuration carries
-    std::string character;                // the kind, as a ConfigError names it ("StateManager<Hero, Input>")
+    Text character;                       // the kind, as a ConfigError names it ("StateManager<Hero, Input>")
     bool finalized = false;
     bool keep_previous = false;           // KeepPreviousState(): every change records where it came from
     bool nested = false;                  // some state holds substates or regions: every tick takes the general path
@@ -249,7 +248,7 @@ struct Table {
     const EdgeNote* FindNote(StateIndex from, std::size_t chain, std::size_t index) const noexcept;
 
     /// A table of the kind `who` names ("StateManager<Hero, Input>").
-    Table(float fixed_dt, std::string who);
+    Table(float fixed_dt, Text who);
     // Virtual: a kind's table (KindTable) is released through this type. Out
     // of line, so that only the library compiles it (see TICKFSM_DETAIL_ENGINE_TEMPLATES).
     virtual ~Table();
@@ -429,7 +428,7 @@ struct Table {
     }
 
     /// "Combat/Attack": the active path of `leaf` ("" for none), regions in braces.
-    std::string PathText(StateIndex leaf, const std::byte* data) const {
+    Text PathText(StateIndex leaf, const std::byte* data) const {
         return detail::PathText(tree, StateNames(), leaf, data);
     }
 
@@ -542,7 +541,7 @@ struct Table {
 };
 
 template <class C, class A>
-Table<C, A>::Table(float fixed_dt, std::string who) : dt(fixed_dt), character(std::move(who)) {}
+Table<C, A>::Table(float fixed_dt, Text who) : dt(fixed_dt), character(std::move(who)) {}
 template <class C, class A>
 Table<C, A>::~Table() = default;
 
@@ -565,7 +564,7 @@ template <class C, class A>
 struct KindTable final : Table<AnyController, AnyAction> {
     explicit KindTable(float fixed_dt) : Table<AnyController, AnyAction>(fixed_dt, CharacterName()) {}
 
-    static std::string CharacterName() { return MessageText(Message::StateManagerName, TypeName<C>(), TypeName<A>()); }
+    static Text CharacterName() { return MessageText(Message::StateManagerName, TypeName<C>(), TypeName<A>()); }
     /// Reports a mistake of this kind as a ConfigError, where no table is at hand.
     [[noreturn]] static void Fail(std::string_view what) {
         ReportConfigError(KindMessage(CharacterName(), what));

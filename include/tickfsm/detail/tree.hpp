@@ -14,9 +14,9 @@
 #include <cstddef>
 #include <cstdint>
 #include <span>
-#include <string>
 #include <string_view>
 
+#include "../text.hpp"
 #include "runtime.hpp"
 
 namespace tickfsm {
@@ -136,7 +136,7 @@ struct LaneEdge {
 /// The mistake a ConfigError names, or empty: the first transition that
 /// enters a region from outside it (rather than entering its parallel
 /// state), or an initial state inside a region.
-std::string CheckLaneEdges(std::span<const TreeNode> tree, std::span<const std::string_view> names,
+Text CheckLaneEdges(std::span<const TreeNode> tree, std::span<const std::string_view> names,
                            std::span<const LaneEdge> edges, TreeIndex initial);
 
 /// Whether `state` is active while `leaf` is the machine's own leaf: in its
@@ -155,7 +155,7 @@ std::size_t ActiveStatesOf(std::span<const TreeNode> tree, const std::byte* data
 
 /// "Combat/Attack": the names of the active path, outermost first; a parallel
 /// state's regions follow it in braces: "Alive/{Legs/Run, Arms/Aim}".
-std::string PathText(std::span<const TreeNode> tree, std::span<const std::string_view> names, TreeIndex leaf,
+Text PathText(std::span<const TreeNode> tree, std::span<const std::string_view> names, TreeIndex leaf,
                      const std::byte* data);
 
 /// The CompositeSlot offset a state about to hold substates can share: that
