@@ -84,10 +84,10 @@ struct CText {
     operator const char*() const { return text; }
 };
 
-void Text(std::string_view s) { ImGui::TextUnformatted(s.data(), s.data() + s.size()); }
+void ShowText(std::string_view s) { ImGui::TextUnformatted(s.data(), s.data() + s.size()); }
 void TextColored(const ImVec4& color, std::string_view s) {
     ImGui::PushStyleColor(ImGuiCol_Text, color);
-    Text(s);
+    ShowText(s);
     ImGui::PopStyleColor();
 }
 
@@ -225,9 +225,9 @@ void DrawTransitions(const detail::InspectorView& view) {
         const TransitionRule& rule = *tried[i];
         ImGui::TableNextRow();
         ImGui::TableSetColumnIndex(0);
-        Text(DescribeRule(view, rule));
+        ShowText(DescribeRule(view, rule));
         ImGui::TableSetColumnIndex(1);
-        Text(rule.to.Valid() ? NameOf(view, rule.to) : std::string_view(rule.kind == TransitionKind::Pop ? "(buried)" : "-"));
+        ShowText(rule.to.Valid() ? NameOf(view, rule.to) : std::string_view(rule.kind == TransitionKind::Pop ? "(buried)" : "-"));
         ImGui::TableSetColumnIndex(2);
         const auto here = static_cast<std::ptrdiff_t>(i);
         if (!TriedEachTick(rule)) TextColored(kQuiet, "on its event");
@@ -328,12 +328,12 @@ detail::InspectorRequest DrawInspectorView(const detail::InspectorView& view, In
         std::snprintf(line, sizeof line, "current: %.*s, %" PRIu32 " ticks (%.2f s)", static_cast<int>(current.size()),
                       current.data(), view.ticks.empty() ? 0u : view.ticks.back(),
                       view.ticks.empty() ? 0.0 : static_cast<double>(view.ticks.back()) * view.dt);
-        Text(line);
+        ShowText(line);
     }
     if (!view.global.empty()) {
         char line[160];
         std::snprintf(line, sizeof line, "global state: %.*s", static_cast<int>(view.global.size()), view.global.data());
-        Text(line);
+        ShowText(line);
     }
     if (view.buried > 0) ImGui::Text("buried under pushes: %zu", view.buried);
 

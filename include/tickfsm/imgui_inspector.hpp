@@ -203,7 +203,7 @@ private:
     void ForgetCached(const void* machine);
     bool FindCached(const void* machine, std::span<const StateInfo>& states,
                     std::span<const TransitionRule>& transitions) const;
-    void StoreCached(const void* machine, std::vector<StateInfo> states, std::vector<TransitionRule> transitions,
+    void StoreCached(const void* machine, List<StateInfo> states, List<TransitionRule> transitions,
                      bool keep, std::span<const StateInfo>& out_states,
                      std::span<const TransitionRule>& out_transitions);
 

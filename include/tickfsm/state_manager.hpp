@@ -18,7 +18,6 @@
 #include <cstdint>
 #include <initializer_list>
 #include <new>
-#include <optional>
 #include <span>
 #include <string_view>
 #include <type_traits>
@@ -505,10 +504,10 @@ public:
     Controller& GetController() noexcept { return *bound_controller; }
     const Controller& GetController() const noexcept { return *bound_controller; }
 
-    /// Dry run: the state the next Perform would move to, or nullopt, without
-    /// calling any hook. Before the first Perform it tries the initial state's
+    /// Dry run: the state the next Perform would move to, or an id that is not
+    /// Valid() if it would stay, without calling any hook. Before the first Perform it tries the initial state's
     /// transitions as if it had just been entered.
-    std::optional<StateId> WouldTransition(const Action& action) const;
+    StateId WouldTransition(const Action& action) const;
 
     /// Dry run of SendEvent(event): whether FromAny() or an active state has a
     /// transition on `event` now (UnityHFSM's HasAction). No hook runs; false

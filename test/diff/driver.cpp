@@ -1186,7 +1186,7 @@ private:
             const Act probe = RandomAct(g_);
             const auto lw = l.WouldTransition(probe);
             const auto mw = m.WouldTransition(probe);
-            const int li = lw ? IndexOfName(l.StateName(*lw)) : kNone;
+            const int li = lw.Valid() ? IndexOfName(l.StateName(lw)) : kNone;
             if (!s_.SameState(fmt::format("WouldTransition({})", ActText(probe)), li, mw ? *mw : kNone)) return false;
         }
         return true;

@@ -123,7 +123,7 @@ TEST_CASE("An attack cannot be interrupted except by a hit or by death", "[sampl
     REQUIRE(machine.IsIn(CreatureState::Attack1));
 
     // The stick's transition to Walk holds, but Attack's gate refuses it.
-    CHECK_FALSE(machine.WouldTransition({.stick = 1.0f}).has_value());
+    CHECK_FALSE(machine.WouldTransition({.stick = 1.0f}).Valid());
     machine.Tick({.stick = 1.0f});
     CHECK(machine.IsIn(CreatureState::Attack1));
     CHECK(c.x == 0.0f);

@@ -138,7 +138,7 @@ TEST_CASE("Queries on a running machine allocate nothing", "[alloc]") {
     const long before = g_allocations.load();
     bool any = false;
     for (int i = 0; i < 100; ++i) {
-        any = any || m.IsIn<Walk>() || m.CurrentStateName().empty() || m.WouldTransition({}).has_value();
+        any = any || m.IsIn<Walk>() || m.CurrentStateName().empty() || m.WouldTransition({}).Valid();
         any = any || m.State<Walk>().speed > 1.0f || m.TimeInState() > 0;
     }
     CHECK(g_allocations.load() - before == 0);

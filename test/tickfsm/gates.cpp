@@ -166,7 +166,7 @@ TEST_CASE("WouldTransition respects the gates", "[gate][query]") {
     Creature c;
     CreatureStateManager m(c);
     m.Perform({.attack = true});
-    CHECK_FALSE(m.WouldTransition({.attack = false}).has_value());
+    CHECK_FALSE(m.WouldTransition({.attack = false}).Valid());
     CHECK(m.WouldTransition({.hit = true}) == m.IdOf<Flinch>());
 }
 

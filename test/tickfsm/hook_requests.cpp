@@ -335,7 +335,7 @@ TEST_CASE("WouldTransition at saturated ticks sees the time the next tick will s
     m.ForceSetState<Idle>(); // 0 ticks: the next tick's time is 1/60 s, so the condition holds
     CHECK(m.WouldTransition(0) == m.IdOf<Run>());
     tickfsm::detail::TicksAccess::Of(m) = UINT32_MAX; // the next tick stays at 2^32-1 ticks, not 0
-    CHECK_FALSE(m.WouldTransition(0).has_value());
+    CHECK_FALSE(m.WouldTransition(0).Valid());
     m.Perform(0);
     CHECK(m.IsIn<Idle>());
 }

@@ -295,7 +295,7 @@ TEST_CASE("A dry run tries the whole active path with each level's next time", "
     };
     Hero hero;
     Timed m(hero);
-    CHECK_FALSE(m.WouldTransition({}).has_value()); // Combat 1 tick, Attack 1 tick
+    CHECK_FALSE(m.WouldTransition({}).Valid()); // Combat 1 tick, Attack 1 tick
     m.Perform({});
     REQUIRE(m.WouldTransition({}) == m.IdOf<Block>()); // Attack's second tick
     m.Perform({});
@@ -584,7 +584,7 @@ TEST_CASE("Any-state transitions ask the current state's gate and work on a flat
     m.Perform({});
     m.Perform({});
     CHECK(m.IsIn<Stuck>());
-    REQUIRE_FALSE(m.WouldTransition({}).has_value());
+    REQUIRE_FALSE(m.WouldTransition({}).Valid());
     hero.guard = false;
     REQUIRE(m.WouldTransition({}) == m.IdOf<Idle>());
     m.Perform({});

@@ -202,12 +202,12 @@ TEST_CASE("WouldTransition tells the next state without calling any hook", "[que
     m.SetInitialState<A>()
         .To<B>([](const Bot& b) { return b.go == 1; })
         .To<C>([](const Bot&, const Cmd& c, float t) { return c.value == 7 && t >= 1.0f; });
-    CHECK_FALSE(m.WouldTransition({}).has_value());
+    CHECK_FALSE(m.WouldTransition({}).Valid());
     bot.go = 1;
     CHECK(m.WouldTransition({}) == m.IdOf<B>()); // before start: as if A had just been entered
     CHECK(bot.log.empty());
     bot.go = -1;
-    CHECK_FALSE(m.WouldTransition({7}).has_value()); // the first tick sees t = 0.5
+    CHECK_FALSE(m.WouldTransition({7}).Valid()); // the first tick sees t = 0.5
     CHECK(bot.log.empty());
     CHECK_FALSE(m.IsStarted());
 }
@@ -219,9 +219,9 @@ TEST_CASE("WouldTransition evaluates at the time the next tick will have", "[que
     m.Perform({}); // t = 0.5 after this tick
     bot.log.clear();
     const auto next = m.WouldTransition({7}); // the next tick sees t = 1.0
-    REQUIRE(next.has_value());
-    CHECK(*next == m.IdOf<C>());
-    CHECK(m.StateName(*next) == "C");
+    REQUIRE(next.Valid());
+    CHECK(next == m.IdOf<C>());
+    CHECK(m.StateName(next) == "C");
     CHECK(bot.log.empty());
     CHECK(m.IsIn<A>());
     CHECK(m.TicksInState() == 1);

@@ -10,7 +10,6 @@
 
 #include <cstddef>
 #include <cstdint>
-#include <optional>
 #include <span>
 #include <string_view>
 
@@ -135,7 +134,7 @@ inline bool StateManager<Controller, Action>::SharesTable() const {
 }
 
 template <class Controller, class Action>
-inline std::optional<StateId> StateManager<Controller, Action>::WouldTransition(const Action& action) const {
+inline StateId StateManager<Controller, Action>::WouldTransition(const Action& action) const {
     if (InsideOwnTick())
         MachineTable::Fail(detail::MessageText(detail::Message::WouldTransitionInsideHook, CurrentStateName()));
     const MachineTable& table = ResolvedTable();
@@ -143,7 +142,7 @@ inline std::optional<StateId> StateManager<Controller, Action>::WouldTransition(
     detail::StateIndex from = machine_seat.rt.state;
     std::uint32_t ticks = machine_seat.rt.ticks;
     if (!IsStarted()) {
-        if (table.initial == detail::kNoState) return std::nullopt;
+        if (table.initial == detail::kNoState) return StateId{};
         from = table.InitialLeaf(table.initial);
         ticks = 0;
     }
@@ -155,10 +154,10 @@ inline std::optional<StateId> StateManager<Controller, Action>::WouldTransition(
         table.ProbePath(from, ticks, detail::EraseController(*bound_controller), detail::EraseAction(action),
                         MachineStateData(), true, (machine_seat.rt.flags & detail::kDone) != 0);
     detail::StateIndex to = fired.to;
-    if (to == detail::kNoState) return std::nullopt;
+    if (to == detail::kNoState) return StateId{};
     if (fired.chain->kinds && fired.chain->kinds[fired.index] == detail::kKindPop) { // back to the buried state
         const std::size_t buried = BuriedCount();
-        if (buried == 0) return std::nullopt;
+        if (buried == 0) return StateId{};
         to = detail::BuriedEntries(MachineStateData(), table.stack)[buried - 1].leaf;
     }
     return StateId{to};
