@@ -187,10 +187,10 @@ void DrawTransitions(const detail::InspectorView& view) {
     // the same target does and this one was refused by a gate.
     std::ptrdiff_t fires = -1;
     bool ambiguous = false;
-    if (view.next) {
+    if (view.next.Valid()) {
         for (std::size_t i = 0; i < tried.size(); ++i) {
             const TransitionRule& rule = *tried[i];
-            if (!TriedEachTick(rule) || !(rule.to == *view.next)) continue;
+            if (!TriedEachTick(rule) || !(rule.to == view.next)) continue;
             if (rule.any && ActiveAt(view, rule.to) >= 0) continue; // passed over: its target is active
             if (fires < 0) fires = static_cast<std::ptrdiff_t>(i);
             else ambiguous = true;
@@ -200,9 +200,9 @@ void DrawTransitions(const detail::InspectorView& view) {
             if (tried[i]->kind == TransitionKind::Pop) fires = static_cast<std::ptrdiff_t>(i);
     }
 
-    if (view.next) {
+    if (view.next.Valid()) {
         char line[200];
-        const std::string_view to = NameOf(view, *view.next);
+        const std::string_view to = NameOf(view, view.next);
         std::snprintf(line, sizeof line, "next tick (dry run with %.*s): -> %.*s",
                       static_cast<int>(view.dry_run_input.size()), view.dry_run_input.data(),
                       static_cast<int>(to.size()), to.data());

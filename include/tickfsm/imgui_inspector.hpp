@@ -13,7 +13,6 @@
 #include <cstddef>
 #include <cstdint>
 #include <memory>
-#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
@@ -109,7 +108,7 @@ struct InspectorView {
     bool started = false;
     bool can_force = false;                   // ForceSetState needs a default-constructible Action
     float dt = 0;
-    std::optional<StateId> next;              // the dry run: where the next tick would go
+    StateId next;                             // the dry run: where the next tick would go (not Valid() if it stays)
     std::string_view dry_run_input;           // what the dry run was given
     std::string_view global;                  // the global state's name, or empty
     std::size_t buried = 0;                   // states under a push
