@@ -26,22 +26,25 @@ public:
     using iterator = T*;
     using const_iterator = const T*;
 
+    // Each constructor that fills the list delegates to the default one first,
+    // so that if an element's constructor throws, the destructor frees those
+    // made before it.
     List() noexcept = default;
-    explicit List(std::size_t n) { resize(n); }
-    List(std::size_t n, const T& value) { assign(n, value); }
-    List(std::initializer_list<T> list) {
+    explicit List(std::size_t n) : List() { resize(n); }
+    List(std::size_t n, const T& value) : List() { assign(n, value); }
+    List(std::initializer_list<T> list) : List() {
         reserve(list.size());
-        for (const T& value : list) ::new (static_cast<void*>(items + count++)) T(value);
+        for (const T& value : list) Append(value);
     }
     /// A copy of the elements of [first, last).
     template <class It>
         requires(!std::is_integral_v<It>)
-    List(It first, It last) {
+    List(It first, It last) : List() {
         for (; first != last; ++first) emplace_back(*first);
     }
-    List(const List& other) {
+    List(const List& other) : List() {
         reserve(other.count);
-        for (const T& value : other) ::new (static_cast<void*>(items + count++)) T(value);
+        for (const T& value : other) Append(value);
     }
     List(List&& other) noexcept
         : items(std::exchange(other.items, nullptr)), count(std::exchange(other.count, 0)),
@@ -87,9 +90,9 @@ public:
         if (count == room) {
             T value(std::forward<Args>(args)...); // built before the elements move
             Relocate(Grown(count + 1));
-            return *::new (static_cast<void*>(items + count++)) T(std::move(value));
+            return Append(std::move(value));
         }
-        return *::new (static_cast<void*>(items + count++)) T(std::forward<Args>(args)...);
+        return Append(std::forward<Args>(args)...);
     }
     void pop_back() noexcept { items[--count].~T(); }
     void clear() noexcept {
@@ -101,16 +104,16 @@ public:
     /// Grows with value-initialized elements (zeros for numbers), or shrinks.
     void resize(std::size_t n) {
         reserve(n);
-        while (count < n) ::new (static_cast<void*>(items + count++)) T();
+        while (count < n) Append();
         while (count > n) items[--count].~T();
     }
     void resize(std::size_t n, const T& value) {
         if (n > room) {
             T copy(value); // `value` may be an element
             reserve(n);
-            while (count < n) ::new (static_cast<void*>(items + count++)) T(copy);
+            while (count < n) Append(copy);
         }
-        while (count < n) ::new (static_cast<void*>(items + count++)) T(value);
+        while (count < n) Append(value);
         while (count > n) items[--count].~T();
     }
     void assign(std::size_t n, const T& value) {
@@ -180,6 +183,13 @@ public:
     }
 
 private:
+    /// Builds the next element in room already there; counts it once it is built.
+    template <class... Args>
+    T& Append(Args&&... args) {
+        T* made = ::new (static_cast<void*>(items + count)) T(std::forward<Args>(args)...);
+        ++count;
+        return *made;
+    }
     /// Moves the elements from `tail` on to `at`, those in [at, tail) after them.
     void Rotate(std::size_t at, std::size_t tail) noexcept {
         for (std::size_t moved = tail; moved < count; ++moved)

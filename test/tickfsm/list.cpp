@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <span>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -115,4 +116,33 @@ TEST_CASE("A List holds move-only and over-aligned elements, and is a contiguous
     CHECK(numbers == List<int>{9, 9, 9, 9});
     List<std::uint16_t> zeros(6);
     for (std::uint16_t z : zeros) CHECK(z == 0);
+}
+
+namespace {
+/// Its copy throws once `copies_left` reaches 0; counts live objects.
+struct Fragile {
+    static inline int copies_left = 0;
+    static inline int live = 0;
+    Fragile() { ++live; }
+    Fragile(const Fragile&) {
+        if (copies_left-- == 0) throw std::runtime_error("copy");
+        ++live;
+    }
+    Fragile(Fragile&&) noexcept { ++live; }
+    Fragile& operator=(const Fragile&) = default;
+    ~Fragile() { --live; }
+};
+} // namespace
+
+TEST_CASE("A List whose element's copy throws part-way destroys the elements it had made", "[list]") {
+    {
+        List<Fragile> some(5);
+        Fragile::copies_left = 2;
+        CHECK_THROWS_AS(List<Fragile>(some), std::runtime_error);
+        CHECK(Fragile::live == 5); // the two copies made were destroyed with the half-built list
+        Fragile::copies_left = 1;
+        CHECK_THROWS_AS(List<Fragile>(some.begin(), some.end()), std::runtime_error);
+        CHECK(Fragile::live == 5);
+    }
+    CHECK(Fragile::live == 0);
 }
