@@ -46,10 +46,11 @@ public:
 
     std::string_view view() const noexcept { return {c_str(), length}; }
     operator std::string_view() const noexcept { return view(); }
-    /// A copy as any string built from (characters, size): a std::string...
+    /// A copy as any owning string built from (characters, size) that has a
+    /// c_str(): a std::string...
     template <class String>
         requires(std::is_constructible_v<String, const char*, std::size_t> &&
-                 !std::is_same_v<String, std::string_view>)
+                 requires(const String& s) { s.c_str(); })
     operator String() const {
         return String(c_str(), length);
     }
@@ -82,17 +83,25 @@ public:
         return a.view() == std::string_view(b);
     }
 
-    friend Text operator+(const Text& a, const Text& b) { return Text(a) += b; }
+    friend Text operator+(const Text& a, const Text& b) {
+        Text joined(a);
+        joined += b;
+        return joined;
+    }
     /// Joined with any text that converts to a std::string_view.
     template <class String>
         requires(std::is_convertible_v<const String&, std::string_view> && !std::is_same_v<String, Text>)
     friend Text operator+(const Text& a, const String& b) {
-        return Text(a) += std::string_view(b);
+        Text joined(a);
+        joined += std::string_view(b);
+        return joined;
     }
     template <class String>
         requires(std::is_convertible_v<const String&, std::string_view> && !std::is_same_v<String, Text>)
     friend Text operator+(const String& a, const Text& b) {
-        return Text(std::string_view(a)) += b;
+        Text joined(std::string_view{a});
+        joined += b;
+        return joined;
     }
 
 private:

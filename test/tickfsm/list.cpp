@@ -1,5 +1,6 @@
-// tickfsm::List, the growable array of the library's tables and queries:
-// what the library relies on std::vector for, checked against std::vector.
+// tickfsm::List and tickfsm::Text, the array and the text of the library's
+// tables and queries: what the library and its users rely on std::vector and
+// std::string for, checked against them.
 
 #include <catch2/catch.hpp>
 
@@ -11,6 +12,7 @@
 
 #include <tickfsm/detail/owned.hpp>
 #include <tickfsm/list.hpp>
+#include <tickfsm/text.hpp>
 
 using tickfsm::List;
 
@@ -145,4 +147,28 @@ TEST_CASE("A List whose element's copy throws part-way destroys the elements it 
         CHECK(Fragile::live == 5);
     }
     CHECK(Fragile::live == 0);
+}
+
+TEST_CASE("A Text converts, compares and joins as a std::string does", "[text]") {
+    const tickfsm::Text empty;
+    CHECK(empty.empty());
+    CHECK(std::string_view(empty.c_str()).empty());
+    const tickfsm::Text path = std::string("Combat/Attack");
+    const std::string copy = path;
+    std::string appended = "in ";
+    appended += path;
+    CHECK(copy == "Combat/Attack");
+    CHECK(path == copy);
+    CHECK(copy == path);
+    CHECK(path == std::string_view("Combat/Attack"));
+    CHECK_FALSE(path == "Combat");
+    CHECK(appended == "in Combat/Attack");
+    CHECK(("now " + path) == "now Combat/Attack");
+    CHECK((path + "/Light") == "Combat/Attack/Light");
+    CHECK((path + path).size() == 26);
+    tickfsm::Text moved = std::move(appended);
+    CHECK(moved == "in Combat/Attack");
+    moved = path;
+    CHECK(moved.view() == "Combat/Attack");
+    CHECK(moved.c_str()[moved.size()] == '\0');
 }
