@@ -55,24 +55,23 @@ void TracePrinter::OnWarning(std::string_view machine, std::string_view message)
 
 Text TracePrinter::EventText(const Event& event) { return detail::EventText(event); }
 
-void TracePrinter::Line(std::string_view line) {
-    if (text) {
-        text(line);
-        text("\n");
+namespace {
+
+/// `line` and a newline, appended to `to`'s string if it has one, else printed to `file`.
+void PrintLine(const detail::AppendTo& to, std::FILE* file, std::string_view line) {
+    if (to) {
+        to(line);
+        to("\n");
     } else {
         std::fwrite(line.data(), 1, line.size(), file);
         std::fputc('\n', file);
     }
 }
 
-} // namespace tickfsm
+} // namespace
 
-namespace tickfsm {
+void TracePrinter::Line(std::string_view line) { PrintLine(text, file, line); }
 
-void LogLine::Write(std::string_view state) const {
-    const std::string line = fmt::format("[{}] {}\n", state, text);
-    if (out) out(line);
-    else std::fwrite(line.data(), 1, line.size(), file);
-}
+void LogLine::Write(std::string_view state) const { PrintLine(out, file, fmt::format("[{}] {}", state, text)); }
 
 } // namespace tickfsm

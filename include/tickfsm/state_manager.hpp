@@ -505,8 +505,9 @@ public:
     const Controller& GetController() const noexcept { return *bound_controller; }
 
     /// Dry run: the state the next Perform would move to, or an id that is not
-    /// Valid() if it would stay, without calling any hook. Before the first Perform it tries the initial state's
-    /// transitions as if it had just been entered.
+    /// Valid() if it would stay, without calling any hook. Before the first
+    /// Perform it tries the initial state's transitions as if it had just
+    /// been entered.
     StateId WouldTransition(const Action& action) const;
 
     /// Dry run of SendEvent(event): whether FromAny() or an active state has a

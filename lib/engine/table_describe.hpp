@@ -95,7 +95,7 @@ Description Table<C, A>::Describe() const {
     Description d;
     d.states = DescribeStates();
     d.transitions = DescribeTransitions();
-    d.events.assign(declared.begin(), declared.end());
+    d.events = declared;
     d.push_capacity = stack_capacity;
     return d;
 }
