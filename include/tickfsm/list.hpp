@@ -10,6 +10,7 @@
 // std::vector<T>(list.begin(), list.end()) copies it.
 
 #include <cstddef>
+#include <cstdint>
 #include <initializer_list>
 #include <new>
 #include <type_traits>
@@ -136,11 +137,23 @@ public:
         return items + i;
     }
     /// Inserts copies of [first, last) before `at`; returns where the first now is.
+    /// The range may be this list's own elements.
     template <class It>
         requires(!std::is_integral_v<It>)
     T* insert(const T* at, It first, It last) {
         const std::size_t i = static_cast<std::size_t>(at - items);
         const std::size_t before = count;
+        if constexpr (std::is_convertible_v<It, const T*>) {
+            if (Holds(first)) { // read by index: growing moves the elements
+                const T* const begin_at = first;
+                const std::size_t from = static_cast<std::size_t>(begin_at - items);
+                const std::size_t n = static_cast<std::size_t>(static_cast<const T*>(last) - begin_at);
+                reserve(count + n);
+                for (std::size_t k = 0; k < n; ++k) Append(items[from + k]);
+                Rotate(i, before);
+                return items + i;
+            }
+        }
         for (; first != last; ++first) emplace_back(*first);
         Rotate(i, before);
         return items + i;
@@ -189,6 +202,12 @@ private:
         T* made = ::new (static_cast<void*>(items + count)) T(std::forward<Args>(args)...);
         ++count;
         return *made;
+    }
+    /// Whether `p` points at one of this list's elements.
+    bool Holds(const T* p) const noexcept {
+        const auto address = reinterpret_cast<std::uintptr_t>(p);
+        return address >= reinterpret_cast<std::uintptr_t>(items) &&
+               address < reinterpret_cast<std::uintptr_t>(items + count);
     }
     /// Moves the elements from `tail` on to `at`, those in [at, tail) after them.
     void Rotate(std::size_t at, std::size_t tail) noexcept {

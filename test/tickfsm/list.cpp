@@ -5,6 +5,8 @@
 #include <catch2/catch.hpp>
 
 #include <cstdint>
+#include <iomanip>
+#include <sstream>
 #include <span>
 #include <stdexcept>
 #include <string>
@@ -136,6 +138,23 @@ struct Fragile {
 };
 } // namespace
 
+TEST_CASE("A List inserts a copy of its own elements while it grows", "[list]") {
+    {
+        List<Tracked> v;
+        for (int i = 0; i < 4; ++i) v.emplace_back(i);
+        REQUIRE(v.capacity() == v.size()); // full: the insert grows the block the range points into
+        CHECK(v.insert(v.begin() + 1, v.begin() + 1, v.end())->value == 1);
+        CHECK(Values(v) == std::vector<int>{0, 1, 2, 3, 1, 2, 3});
+        v.reserve(16); // room left: the range is read in place
+        v.insert(v.begin(), v.end() - 2, v.end());
+        CHECK(Values(v) == std::vector<int>{2, 3, 0, 1, 2, 3, 1, 2, 3});
+        v.insert(v.end(), v.begin(), v.begin());
+        CHECK(v.size() == 9);
+        CHECK(Tracked::live == 9);
+    }
+    CHECK(Tracked::live == 0);
+}
+
 TEST_CASE("A List whose element's copy throws part-way destroys the elements it had made", "[list]") {
     {
         List<Fragile> some(5);
@@ -171,4 +190,33 @@ TEST_CASE("A Text converts, compares and joins as a std::string does", "[text]")
     moved = path;
     CHECK(moved.view() == "Combat/Attack");
     CHECK(moved.c_str()[moved.size()] == '\0');
+}
+
+TEST_CASE("A Text writes to a std::ostream as a std::string does", "[text]") {
+    const tickfsm::Text path("Combat/Attack");
+    std::ostringstream out;
+    out << path << '|' << std::setw(8) << tickfsm::Text("Run") << '|' << tickfsm::Text();
+    CHECK(out.str() == "Combat/Attack|     Run|");
+}
+
+TEST_CASE("A Text searches as a std::string does", "[text]") {
+    const tickfsm::Text path("Combat/Attack/Light");
+    const std::string same = path;
+    CHECK(path.length() == same.length());
+    CHECK(path.starts_with("Combat/"));
+    CHECK_FALSE(path.starts_with("Attack"));
+    CHECK(path.ends_with("/Light"));
+    CHECK(path.starts_with('C'));
+    CHECK(path.ends_with('t'));
+    CHECK_FALSE(tickfsm::Text().ends_with('t'));
+    CHECK(path.find("/") == same.find("/"));
+    CHECK(path.find("/", 7) == same.find("/", 7));
+    CHECK(path.rfind("/") == same.rfind("/"));
+    CHECK(path.find('/') == same.find('/'));
+    CHECK(path.rfind('/', 10) == same.rfind('/', 10));
+    CHECK(path.find("Heavy") == tickfsm::Text::npos);
+    CHECK(path.substr(7) == same.substr(7));
+    CHECK(path.substr(0, 6) == "Combat");
+    CHECK(path.substr(14, 100) == "Light");
+    CHECK(path.substr(path.size()).empty());
 }
