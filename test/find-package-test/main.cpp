@@ -1,4 +1,7 @@
-// Minimal tickfsm consumer: a two-state machine that must end up in Open.
+// Minimal tickfsm consumer: a two-state machine that must end up in Open,
+// written as a StateManager, as one configured from a constant, and as a
+// compile-time machine (every header those need must be installed).
+#include <tickfsm/static_machine.hpp>
 #include <tickfsm/tickfsm.hpp>
 #include <tickfsm/trace.hpp>
 
@@ -26,7 +29,28 @@ class DoorStateManager : public tickfsm::StateManager<Door, Input> {
   }
 };
 
+inline constexpr auto kDoorTransitions = tickfsm::Transitions<Door, Input>()
+    .SetInitialState<Closed>().To<Open>([](const Door& dd) { return dd.open_requested; });
+
+class TableDoorStateManager : public tickfsm::StateManager<Door, Input> {
+ public:
+  explicit TableDoorStateManager(Door& d) : StateManager(d) { Configure(kDoorTransitions); }
+};
+
+// The same door through each form: in Open after the second tick.
+template <class Machine>
+bool OpensOnRequest() {
+  Door d;
+  Machine m(d);
+  m.Perform({});
+  d.open_requested = true;
+  m.Perform({});
+  return m.template IsIn<Open>();
+}
+
 int main() {
+  if (!OpensOnRequest<TableDoorStateManager>() || !OpensOnRequest<tickfsm::StaticStateManager<kDoorTransitions>>())
+    return 1;
   Door d;
   DoorStateManager m(d);
   std::string trace;  // the trace printer is compiled in the library
