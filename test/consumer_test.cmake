@@ -9,7 +9,8 @@
 #
 # Required: MODE CONSUMER_SOURCE_DIR WORK_DIR TICKFSM_SOURCE_DIR
 #           TICKFSM_BINARY_DIR CXX_COMPILER GENERATOR
-# Optional: CONFIG (build type), MAKE_PROGRAM, CTEST_COMMAND, fmt_DIR
+# Optional: CONFIG (build type), MAKE_PROGRAM, CTEST_COMMAND, fmt_DIR,
+#           SHARED (add_subdirectory: the consumer sets BUILD_SHARED_LIBS=ON)
 cmake_minimum_required(VERSION 3.25)
 
 foreach(var IN ITEMS MODE CONSUMER_SOURCE_DIR WORK_DIR TICKFSM_SOURCE_DIR
@@ -48,6 +49,9 @@ if(MAKE_PROGRAM)
 endif()
 if(CONFIG)
   list(APPEND configure_args "-DCMAKE_BUILD_TYPE=${CONFIG}")
+endif()
+if(SHARED)
+  list(APPEND configure_args -DBUILD_SHARED_LIBS=ON)
 endif()
 if(fmt_DIR)
   # The fmt the parent build found, so both sides use the same one.

@@ -8,6 +8,7 @@
 // `text == "Combat/Attack"`, `"path: " + text`, `std::cout << text`,
 // `text.c_str()` and `text.view()` all do what they say.
 
+#include <compare>
 #include <cstddef>
 #include <string_view>
 #include <type_traits>
@@ -112,6 +113,14 @@ public:
     friend Stream& operator<<(Stream& out, const Text& text) {
         out << text.view();
         return out;
+    }
+
+    /// Ordered as std::string orders (so a Text can key a std::map or std::set).
+    friend auto operator<=>(const Text& a, const Text& b) noexcept { return a.view() <=> b.view(); }
+    template <class String>
+        requires std::is_convertible_v<const String&, std::string_view>
+    friend auto operator<=>(const Text& a, const String& b) noexcept {
+        return a.view() <=> std::string_view(b);
     }
 
     friend Text operator+(const Text& a, const Text& b) {

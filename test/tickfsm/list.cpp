@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <iomanip>
+#include <map>
 #include <sstream>
 #include <span>
 #include <stdexcept>
@@ -197,6 +198,22 @@ TEST_CASE("A Text writes to a std::ostream as a std::string does", "[text]") {
     std::ostringstream out;
     out << path << '|' << std::setw(8) << tickfsm::Text("Run") << '|' << tickfsm::Text();
     CHECK(out.str() == "Combat/Attack|     Run|");
+}
+
+TEST_CASE("A Text orders as a std::string does, so that it can key a map", "[text]") {
+    const tickfsm::Text run("Run"), jump("Jump");
+    CHECK(jump < run);
+    CHECK(run > "Jump");
+    CHECK("Idle" < run);
+    CHECK(run <= tickfsm::Text("Run"));
+    CHECK_FALSE(run < std::string("Run"));
+    std::map<tickfsm::Text, int> seen;
+    ++seen[run];
+    ++seen[jump];
+    ++seen[tickfsm::Text("Run")];
+    CHECK(seen.size() == 2);
+    CHECK(seen.begin()->first == "Jump");
+    CHECK(seen[run] == 2);
 }
 
 TEST_CASE("A Text searches as a std::string does", "[text]") {
