@@ -57,7 +57,7 @@ struct LogLine {
     explicit LogLine(std::string_view line, std::FILE* to = stdout, unsigned when = Enter)
         : text(line), file(to), phases(when) {}
     template <class String>
-        requires requires(String& s, const char* p, std::size_t n) { s.append(p, n); }
+        requires detail::AppendableText<String>
     LogLine(std::string_view line, String& to, unsigned when = Enter)
         : text(line), file(nullptr), out(to), phases(when) {}
 

@@ -14,6 +14,17 @@
 #include <type_traits>
 
 namespace tickfsm {
+namespace detail {
+
+/// Text that views as a std::string_view: a Text, a std::string, "Run"...
+template <class String>
+concept ViewsAsText = std::is_convertible_v<const String&, std::string_view>;
+/// A string of the user's that a printer appends to: any type with
+/// append(const char*, size) (a std::string...).
+template <class String>
+concept AppendableText = requires(String& s, const char* p, std::size_t n) { s.append(p, n); };
+
+} // namespace detail
 
 /// An owned, null-terminated piece of text (see above).
 class Text {
@@ -23,8 +34,8 @@ public:
     Text(const char* text) : Text(std::string_view(text)) {}
     /// A copy of any text that converts to a std::string_view (a std::string...).
     template <class String>
-        requires(std::is_convertible_v<const String&, std::string_view> &&
-                 !std::is_convertible_v<const String&, const char*> && !std::is_same_v<String, Text>)
+        requires(detail::ViewsAsText<String> && !std::is_convertible_v<const String&, const char*> &&
+                 !std::is_same_v<String, Text>)
     Text(const String& text) : Text(std::string_view(text)) {}
     Text(const Text& other) : Text(other.view()) {}
     Text(Text&& other) noexcept : chars(other.chars), count(other.count) {
@@ -96,7 +107,7 @@ public:
     friend bool operator==(const Text& a, const Text& b) noexcept { return a.view() == b.view(); }
     /// Equal to any text that converts to a std::string_view (a std::string, "Run"...).
     template <class String>
-        requires std::is_convertible_v<const String&, std::string_view>
+        requires detail::ViewsAsText<String>
     friend bool operator==(const Text& a, const String& b) noexcept {
         return a.view() == std::string_view(b);
     }
@@ -118,7 +129,7 @@ public:
     /// Ordered as std::string orders (so a Text can key a std::map or std::set).
     friend auto operator<=>(const Text& a, const Text& b) noexcept { return a.view() <=> b.view(); }
     template <class String>
-        requires std::is_convertible_v<const String&, std::string_view>
+        requires detail::ViewsAsText<String>
     friend auto operator<=>(const Text& a, const String& b) noexcept {
         return a.view() <=> std::string_view(b);
     }
@@ -130,14 +141,14 @@ public:
     }
     /// Joined with any text that converts to a std::string_view.
     template <class String>
-        requires(std::is_convertible_v<const String&, std::string_view> && !std::is_same_v<String, Text>)
+        requires(detail::ViewsAsText<String> && !std::is_same_v<String, Text>)
     friend Text operator+(const Text& a, const String& b) {
         Text joined(a);
         joined += std::string_view(b);
         return joined;
     }
     template <class String>
-        requires(std::is_convertible_v<const String&, std::string_view> && !std::is_same_v<String, Text>)
+        requires(detail::ViewsAsText<String> && !std::is_same_v<String, Text>)
     friend Text operator+(const String& a, const Text& b) {
         Text joined(std::string_view{a});
         joined += b;
@@ -173,7 +184,7 @@ class AppendTo {
 public:
     AppendTo() noexcept = default;
     template <class String>
-        requires requires(String& s, const char* p, std::size_t n) { s.append(p, n); }
+        requires AppendableText<String>
     explicit AppendTo(String& out) noexcept
         : target(&out), append([](void* t, std::string_view more) {
               static_cast<String*>(t)->append(more.data(), more.size());

@@ -30,10 +30,10 @@ public:
     explicit TracePrinter(std::FILE* out = stdout) : TracePrinter(out, Options{}) {}
     TracePrinter(std::FILE* out, Options chosen) : file(out), options(chosen) {}
     template <class String>
-        requires requires(String& s, const char* p, std::size_t n) { s.append(p, n); }
+        requires detail::AppendableText<String>
     explicit TracePrinter(String& out) : TracePrinter(out, Options{}) {}
     template <class String>
-        requires requires(String& s, const char* p, std::size_t n) { s.append(p, n); }
+        requires detail::AppendableText<String>
     TracePrinter(String& out, Options chosen) : text(detail::AppendTo(out)), options(chosen) {}
 
     void OnInitialized(std::string_view machine, std::span<const std::string_view> states,

@@ -27,8 +27,7 @@ struct MessageArg {
     MessageArg(std::string_view s) noexcept : kind(Kind::Text), text(s) {}
     /// Any text that views as a std::string_view (a Text, a std::string).
     template <class String>
-        requires(std::is_convertible_v<const String&, std::string_view> &&
-                 !std::is_convertible_v<const String&, const char*>)
+        requires(ViewsAsText<String> && !std::is_convertible_v<const String&, const char*>)
     MessageArg(const String& s) noexcept : kind(Kind::Text), text(std::string_view(s)) {}
     MessageArg(const char* s) noexcept : kind(Kind::Text), text(s) {}
     template <std::signed_integral T>
