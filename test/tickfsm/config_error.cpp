@@ -5,6 +5,7 @@
 
 #include <limits>
 #include <stdexcept>
+#include <string>
 #include <type_traits>
 
 #include <tickfsm/tickfsm.hpp>
@@ -207,6 +208,7 @@ struct Boom : std::runtime_error {
 };
 struct Fuse {
     int where = 0; // 1 condition, 2 exit, 3 enter, 4 perform, 5 initial enter
+    std::string log;
 };
 struct Calm {
     void OnStateEnter(Fuse& f, const int&) {
@@ -452,4 +454,75 @@ TEST_CASE("A throwing enter hook on a change from the nested fast path leaves a 
     CHECK(m.ActivePath() == "Shelter/Resting");
     m.Perform(0);
     CHECK(m.TicksInState<Shelter>() == 1);
+}
+
+namespace {
+// Each hook logs itself; Den's (a composite) throw when Fuse::where says so:
+// 6 its exit, 7 its enter.
+struct Den {
+    void OnStateEnter(Fuse& f, const int&) {
+        f.log += "+Den ";
+        if (f.where == 7) throw Boom();
+    }
+    void OnStateExit(Fuse& f, const int&) {
+        f.log += "-Den ";
+        if (f.where == 6) throw Boom();
+    }
+};
+struct Cub {
+    void OnStateEnter(Fuse& f, const int&) { f.log += "+Cub "; }
+    void OnStateExit(Fuse& f, const int&) { f.log += "-Cub "; }
+};
+struct Out {};
+
+void ConfigureDen(FuseManager& m) {
+    m.SetSubstates<Den, Cub>();
+    m.SetInitialState<Den>().To<Out>([](const Fuse&, const int& go) { return go == 1; });
+    m.From<Out>().To<Den>([](const Fuse&, const int& go) { return go == 2; });
+    m.From<Cub>();
+}
+} // namespace
+
+TEST_CASE("A composite's throwing exit hook leaves the active path, whose substates exit again at the next change",
+          "[error][throw][nested]") {
+    Fuse f;
+    FuseManager m(f);
+    ConfigureDen(m);
+    m.Perform(0);
+    f.log.clear();
+    f.where = 6;
+    REQUIRE_THROWS_AS(m.Perform(1), Boom);
+    CHECK(f.log == "-Cub -Den ");
+    CHECK(m.ActivePath() == "Den/Cub");
+    CHECK(m.TicksInState() == 2);
+    f.where = 0;
+    f.log.clear();
+    m.Perform(1);
+    CHECK(f.log == "-Cub -Den ");
+    CHECK(m.IsIn<Out>());
+}
+
+TEST_CASE("A composite's throwing enter hook leaves it current without a substate until a change re-enters it",
+          "[error][throw][nested]") {
+    Fuse f;
+    FuseManager m(f);
+    ConfigureDen(m);
+    m.Perform(0);
+    m.Perform(1);
+    f.where = 7;
+    f.log.clear();
+    REQUIRE_THROWS_AS(m.Perform(2), Boom);
+    CHECK(f.log == "+Den ");
+    CHECK(m.ActivePath() == "Den");
+    CHECK(m.TicksInState() == 0);
+    f.where = 0;
+    m.Perform(0); // Den's own transitions are tried; no substate is entered
+    CHECK(m.ActivePath() == "Den");
+    CHECK(m.TicksInState() == 1);
+    f.log.clear();
+    m.ForceSetState<Den>();
+    CHECK(f.log == "-Den +Den +Cub ");
+    CHECK(m.ActivePath() == "Den/Cub");
+    m.Perform(1);
+    CHECK(m.IsIn<Out>());
 }
