@@ -147,6 +147,9 @@ std::string_view TextOf(Message id) {
         return "tickfsm: Ensemble::Post({}, {}): there is no machine {} (the ensemble has {})";
     case Message::EnsembleNoMachine:
         return "tickfsm: Ensemble::{}({}): there is no machine {} (the ensemble has {})";
+    case Message::EnsembleInTick:
+        return "tickfsm: Ensemble::{}({}) from a hook while the ensemble ticks its machines; Post to a machine "
+               "instead, or add machines before the first Perform";
     case Message::EnsembleMailboxFull:
         return "tickfsm: Ensemble::Post({}, {}): the mailbox of {} is full ({} events wait for its next "
                "tick); give the Ensemble a larger kMailCapacity";

@@ -12,6 +12,7 @@
 
 #include "detail/owned.hpp"
 #include "list.hpp"
+#include "text.hpp"
 #include "config_error.hpp"
 #include "detail/format.hpp"
 #include "detail/table.hpp"
@@ -44,9 +45,11 @@ public:
             for (std::size_t i = 0; i < member->count; ++i) member->At(i).Drop();
     }
 
-    /// Adds `machine` (which must outlive the ensemble) under `name`, ticked
-    /// after every machine added before it; returns its index for Post.
+    /// Adds `machine` (which must outlive the ensemble) under `name` (copied), ticked
+    /// after every machine added before it; returns its index for Post. Not
+    /// from a hook during this ensemble's Perform (a ConfigError).
     std::size_t Add(StateManager<Controller, Action>& machine, std::string_view name) {
+        if (ticking) detail::ReportConfigError(detail::MessageText(detail::Message::EnsembleInTick, "Add", name));
         for (const auto& member : members)
             if (member->machine == &machine)
                 detail::ReportConfigError(detail::MessageText(detail::Message::EnsembleAddTwice, name, member->name));
@@ -59,7 +62,16 @@ public:
 
     /// One tick of every machine, in the order added: each first receives
     /// the events posted to it (see the delivery rule above), then performs.
+    /// Not from a hook during this ensemble's Perform (a ConfigError).
     void Perform(const Action& action) {
+        if (ticking) detail::ReportConfigError(detail::MessageText(detail::Message::EnsembleInTick, "Perform", ""));
+        struct Ticking { // the machines' hooks may Post, not Add or Perform
+            bool& flag;
+            explicit Ticking(bool& f) : flag(f) { flag = true; }
+            ~Ticking() { flag = false; }
+            Ticking(const Ticking&) = delete;
+            Ticking& operator=(const Ticking&) = delete;
+        } scope{ticking};
         for (auto& held : members) {
             Member& member = *held;
             if (member.machine->IsStarted()) {
@@ -79,6 +91,7 @@ public:
         letter.deliver = [](StateManager<Controller, Action>& m, Letter& l, const Action& a) {
             m.SendEvent(l.event, a);
         };
+        ++members[to]->count;
     }
 
     /// Posts a typed event, a value of class E of at most kPayloadBytes, to
@@ -91,11 +104,12 @@ public:
                       "post a smaller value (an index, a pointer) or send it to the machine directly");
         static_assert(std::is_copy_constructible_v<E>, "tickfsm: Ensemble::Post(to, value): the value is copied");
         Letter& letter = Slot(to, detail::TypeName<E>());
-        ::new (static_cast<void*>(letter.payload)) E(value);
+        ::new (static_cast<void*>(letter.payload)) E(value); // if the copy throws, nothing was posted
         letter.drop = [](std::byte* p) noexcept { std::launder(reinterpret_cast<E*>(p))->~E(); };
         letter.deliver = [](StateManager<Controller, Action>& m, Letter& l, const Action& a) {
             m.SendEvent(*std::launder(reinterpret_cast<const E*>(l.payload)), a);
         };
+        ++members[to]->count;
     }
 
     /// How many events wait in machine `index`'s mailbox.
@@ -118,7 +132,7 @@ private:
     };
     struct Member {
         StateManager<Controller, Action>* machine = nullptr;
-        std::string_view name;
+        Text name; // a copy: the caller's string may be a temporary
         Letter box[kMailCapacity]; // a ring: `count` letters from `first`
         std::size_t first = 0;
         std::size_t count = 0;
@@ -156,7 +170,8 @@ private:
         return *members[index];
     }
 
-    /// The next free letter of machine `to`'s mailbox.
+    /// The next free letter of machine `to`'s mailbox, counted by the caller
+    /// once filled.
     Letter& Slot(std::size_t to, std::string_view what) {
         if (to >= members.size())
             detail::ReportConfigError(
@@ -167,11 +182,11 @@ private:
                 detail::MessageText(detail::Message::EnsembleMailboxFull, to, what, member.name, kMailCapacity));
         Letter& letter = member.box[(member.first + member.count) % kMailCapacity];
         letter.drop = nullptr;
-        ++member.count;
         return letter;
     }
 
     List<detail::Owned<Member>> members;
+    bool ticking = false; // inside Perform
 };
 
 } // namespace tickfsm

@@ -3,6 +3,7 @@
 
 #include <catch2/catch.hpp>
 
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -14,6 +15,7 @@ struct Bot {
     std::vector<std::string> log;
     tickfsm::Ensemble<Bot, int, 2>* team = nullptr;
     std::size_t reaction = 0;
+    tickfsm::StateManager<Bot, int>* recruit = nullptr;
 };
 struct Seen {
     int x = 0;
@@ -91,4 +93,70 @@ TEST_CASE("A full mailbox, an unknown machine and a machine added twice are Conf
     team.Perform(1); // the two waiting events are delivered; nothing else changed
     CHECK(team.Waiting(1) == 0);
     CHECK(reaction.IsIn<Chase>());
+}
+
+namespace {
+struct Recruiter { // adds a machine, or ticks the ensemble again, from its Perform
+    void Perform(Bot& b, const int& tick) {
+        if (tick == 1) b.team->Add(*b.recruit, "recruit");
+        if (tick == 2) b.team->Perform(0);
+    }
+};
+struct Recruiting : tickfsm::StateManager<Bot, int> {
+    explicit Recruiting(Bot& b) : StateManager(b) { SetInitialState<Recruiter>(); }
+};
+struct Fragile { // a typed event whose copy may throw
+    bool fail = false;
+    std::string note = "a note long enough to live on the heap, not in the string itself";
+    Fragile() = default;
+    Fragile(const Fragile& other) : fail(other.fail), note(other.note) {
+        if (other.fail) throw std::runtime_error("copy failed");
+    }
+};
+struct Touchy : tickfsm::StateManager<Bot, int> {
+    explicit Touchy(Bot& b) : StateManager(b) { SetInitialState<Calm>().On<Fragile>().To<Chase>(); }
+};
+} // namespace
+
+TEST_CASE("Adding a machine or ticking the ensemble from a hook during its Perform is a ConfigError",
+          "[ensemble][config_error]") {
+    Bot bot;
+    Recruiting recruiting(bot);
+    Reaction reaction(bot);
+    bot.recruit = &reaction;
+    tickfsm::Ensemble<Bot, int, 2> team;
+    bot.team = &team;
+    team.Add(recruiting, "recruiting");
+    CHECK_THROWS_WITH(team.Perform(1), Catch::Contains("Ensemble::Add(recruit) from a hook while the ensemble ticks"));
+    CHECK(team.Size() == 1);
+    CHECK_THROWS_WITH(team.Perform(2), Catch::Contains("Ensemble::Perform() from a hook while the ensemble ticks"));
+    team.Perform(3); // usable afterwards
+    CHECK(team.Add(reaction, "reaction") == 1);
+}
+
+TEST_CASE("A typed event whose copy throws is not posted", "[ensemble]") {
+    Bot bot;
+    Touchy touchy(bot);
+    tickfsm::Ensemble<Bot, int, 2> team;
+    team.Add(touchy, "touchy");
+    team.Perform(1);
+    Fragile bad;
+    bad.fail = true;
+    CHECK_THROWS_AS(team.Post(0, bad), std::runtime_error);
+    CHECK(team.Waiting(0) == 0);
+    team.Perform(2);
+    CHECK(touchy.IsIn<Calm>());
+    team.Post(0, Fragile{});
+    CHECK(team.Waiting(0) == 1);
+    team.Perform(3);
+    CHECK(touchy.IsIn<Chase>());
+}
+
+TEST_CASE("An ensemble keeps a copy of each machine's name", "[ensemble]") {
+    Bot bot;
+    Reaction reaction(bot);
+    tickfsm::Ensemble<Bot, int, 1> team;
+    team.Add(reaction, std::string("reaction ") + std::string(40, 'x')); // the temporary dies here
+    team.Post(0, Seen{});
+    CHECK_THROWS_WITH(team.Post(0, Seen{}), Catch::Contains("the mailbox of reaction " + std::string(40, 'x') + " is full"));
 }

@@ -108,6 +108,7 @@ enum class Message : std::uint8_t {
     EnsemblePostNoMachine,
     EnsembleMailboxFull,
     EnsembleNoMachine,
+    EnsembleInTick,
     NoStateUnderKeyInHook,
     SetStateNotAState,
     EnterWithArgumentsFromOwnHook,
