@@ -16,11 +16,11 @@ namespace {
 
 // The header, in the machine's byte order:
 //   0 magic "TFSM"   4 version   6 kind   8 fingerprint   16 characters
-//   20 layout bytes  24 payload bytes   28 reserved   32 checksum of what follows
+//   20 layout bytes  24 payload bytes   28 reserved   32 checksum of the rest
 // then the layout (data bytes per character, the state count, each state's
 // name as a 16-bit length and its characters), then the payload.
 constexpr std::uint32_t kMagic = 0x4D534654; // "TFSM" read as a little-endian word
-constexpr std::uint16_t kVersion = 1;
+constexpr std::uint16_t kVersion = 2; // 2: the checksum covers the header too
 constexpr std::size_t kHeaderSize = 40;
 constexpr std::size_t kKindAt = 6, kFingerprintAt = 8, kCountAt = 16, kLayoutAt = 20, kPayloadAt = 24,
                       kChecksumAt = 32;
@@ -54,6 +54,29 @@ std::uint64_t Checksum(const std::byte* bytes, std::size_t size) noexcept {
     std::uint64_t hash = lane[0] ^ (lane[1] << 1) ^ (lane[2] << 2) ^ (lane[3] << 3);
     for (; i < size; ++i) hash = (hash ^ static_cast<std::uint64_t>(bytes[i])) * kPrime;
     return hash ^ (hash >> 29);
+}
+
+// The seal of a whole snapshot: the checksum of everything but itself.
+std::uint64_t Seal(const std::byte* base, std::size_t size) noexcept {
+    std::uint64_t hash = Checksum(base + kHeaderSize, size - kHeaderSize);
+    for (std::size_t i = 0; i < kChecksumAt; ++i) hash = (hash ^ static_cast<std::uint64_t>(base[i])) * 0x100000001B3ull;
+    return hash;
+}
+
+// Whether a layout's `size` bytes at `at` are well formed: the two counts,
+// then as many names as the second says, ending exactly at its end.
+bool LayoutWellFormed(const std::byte* at, std::size_t size) noexcept {
+    if (size < 8) return false;
+    const std::uint32_t states = Get<std::uint32_t>(at + 4);
+    std::size_t used = 8;
+    for (std::uint32_t i = 0; i < states; ++i) {
+        if (size - used < 2) return false;
+        const std::size_t length = Get<std::uint16_t>(at + used);
+        used += 2;
+        if (size - used < length) return false;
+        used += length;
+    }
+    return used == size;
 }
 
 std::string_view KindName(std::uint16_t kind) noexcept {
@@ -126,8 +149,11 @@ bool Snapshot::FromBytes(std::span<const std::byte> from, Snapshot& out, Text* e
         return refuse(detail::Format("tickfsm: Snapshot::FromBytes: the snapshot is {} bytes long and says {}: it "
                                      "was cut short or run on",
                                      from.size(), kHeaderSize + layout + payload));
-    if (Checksum(from.data() + kHeaderSize, layout + payload) != Get<std::uint64_t>(from.data() + kChecksumAt))
+    if (Seal(from.data(), from.size()) != Get<std::uint64_t>(from.data() + kChecksumAt))
         return refuse("tickfsm: Snapshot::FromBytes: the snapshot's checksum does not match: its bytes were changed");
+    if (!LayoutWellFormed(from.data() + kHeaderSize, layout))
+        return refuse("tickfsm: Snapshot::FromBytes: the snapshot's list of states is not well formed: these bytes "
+                      "were not written by Save()");
     out.bytes.assign(from.begin(), from.end());
     return true;
 }
@@ -213,7 +239,7 @@ void WriteCharacter(List<std::byte>& out, const SnapshotLayout& layout, const Ru
 void EndSnapshot(List<std::byte>& out) {
     const std::size_t layout = Get<std::uint32_t>(out.data() + kLayoutAt);
     PutAt(out, kPayloadAt, static_cast<std::uint32_t>(out.size() - kHeaderSize - layout));
-    PutAt(out, kChecksumAt, Checksum(out.data() + kHeaderSize, out.size() - kHeaderSize));
+    PutAt(out, kChecksumAt, Seal(out.data(), out.size()));
 }
 
 SnapshotCursor OpenSnapshot(std::span<const std::byte> bytes, const SnapshotLayout& layout, SnapshotKind kind,
@@ -225,9 +251,16 @@ SnapshotCursor OpenSnapshot(std::span<const std::byte> bytes, const SnapshotLayo
         fail(Format("Restore(): the snapshot is of {}, and this is {}", KindName(saved_kind),
                     KindName(static_cast<std::uint16_t>(kind))));
     const auto saved_count = Get<std::uint32_t>(base + kCountAt);
-    if (count != kAnyCount && saved_count != count)
+    if (count != kAnyCount && saved_count != count) {
+        if (kind != SnapshotKind::Crowd)
+            fail(Format("Restore(): the snapshot holds {} characters where {} holds 1", saved_count,
+                        KindName(saved_kind)));
         fail(Format("Restore(): the snapshot holds {} characters and this crowd {}; make a crowd of {} first",
                     saved_count, count, saved_count));
+    }
+    const std::size_t layout_size = Get<std::uint32_t>(base + kLayoutAt);
+    if (layout_size > bytes.size() - kHeaderSize || !LayoutWellFormed(base + kHeaderSize, layout_size))
+        fail("Restore(): the snapshot's list of states is not well formed: its bytes were not written by Save()");
     // What differs, named: a state, the data, or else the transitions and tree.
     const std::byte* at = base + kHeaderSize;
     const auto data_size = Get<std::uint32_t>(at);
@@ -252,7 +285,6 @@ SnapshotCursor OpenSnapshot(std::span<const std::byte> bytes, const SnapshotLayo
     if (Get<std::uint64_t>(base + kFingerprintAt) != layout.fingerprint)
         fail("Restore(): the snapshot comes from another configuration of this machine: its transitions, nesting or "
              "data layout differ");
-    const std::size_t layout_size = Get<std::uint32_t>(base + kLayoutAt);
     return {base + kHeaderSize + layout_size, base + bytes.size()};
 }
 
@@ -273,8 +305,10 @@ void CheckCharacter(SnapshotCursor& cursor, const SnapshotLayout& layout, void (
     const auto state = Get<StateIndex>(head);
     const auto next = Get<StateIndex>(head + 8);
     const auto previous = Get<StateIndex>(head + 10);
-    if (!ValidState(layout, state) || !ValidState(layout, next) || !ValidState(layout, previous))
-        fail(Format("Restore(): the snapshot names state {} of a machine of {} states", state, layout.names.size()));
+    for (const StateIndex named : {state, next, previous})
+        if (!ValidState(layout, named))
+            fail(Format("Restore(): the snapshot names state {} of a machine of {} states", named,
+                        layout.names.size()));
     for (std::size_t i = 0; i < layout.item_count; ++i) {
         const DataItem& item = layout.items[i];
         if (item.kept == Kept::Bytes) {

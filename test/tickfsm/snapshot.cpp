@@ -172,6 +172,66 @@ TEST_CASE("Bytes that are cut short changed or of another version are refused an
 }
 
 namespace {
+// The format's seal (lib/snapshot.cpp), written again here so that a test can
+// forge bytes a careless serializer might produce, sealed as if by Save().
+std::uint64_t Word(const std::byte* at) {
+    std::uint64_t value;
+    std::memcpy(&value, at, sizeof value);
+    return value;
+}
+void Reseal(std::vector<std::byte>& b) {
+    constexpr std::uint64_t kPrime = 0x100000001B3ull;
+    const std::byte* rest = b.data() + 40;
+    const std::size_t size = b.size() - 40;
+    std::uint64_t lane[4] = {0x9E3779B97F4A7C15ull ^ size, 0xC2B2AE3D27D4EB4Full, 0x165667B19E3779F9ull,
+                             0x27D4EB2F165667C5ull};
+    std::size_t i = 0;
+    for (; i + 32 <= size; i += 32)
+        for (std::size_t k = 0; k < 4; ++k) lane[k] = (lane[k] ^ Word(rest + i + 8 * k)) * kPrime;
+    std::uint64_t hash = lane[0] ^ (lane[1] << 1) ^ (lane[2] << 2) ^ (lane[3] << 3);
+    for (; i < size; ++i) hash = (hash ^ static_cast<std::uint64_t>(rest[i])) * kPrime;
+    hash ^= hash >> 29;
+    for (std::size_t k = 0; k < 32; ++k) hash = (hash ^ static_cast<std::uint64_t>(b[k])) * kPrime;
+    std::memcpy(b.data() + 32, &hash, sizeof hash);
+}
+} // namespace
+
+TEST_CASE("A change to a snapshot's header is refused by its checksum", "[snapshot][config_error]") {
+    Fighter f;
+    FighterStateManager m(f);
+    for (int t = 0; t < 5; ++t) Drive(m, f, t);
+    const tickfsm::Snapshot good = m.Save();
+    const std::vector<std::byte> bytes(good.Bytes().begin(), good.Bytes().end());
+    std::vector<std::byte> resealed = bytes;
+    Reseal(resealed);
+    REQUIRE(resealed == bytes); // the test's seal is the format's
+    for (const std::size_t at : {6u, 8u, 16u, 28u}) { // kind, fingerprint, characters, reserved
+        CAPTURE(at);
+        std::vector<std::byte> changed = bytes;
+        changed[at] ^= std::byte{0x01};
+        tickfsm::Snapshot out;
+        tickfsm::Text error;
+        CHECK_FALSE(tickfsm::Snapshot::FromBytes(changed, out, &error));
+        CHECK_THAT(error, Catch::Contains("checksum does not match"));
+    }
+}
+
+TEST_CASE("Sealed bytes whose list of states runs past its end are refused, not read", "[snapshot][config_error]") {
+    Fighter f;
+    FighterStateManager m(f);
+    Drive(m, f, 0);
+    const tickfsm::Snapshot good = m.Save();
+    std::vector<std::byte> forged(good.Bytes().begin(), good.Bytes().end());
+    const std::uint16_t huge = 60000; // the first state's name length
+    std::memcpy(forged.data() + 40 + 8, &huge, sizeof huge);
+    Reseal(forged);
+    tickfsm::Snapshot out;
+    tickfsm::Text error;
+    CHECK_FALSE(tickfsm::Snapshot::FromBytes(forged, out, &error));
+    CHECK_THAT(error, Catch::Contains("list of states is not well formed"));
+}
+
+namespace {
 struct Block {};
 // The same character with a state added, states reordered, other data, other transitions.
 class Added : public tickfsm::StateManager<Fighter, Pad> {
