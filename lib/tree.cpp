@@ -253,6 +253,13 @@ void SetChildren(std::span<TreeNode> tree, std::span<const std::string_view> nam
     }
 }
 
+void RefusePassThroughComposite(std::string_view name, std::string_view call, void (*fail)(std::string_view)) {
+    fail(Format("{}: {} is a pass-through state (SetPassThrough) and would hold substates or regions; a "
+                "pass-through state is a leaf: mark the substate it enters pass-through instead (its transitions "
+                "are tried with its parents')",
+                call, name));
+}
+
 void SetRegionsOf(std::span<TreeNode> tree, std::span<const std::string_view> names, TreeIndex parallel,
                   std::span<const TreeIndex> regions, std::span<const std::uint32_t> lanes, bool keyed,
                   void (*fail)(std::string_view)) {

@@ -86,6 +86,26 @@ void PushLayer(TickContext<C, A>& ctx, StateIndex to) {
     if (table.Within(from, to) || table.Within(to, from))
         table.Fail(Format("Push<{}>() in state {}: {} is active; push a state outside the active path",
                           table.NameOf(to), table.NameOf(from), table.NameOf(to)));
+    if (table.nested) {
+        // A push buries the whole active path and enters the target's whole
+        // path: the two may share no state.
+        for (StateIndex a = table.tree[to].parent; a != kNoState; a = table.tree[a].parent)
+            if (table.Within(from, a))
+                table.Fail(Format("Push<{}>() in state {}: {}, which holds {}, is active, and a push buries the "
+                                  "whole active path, then enters {} with the states that hold it; push a state "
+                                  "outside {}, or change to {} instead",
+                                  table.NameOf(to), table.NameOf(from), table.NameOf(a), table.NameOf(to),
+                                  table.NameOf(to), table.NameOf(a), table.NameOf(to)));
+        // From a composite's or a parallel state's enter hook, the path below
+        // it is not entered yet: there is no whole path to bury and resume.
+        const TreeNode& node = table.tree[from];
+        if (node.initial != kNoNode ||
+            (node.first_region != kNoNode && LaneOf(table.tree[node.first_region], ctx.data).state == kNoState))
+            table.Fail(Format("Push<{}>() in state {}: {} holds substates or regions that are not entered yet (a "
+                              "push asked for by its enter hook); push from the enter hook of the state it enters, "
+                              "or from its Perform",
+                              table.NameOf(to), table.NameOf(from), table.NameOf(from)));
+    }
     CheckNotBuried(ctx, kNoState, to);
     PauseLane(ctx, from);
     BuriedEntries(ctx.data, table.stack)[count] = Buried{rt.ticks, from};

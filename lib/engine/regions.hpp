@@ -44,7 +44,15 @@ bool LaneAccepts(TickContext<C, A>& ctx, StateIndex to, Cause cause, const Prepa
     const Table<C, A>& table = *ctx.table;
     const StateIndex here = ctx.rt->state;
     if (cause == Cause::Push || cause == Cause::Pop) {
-        if (ctx.lane == kNoState) return true;
+        if (ctx.lane == kNoState) {
+            const StateIndex region = cause == Cause::Push ? RegionOf(table.tree, to) : kNoState;
+            if (region == kNoState) return true;
+            table.Fail(Format("Push<{}>() in state {}: {} is in region {} of {}; a region's states are entered with "
+                              "their parallel state: push {}",
+                              table.NameOf(to), here == kNoState ? std::string_view("the start") : table.NameOf(here),
+                              table.NameOf(to), table.NameOf(region), table.NameOf(table.tree[region].owner),
+                              table.NameOf(table.tree[region].owner)));
+        }
         table.Fail(Format("{} in region {} (state {}): a push buries the whole machine, so only its own states "
                           "push and pop; push from {} or outside it",
                           cause == Cause::Push ? Format("Push<{}>()", table.NameOf(to)) : std::string("Pop()"),

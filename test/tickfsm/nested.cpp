@@ -394,13 +394,11 @@ TEST_CASE("With a push stack, composite siblings keep a counter each, whichever 
     CHECK(own_after.BytesPerCharacter() > shared.BytesPerCharacter() + 4); // a counter more, and the stack
     auto check = [](auto& m) {
         for (int i = 0; i < 3; ++i) m.Perform({});
-        m.template Push<Rise>(); // Ground is buried with its time; Air is entered
-        m.Perform({});
-        m.Perform({});
-        CHECK(m.template TicksInState<Air>() == 2);
-        m.Pop();
+        // Air is under Top, which is active: a push would bury Top and enter it again.
+        CHECK_THROWS_WITH(m.template Push<Rise>(), Catch::Contains("Push<Rise>() in state Stand: Top, which holds "
+                                                                   "Rise, is active"));
         CHECK(m.template IsIn<Ground>());
-        CHECK(m.template TicksInState<Ground>() == 3); // as it was buried
+        CHECK(m.BuriedCount() == 0);
         m.Perform({});
         CHECK(m.template TicksInState<Ground>() == 4);
     };
@@ -829,5 +827,38 @@ TEST_CASE("A hook that throws during a nested change leaves the machine as the g
                 REQUIRE(fast.TicksInState<Attack>() == general.TicksInState<Attack>());
             }
         CHECK(thrown == 1); // the script lights every fuse
+    }
+}
+
+TEST_CASE("A pass-through state that holds substates or regions is a ConfigError, in either order",
+          "[nested][pass_through][config_error]") {
+    struct Decide {};
+    struct Think {};
+    struct Both {};
+    struct Left {};
+    {
+        Hero hero;
+        tickfsm::StateManager<Hero, Pad> m(hero);
+        m.SetSubstates<Decide, Think>();
+        CHECK_THROWS_WITH(m.SetPassThrough<Decide>(),
+                          Catch::Contains("SetPassThrough: Decide is a pass-through state (SetPassThrough) and would "
+                                          "hold substates or regions") &&
+                              Catch::Contains("mark the substate it enters pass-through instead"));
+        m.SetPassThrough<Think>(); // what was meant: Think's path is tried again, Decide's transitions first
+        m.SetInitialState<Decide>();
+        m.Perform({});
+        CHECK(m.ActivePath() == "Decide/Think");
+    }
+    {
+        Hero hero;
+        tickfsm::StateManager<Hero, Pad> m(hero);
+        m.SetPassThrough<Decide>();
+        CHECK_THROWS_WITH((m.SetSubstates<Decide, Think>()), Catch::Contains("SetSubstates: Decide is a pass-through "
+                                                                             "state"));
+        m.SetPassThrough<Both>();
+        CHECK_THROWS_WITH((m.SetRegions<Both, Left>()), Catch::Contains("SetRegions: Both is a pass-through state"));
+        m.SetInitialState<Decide>();
+        m.Perform({});
+        CHECK(m.ActivePath() == "Decide");
     }
 }

@@ -169,3 +169,72 @@ TEST_CASE("A crowd pushes and pops per character", "[push][crowd]") {
     CHECK(crowd.IsIn<Patrol>(1));
     CHECK(crowd.State<Patrol>(1).steps == 1); // pushed on its first tick, before performing; the pop's tick performs
 }
+
+namespace tree {
+struct Combat { // pushes Cutscene from its enter hook when the guard is stunned on arrival
+    void OnStateEnter(Guard& g, const Tick&, M& m) {
+        if (g.stunned) m.Push<Stunned>();
+    }
+};
+struct Attack {};
+struct Block {};
+struct Alive {};
+struct Legs {};
+struct Run {};
+struct Arms {};
+struct Aim {};
+struct Idle {};
+} // namespace tree
+
+TEST_CASE("A push that would bury a state it enters again, or enter a region's middle, is a ConfigError",
+          "[push][nested][config_error]") {
+    using namespace tree;
+    Guard g;
+    tickfsm::StateManager<Guard, Tick> m(g);
+    m.SetPushCapacity<2>();
+    m.SetSubstates<Combat, Attack, Block>();
+    m.SetRegions<Alive, Legs, Arms>();
+    m.SetSubstates<Legs, Run>();
+    m.SetSubstates<Arms, Aim>();
+    m.SetInitialState<Idle>().To<Combat>([](const Guard& c) { return c.recovered; });
+    m.From<Stunned>();
+    m.Perform({});
+    CHECK_THROWS_WITH(m.Push<Run>(), Catch::Contains("Push<Run>() in state Idle: Run is in region Legs of Alive") &&
+                                         Catch::Contains("push Alive"));
+    CHECK(m.ActivePath() == "Idle");
+    g.recovered = true;
+    m.Perform({});
+    REQUIRE(m.ActivePath() == "Combat/Attack");
+    m.Perform({});
+    // Block's parent Combat is active: the push would bury Combat and enter it again.
+    CHECK_THROWS_WITH(m.Push<Block>(), Catch::Contains("Push<Block>() in state Attack: Combat, which holds Block, "
+                                                       "is active"));
+    CHECK(m.ActivePath() == "Combat/Attack");
+    CHECK(m.TicksInState<Combat>() == 1);
+    CHECK(m.BuriedCount() == 0);
+    m.Push<Stunned>(); // outside Combat: buries the whole path
+    CHECK(m.ActivePath() == "Stunned");
+    m.Pop();
+    CHECK(m.ActivePath() == "Combat/Attack");
+    CHECK(m.TicksInState<Combat>() == 1);
+}
+
+TEST_CASE("A push asked for by a composite's enter hook, before its substates are entered, is a ConfigError",
+          "[push][nested][config_error]") {
+    using namespace tree;
+    Guard g;
+    tickfsm::StateManager<Guard, Tick> m(g);
+    m.SetPushCapacity<1>();
+    m.SetSubstates<Combat, Attack>();
+    m.SetInitialState<Idle>().To<Combat>([](const Guard& c) { return c.recovered; });
+    m.From<Stunned>();
+    m.Perform({});
+    g.recovered = true;
+    g.stunned = true;
+    CHECK_THROWS_WITH(m.Perform({}), Catch::Contains("Push<Stunned>() in state Combat: Combat holds substates or "
+                                                     "regions that are not entered yet"));
+    CHECK(m.BuriedCount() == 0);
+    g.stunned = false;
+    m.ForceSetState<Combat>();
+    CHECK(m.ActivePath() == "Combat/Attack");
+}

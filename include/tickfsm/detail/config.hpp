@@ -227,6 +227,8 @@ template <class C, class A>
     // stack may bury one while the other runs.
     const std::uint32_t shared = table.stack_capacity == 0 ? SiblingSlot(table.tree, parent) : kNoSlot;
     PlacedRoom<C, A> room(table); // the slot's room goes back if the tree refuses
+    if (table.meta[parent].pass_through)
+        RefusePassThroughComposite(table.NameOf(parent), "SetSubstates", &KindTable<C, A>::Fail);
     const std::uint32_t slot = shared != kNoSlot ? shared : table.template Place<CompositeSlot>();
     SetChildren(table.tree, table.StateNames(), parent, children, slot, table.meta[parent].key_type != nullptr,
                 &KindTable<C, A>::Fail);
@@ -256,6 +258,8 @@ template <class C, class A, class Parent, class... Children>
 template <class C, class A>
 [[TICKFSM_DETAIL_COLD]] void ApplyRegions(KindTable<C, A>& table, StateIndex parallel,
                                           std::span<const TreeIndex> regions) {
+    if (table.meta[parallel].pass_through)
+        RefusePassThroughComposite(table.NameOf(parallel), "SetRegions", &KindTable<C, A>::Fail);
     table.items.reserve(table.items.size() + regions.size());
     PlacedRoom<C, A> room(table); // the lanes' room goes back if the tree refuses
     List<std::uint32_t> lanes;
@@ -358,6 +362,8 @@ struct PassThroughStep {};
 template <class C, class A, class S>
 [[TICKFSM_DETAIL_COLD]] void ApplyPassThrough(KindTable<C, A>& table) {
     const StateIndex id = table.template Register<S>();
+    if (table.tree[id].initial != kNoNode || table.tree[id].first_region != kNoNode)
+        RefusePassThroughComposite(table.NameOf(id), "SetPassThrough", &KindTable<C, A>::Fail);
     table.meta[id].pass_through = true;
     table.passing = true;
     table.code.pass_through = &PassThrough<AnyController, AnyAction>;

@@ -176,7 +176,7 @@ inline void StateManager<Controller, Action>::SetPassThrough() {
     ManagerConfig::CheckConfigurable(
         machine_seat, [] { return detail::MessageText(detail::Message::SetPassThroughCall, detail::StateName<S>()); });
     if (ManagerConfig::SharedStep(machine_seat, detail::TypeKey<detail::PassThroughStep<S>>(),
-                                  &detail::ReplayPassThrough<Controller, Action, S>))
+                                  &detail::ReplayPassThrough<Controller, Action, S>, true))
         return;
     AddStatePrivately<S>();
     detail::ApplyPassThrough<Controller, Action, S>(*CurrentTable());

@@ -186,6 +186,12 @@ void SetRegionsOf(std::span<TreeNode> tree, std::span<const std::string_view> na
                   std::span<const TreeIndex> regions, std::span<const std::uint32_t> lanes, bool keyed,
                   void (*fail)(std::string_view));
 
+/// A ConfigError (through `fail`): `name`, a pass-through state, would hold
+/// substates or regions (`call` the configuration call that found it).
+/// A pass-through state is a leaf: its re-tried transitions are its active
+/// path's, so marking the composite's initial substate does what was meant.
+void RefusePassThroughComposite(std::string_view name, std::string_view call, void (*fail)(std::string_view));
+
 /// Sets the history of `state`, a composite (a ConfigError otherwise).
 void SetHistoryOf(std::span<TreeNode> tree, std::span<const std::string_view> names, TreeIndex state, History history,
                   bool keyed, void (*fail)(std::string_view));
