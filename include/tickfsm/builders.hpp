@@ -82,6 +82,10 @@ public:
     template <class T>
     TransitionBuilder<Controller, Action, S, Edges...> To() && {
         static_assert(detail::CheckState<T, Controller, Action>());
+        static_assert(!detail::HasMisfitOnEvent<T, Controller, Action, E>,
+                      "tickfsm: On<E>().To<T>(): T's OnEvent takes E but would never receive it; the payload is "
+                      "delivered to `void OnEvent(Controller&, const E&)` only (no Machine& handle: ask for changes "
+                      "from OnStateEnter or Perform)");
         return std::move(*this).template Add<T>();
     }
     /// S handles E where it is: no change of state; S's `OnEvent(Controller&,
@@ -92,7 +96,7 @@ public:
                       "write From<S>().On<E>().Handle() for the state that handles it, or FromAny().On<E>().To<T>()");
         static_assert(std::is_same_v<S, detail::Any> || detail::HasOnEvent<S, Controller, E>,
                       "tickfsm: From<S>().On<E>().Handle(): S handles E in place, so S needs a member `void "
-                      "OnEvent(Controller&, const E&)`");
+                      "OnEvent(Controller&, const E&)` (no Machine& handle)");
         return std::move(*this).template Add<void>();
     }
 

@@ -250,6 +250,13 @@ template <class S, class C, class A>
 /// OnEvent(Controller&, const E&): a state's handler of typed event E.
 template <class S, class C, class E>
 concept HasOnEvent = requires(S& s, C& c, const E& e) { s.OnEvent(c, e); };
+/// An OnEvent that takes E in a form the payload is never delivered to (with
+/// the Machine& handle, without the controller, or E by non-const reference):
+/// a mistake that would otherwise be silent.
+template <class S, class C, class A, class E>
+concept HasMisfitOnEvent =
+    !HasOnEvent<S, C, E> && (requires(S& s, C& c, const E& e, ::tickfsm::Machine<C, A>& m) { s.OnEvent(c, e, m); } ||
+                             requires(S& s, const E& e) { s.OnEvent(e); } || requires(S& s, C& c, E& e) { s.OnEvent(c, e); });
 
 // --- conditions ----------------------------------------------------------------
 
