@@ -218,6 +218,12 @@ void TransitionCoverage::OnTransition(const TransitionInfo& info) {
     const std::size_t from = IdOf(tracked->names, info.from);
     if (from == kTop) return note_unmatched();
 
+    // A push or pop asked for by code or a hook is no transition of the table.
+    if ((info.cause == Cause::Push || info.cause == Cause::Pop) && info.condition == TransitionInfo::kNoCondition) {
+        update_regions();
+        ++other_changes;
+        return;
+    }
     auto fits = [&](const TransitionRule& rule) {
         const bool reaches = rule.to.Valid() && Holds(tracked->parents, rule.to.value, to);
         switch (info.cause) {
@@ -233,13 +239,15 @@ void TransitionCoverage::OnTransition(const TransitionInfo& info) {
         }
     };
     // The owners in the order the machine tries them: conditions from the
-    // any-state ones and the outermost state in; events from the leaf out.
+    // any-state ones and the outermost state in; events from the any-state
+    // ones, then from the leaf out.
     // A change of the machine's own state may be a region's transition
     // leaving its parallel state: the regions' states come last.
     std::vector<std::size_t> path = ActivePath(tracked->parents, from);
     std::vector<std::size_t> owners;
-    if (info.cause == Cause::Event) {
-        owners.assign(path.rbegin(), path.rend());
+    if (info.cause == Cause::Event) { // the any-state ones first, then from the leaf out
+        owners.push_back(kTop);
+        owners.insert(owners.end(), path.rbegin(), path.rend());
     } else {
         owners.push_back(kTop);
         owners.insert(owners.end(), path.begin(), path.end());
@@ -258,11 +266,6 @@ void TransitionCoverage::OnTransition(const TransitionInfo& info) {
             }
         }
     update_regions();
-    // A push or pop asked for by a hook is no transition of the table.
-    if (info.cause == Cause::Push || info.cause == Cause::Pop) {
-        ++other_changes;
-        return;
-    }
     note_unmatched();
 }
 

@@ -35,9 +35,14 @@ struct TransitionInfo {
     std::string_view from;          // empty for Cause::Initial
     std::string_view to;
     Cause cause = Cause::Direct;
-    std::size_t condition = 0;      // index among the state's conditions, in declaration order
+    /// A condition's or a push or pop transition's index among its state's
+    /// transitions, in declaration order; kNoCondition for a push or pop asked
+    /// for by code or a hook.
+    std::size_t condition = 0;
     const Event* event = nullptr;   // Cause::Event only
     std::string_view region;        // the region whose state changed; empty for the machine's own states
+    /// `condition` of a push or pop that no transition made.
+    static constexpr std::size_t kNoCondition = static_cast<std::size_t>(-1);
 };
 
 /// Receives what a machine does. Every member is optional.

@@ -110,6 +110,12 @@ inline std::string NoPushStack(std::string_view to) {
     return Format("Push<{}>(): this machine has no push stack; add SetPushCapacity<N>() to its configuration", to);
 }
 
+/// The `condition` a change asked for by code or a hook reports: none for a
+/// push or pop (no transition of the table made it), else 0.
+inline std::size_t AskedCondition(Cause cause) noexcept {
+    return cause == Cause::Push || cause == Cause::Pop ? TransitionInfo::kNoCondition : 0;
+}
+
 // The push stack's resume (push_stack.hpp).
 template <class C, class A>
 bool ResumeLane(TickContext<C, A>& ctx, StateIndex leaf);
@@ -199,7 +205,7 @@ void ChangeTo(TickContext<C, A>& ctx, StateIndex to, Cause cause, std::size_t co
         const StateIndex from = rt.state;
         if (cause == Cause::Pop) {
             if (!table.code.pop) table.Fail(NothingBuried(table.NameOf(from)));
-            if (table.code.pop(ctx)) return;
+            if (table.code.pop(ctx, condition)) return;
         } else {
             StateIndex base = kNoState;
             if (cause == Cause::Push) {
@@ -220,7 +226,7 @@ void ChangeTo(TickContext<C, A>& ctx, StateIndex to, Cause cause, std::size_t co
         to = ctx.pending;
         cause = ctx.pending_cause;
         event = ctx.pending_event;
-        condition = 0;
+        condition = AskedCondition(cause);
         prepare = StagedPrepare(ctx);
     }
 }
@@ -228,7 +234,8 @@ void ChangeTo(TickContext<C, A>& ctx, StateIndex to, Cause cause, std::size_t co
 /// Applies the change the hook that just returned asked for.
 template <class C, class A>
 void ApplyPending(TickContext<C, A>& ctx) {
-    ChangeTo(ctx, ctx.pending, ctx.pending_cause, 0, ctx.pending_event, StagedPrepare(ctx));
+    ChangeTo(ctx, ctx.pending, ctx.pending_cause, AskedCondition(ctx.pending_cause), ctx.pending_event,
+             StagedPrepare(ctx));
 }
 
 template <class C, class A>
@@ -442,7 +449,7 @@ void StackChange(TickContext<C, A>& ctx, StateIndex to, Cause cause) {
     if (!(ctx.rt->flags & kStarted))
         ctx.table->Fail(cause == Cause::Push ? "Push<T>() before the first Perform: there is no state to bury"
                                              : "Pop() before the first Perform: no state is buried");
-    ChangeTo(ctx, to, cause, 0, nullptr);
+    ChangeTo(ctx, to, cause, TransitionInfo::kNoCondition, nullptr);
 }
 
 /// Hands an event sent from outside a tick to the regions of the lane's
@@ -459,7 +466,7 @@ int DeliverToRegions(TickContext<C, A>& ctx, F&& deliver) {
             taken = deliver() || taken;
         }
         if (ctx.pending != kNoState) {
-            ChangeTo(ctx, ctx.pending, ctx.pending_cause, 0, ctx.pending_event);
+            ChangeTo(ctx, ctx.pending, ctx.pending_cause, AskedCondition(ctx.pending_cause), ctx.pending_event);
             return -1;
         }
     }

@@ -64,7 +64,8 @@ bool ResumeLane(TickContext<C, A>& ctx, StateIndex leaf) {
         {
             LaneScope<C, A> scope(ctx, r);
             if (!ResumeLane(ctx, lane_leaf))
-                ChangeTo(ctx, ctx.pending, ctx.pending_cause, 0, ctx.pending_event, StagedPrepare(ctx));
+                ChangeTo(ctx, ctx.pending, ctx.pending_cause, AskedCondition(ctx.pending_cause), ctx.pending_event,
+                         StagedPrepare(ctx));
         }
         if (ctx.pending != kNoState) return false;
     }
@@ -112,8 +113,10 @@ void PushLayer(TickContext<C, A>& ctx, StateIndex to) {
     ++count;
 }
 
+/// Pops the top state; `condition` is the Pop transition's (reported to the
+/// observer), or TransitionInfo::kNoCondition for a pop asked for.
 template <class C, class A>
-bool PopLayer(TickContext<C, A>& ctx) {
+bool PopLayer(TickContext<C, A>& ctx, std::size_t condition) {
     const Table<C, A>& table = *ctx.table;
     Runtime& rt = *ctx.rt;
     const StateIndex from = rt.state;
@@ -134,6 +137,7 @@ bool PopLayer(TickContext<C, A>& ctx) {
         info.from = table.NameOf(from);
         info.to = table.NameOf(top.leaf);
         info.cause = Cause::Pop;
+        info.condition = condition;
         ctx.observer->OnTransition(info);
         ctx.observer->OnStateEntered(ctx.name, info.to);
     }

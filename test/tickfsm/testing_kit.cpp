@@ -294,6 +294,31 @@ TEST_CASE("Coverage finds a parent's transition, an any-state one and a push amo
     m.SetObserver(nullptr);
 }
 
+TEST_CASE("Coverage counts any-state event transitions, and pushes and pops asked for by code apart",
+          "[testing][coverage][push]") {
+    Hero h;
+    tickfsm::StateManager<Hero, Input> m(h);
+    m.SetPushCapacity<1>();
+    m.FromAny().On<Hit>().To<Stun>().On("rest").To<Idle>();
+    m.SetInitialState<Idle>().Push<Stun>([](const Hero& hero) { return !hero.ground; }); // never holds here
+    m.From<Stun>().Pop([](const Hero& hero) { return hero.ground; });
+    TransitionCoverage coverage;
+    coverage.Watch(m, "fighter");
+    m.Perform({});
+    m.SendEvent(Hit{}); // Idle -> Stun by the any-state typed event
+    m.SendEvent("rest"); // Stun -> Idle by the any-state named event
+    m.Push<Stun>();      // code pushes: no transition of the table
+    m.Pop();             // code pops
+    INFO(coverage.Table());
+    CHECK(coverage.Unmatched().empty());
+    CHECK(FiredOf(coverage, "(any)", "Stun") == 1);
+    CHECK(FiredOf(coverage, "(any)", "Idle") == 1);
+    CHECK(FiredOf(coverage, "Idle", "Stun") == 0);
+    CHECK(FiredOf(coverage, "Stun", "(buried)") == 0);
+    CHECK(coverage.OtherChanges() == 3); // the initial state, the push and the pop
+    m.SetObserver(nullptr);
+}
+
 TEST_CASE("Coverage counts a region's transitions, one leaving its parallel state too", "[testing][coverage][regions]") {
     Body b;
     tickfsm::StateManager<Body, Pad> m(b);

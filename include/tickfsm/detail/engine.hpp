@@ -27,7 +27,7 @@
     Kind void CheckNotBuried<AnyController, AnyAction>(TickContext<AnyController, AnyAction>&, StateIndex,     \
                                                        StateIndex);                                            \
     Kind void PushLayer<AnyController, AnyAction>(TickContext<AnyController, AnyAction>&, StateIndex);         \
-    Kind bool PopLayer<AnyController, AnyAction>(TickContext<AnyController, AnyAction>&);                      \
+    Kind bool PopLayer<AnyController, AnyAction>(TickContext<AnyController, AnyAction>&, std::size_t);        \
     Kind bool EnterRegions<AnyController, AnyAction>(TickContext<AnyController, AnyAction>&, StateIndex);      \
     Kind void ExitRegionsFrom<AnyController, AnyAction>(TickContext<AnyController, AnyAction>&, StateIndex);   \
     Kind bool LaneAccepts<AnyController, AnyAction>(TickContext<AnyController, AnyAction>&, StateIndex, Cause, \

@@ -139,7 +139,7 @@ struct Prepare;
 template <class C, class A>
 struct FeatureCode {
     void (*push)(TickContext<C, A>&, StateIndex to) = nullptr;
-    bool (*pop)(TickContext<C, A>&) = nullptr;
+    bool (*pop)(TickContext<C, A>&, std::size_t condition) = nullptr;
     void (*check_buried)(TickContext<C, A>&, StateIndex base, StateIndex to) = nullptr;
     void (*pass_through)(TickContext<C, A>&) = nullptr;
     bool (*lane_accepts)(TickContext<C, A>&, StateIndex to, Cause, const Prepare&) = nullptr;

@@ -150,7 +150,7 @@ void PushLayer(TickContext<C, A>& ctx, StateIndex to);
 /// state buried last is current again with its ticks, its path resumed
 /// (outermost first). Returns true when no resume hook asked for a change.
 template <class C, class A>
-bool PopLayer(TickContext<C, A>& ctx);
+bool PopLayer(TickContext<C, A>& ctx, std::size_t condition);
 
 // --- Parallel regions (lib/engine/regions.hpp) ---
 
