@@ -229,7 +229,13 @@ std::string MermaidText(std::string_view text) {
         if (ch == '"') out.push_back('\'');
         else if (ch == ':') out.push_back('.');
         else if (ch == ';') out.push_back(',');
-        else if (ch == '#' || ch == '\n') out.push_back(' ');
+        else if (ch == '\n') out.push_back(' ');
+        // Mermaid's entity codes: a label's HTML is sanitized (a template's
+        // "<Heavy>" would vanish) and "%%" starts a comment.
+        else if (ch == '<') out += "#lt;";
+        else if (ch == '>') out += "#gt;";
+        else if (ch == '#') out += "#35;";
+        else if (ch == '%') out += "#37;";
         else out.push_back(ch);
     }
     return out;

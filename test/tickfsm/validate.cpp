@@ -477,3 +477,25 @@ TEST_CASE("A parallel state with one region is reported as a rule that cannot ap
     CHECK(found[0].kind == tickfsm::FindingKind::RuleCannotApply);
     CHECK(found[0].names == std::vector<std::string_view>{"Alive", "Legs"});
 }
+
+// At global scope: a template argument's name is drawn qualified.
+struct Overhand {};
+struct Jab {};
+namespace {
+template <class Weight>
+struct Swing {};
+} // namespace
+
+TEST_CASE("Mermaid labels keep a template's angle brackets, a hash and a percent sign as entity codes",
+          "[describe][mermaid]") {
+    Hero hero;
+    tickfsm::StateManager<Hero, Pad> m(hero);
+    m.SetInitialState<Swing<Overhand>>().To<Swing<Jab>>([](const Hero&) { return true; }, "100%% <done> #1");
+    m.From<Swing<Jab>>();
+    const std::string mermaid = tickfsm::WriteMermaid(m.Describe());
+    INFO(mermaid);
+    CHECK(mermaid.find("state \"Swing#lt;Overhand#gt;\" as m0s") != std::string::npos);
+    CHECK(mermaid.find("state \"Swing#lt;Jab#gt;\" as m0s") != std::string::npos);
+    CHECK(mermaid.find(" : 0. 100#37;#37; #lt;done#gt; #35;1\n") != std::string::npos);
+    CHECK(mermaid.find('<') == std::string::npos);
+}
