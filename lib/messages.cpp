@@ -137,6 +137,10 @@ std::string_view TextOf(Message id) {
         return "SetTerminal<{}>()";
     case Message::DeclareEventCall:
         return "DeclareEvent({})";
+    case Message::StateNameTwice:
+        return "a second state named {}: states are told apart by name (ActivePath, pictures, snapshots, the "
+               "testing kit); rename one of the two classes (or keys) named {}, or give one a `static constexpr "
+               "std::string_view Name`";
     case Message::TooManyStates:
         return "cannot add state {}: a machine holds at most {} states";
     case Message::StateManagerName:

@@ -89,6 +89,10 @@ StateIndex Table<C, A>::PrepareAdd(const void* identity, std::string_view name) 
     if (identity)
         if (const StateIndex found = Find(identity); found != kNoState) return found;
     if (meta.size() >= kNoState - 1) Fail(detail::MessageText(detail::Message::TooManyStates, name, kNoState - 1));
+    // Names tell states apart wherever a machine is shown or checked:
+    // ActivePath, pictures, snapshots, timelines and the testing kit.
+    for (const StateMeta<C, A>& m : meta)
+        if (m.name == name) Fail(detail::MessageText(detail::Message::StateNameTwice, name, name));
     ReserveOneMore(words);
     ReserveOneMore(selfs);
     ReserveOneMore(keys);

@@ -526,3 +526,26 @@ TEST_CASE("A composite's throwing enter hook leaves it current without a substat
     m.Perform(1);
     CHECK(m.IsIn<Out>());
 }
+
+namespace melee {
+struct Attack {};
+} // namespace melee
+namespace ranged {
+struct Attack {};
+} // namespace ranged
+
+TEST_CASE("Two states of one name are a ConfigError by the first Perform: tools tell states apart by name",
+          "[error][config_error]") {
+    Fuse f;
+    FuseManager m(f);
+    m.SetInitialState<Calm>().To<melee::Attack>([](const Fuse&, const int& go) { return go == 1; });
+    // A private table refuses at the call; a shared one when it is next built.
+    CHECK_THROWS_WITH(
+        [&] {
+            m.From<Calm>().To<ranged::Attack>([](const Fuse&, const int& go) { return go == 2; });
+            m.Perform(0);
+        }(),
+        Catch::Contains("StateManager<Fuse, int>: a second state named Attack") &&
+            Catch::Contains("rename one of the two classes (or keys) named Attack"));
+    CHECK_FALSE(m.IsStarted());
+}

@@ -103,6 +103,7 @@ enum class Message : std::uint8_t {
     SetTerminalCall,
     DeclareEventCall,
     TooManyStates,
+    StateNameTwice,
     StateManagerName,
     EnsembleAddTwice,
     EnsemblePostNoMachine,
