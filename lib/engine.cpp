@@ -159,8 +159,8 @@ const void* BeginEdge(Seat& seat, const void* token, std::size_t chain, const Ed
 void Freeze(Seat& seat, const KindCode& kind) {
     const ErasedTable& table = SeatStorage::Resolved(seat, kind.registry());
     if (table.initial == kNoState)
-        FailKind(kind, "Perform() called before SetInitialState<S>(): give the machine an initial state while "
-                       "configuring");
+        FailKind(kind, "no initial state: give the machine one with SetInitialState<S>() while configuring, before its "
+                       "first Perform (or a Save or Restore, which close the configuration too)");
     if (!table.finalized) SeatStorage::ErasedTableOf(seat)->Finalize(); // a private table: it changes no more
     seat.steps = table.MachineSteps();
     seat.rt.flags = static_cast<std::uint16_t>(seat.rt.flags | kFrozen);

@@ -165,8 +165,8 @@ std::string_view TextOf(Message id) {
         return "entering {} with arguments from one of its own hooks: its object is in use; ask from "
                "outside the tick or from another state";
     case Message::ChangeFromExitHook:
-        return "{}() called from an exit hook of state {}: a state cannot change the machine's state "
-               "while it is being left";
+        return "{}() called from an exit hook of state {} (or a pause hook, when a push buries it): a state "
+               "cannot change the machine's state while it is being left or buried";
     case Message::NextStateInRegion:
         return "{}() called from state {} in region {}: a request for the next tick is the machine's "
                "own; in a region use a transition or TrySetState";

@@ -238,3 +238,22 @@ TEST_CASE("A push asked for by a composite's enter hook, before its substates ar
     m.ForceSetState<Combat>();
     CHECK(m.ActivePath() == "Combat/Attack");
 }
+
+namespace {
+struct Restless { // asks for a change while a push buries it
+    void OnStatePause(Guard&, const Tick&, M& m) { m.SendEvent("wake"); }
+};
+} // namespace
+
+TEST_CASE("A pause hook that asks for a change is a ConfigError, and nothing is buried", "[push][config_error]") {
+    Guard g;
+    tickfsm::StateManager<Guard, Tick> m(g);
+    m.SetPushCapacity<1>();
+    m.SetInitialState<Restless>().On("wake").To<Patrol>();
+    m.From<Stunned>();
+    m.Perform({});
+    CHECK_THROWS_WITH(m.Push<Stunned>(), Catch::Contains("SendEvent() called from an exit hook of state Restless (or "
+                                                         "a pause hook, when a push buries it)"));
+    CHECK(m.IsIn<Restless>());
+    CHECK(m.BuriedCount() == 0);
+}
