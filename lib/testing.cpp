@@ -315,7 +315,7 @@ std::string TransitionCoverage::Table() const {
     fmt::format_to(std::back_inserter(out), "{} of {} transitions fired", FiredCount(), rows.size() - in_place);
     if (in_place > 0) fmt::format_to(std::back_inserter(out), " ({} typed events handled in place not counted)", in_place);
     fmt::format_to(std::back_inserter(out),
-                   "; changes outside the table (initial, direct, request, pushes and pops from hooks): {}\n",
+                   "; changes outside the table (initial, direct, request, pushes and pops asked for): {}\n",
                    other_changes);
     if (!never.empty()) {
         out += "never fired:\n";

@@ -245,7 +245,7 @@ TEST_CASE("Transition coverage counts what fired and lists what never did", "[te
                               "  hero     Jump  Idle  condition 0      2\n"
                               "  hero     Run   Idle  condition 0  NEVER\n"
                               "3 of 4 transitions fired; changes outside the table (initial, direct, request, "
-                              "pushes and pops from hooks): 2\n"
+                              "pushes and pops asked for): 2\n"
                               "never fired:\n"
                               "  hero: Run -> Idle (condition 0)\n");
     coverage.Clear();
