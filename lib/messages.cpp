@@ -147,8 +147,6 @@ std::string_view TextOf(Message id) {
         return "StateManager<{}, {}>";
     case Message::EnsembleAddTwice:
         return "tickfsm: Ensemble::Add({}): that machine is in the ensemble already, as {}";
-    case Message::EnsemblePostNoMachine:
-        return "tickfsm: Ensemble::Post({}, {}): there is no machine {} (the ensemble has {})";
     case Message::EnsembleNoMachine:
         return "tickfsm: Ensemble::{}({}): there is no machine {} (the ensemble has {})";
     case Message::EnsembleInTick:

@@ -173,10 +173,7 @@ private:
     /// The next free letter of machine `to`'s mailbox, counted by the caller
     /// once filled.
     Letter& Slot(std::size_t to, std::string_view what) {
-        if (to >= members.size())
-            detail::ReportConfigError(
-                detail::MessageText(detail::Message::EnsemblePostNoMachine, to, what, to, members.size()));
-        Member& member = *members[to];
+        Member& member = MemberAt(to, "Post");
         if (member.count == kMailCapacity)
             detail::ReportConfigError(
                 detail::MessageText(detail::Message::EnsembleMailboxFull, to, what, member.name, kMailCapacity));

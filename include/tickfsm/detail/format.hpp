@@ -106,7 +106,6 @@ enum class Message : std::uint8_t {
     StateNameTwice,
     StateManagerName,
     EnsembleAddTwice,
-    EnsemblePostNoMachine,
     EnsembleMailboxFull,
     EnsembleNoMachine,
     EnsembleInTick,
