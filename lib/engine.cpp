@@ -105,8 +105,9 @@ namespace {
 } // namespace
 
 void FailFrozen(std::string_view what, const KindCode& kind) {
-    FailKind(kind, Format("{}: the transition table is frozen after the first Perform; configure every state and "
-                          "transition before the machine ticks (usually in the constructor)",
+    FailKind(kind, Format("{}: the transition table is frozen once the machine starts (its first Perform, or a call "
+                          "that starts it or closes its configuration: a direct change, a push, SetGlobalState, "
+                          "Save, Restore); configure every state and transition first (usually in the constructor)",
                           what));
 }
 

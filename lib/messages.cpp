@@ -82,6 +82,10 @@ std::string_view TextOf(Message id) {
         return "Restore(): the snapshot's global state is state {} of {}";
     case Message::AddStateCall:
         return "AddState<{}>({})";
+    case Message::DelegateHookCall:
+        return "a delegate state's {}()";
+    case Message::KeyedStateClass:
+        return "State<{}>({}): the state under that key is a {}; ask for its own class";
     case Message::AddStateKeyTwice:
         return "AddState<{}>({}): the key {} is already registered (state {})";
     case Message::AddDelegateKeyCall:

@@ -508,21 +508,28 @@ struct DelegateState {
 template <class Controller, class Action>
 class DelegateBuilder {
 public:
+    // Each is configuration: after the machine's first Perform, a ConfigError.
     template <class F>
-    DelegateBuilder& OnEnter(F&& f) { Set(hooks->enter, std::forward<F>(f)); return *this; }
+    DelegateBuilder& OnEnter(F&& f) { Check("OnEnter"); Set(hooks->enter, std::forward<F>(f)); return *this; }
     template <class F>
-    DelegateBuilder& Perform(F&& f) { Set(hooks->perform, std::forward<F>(f)); return *this; }
+    DelegateBuilder& Perform(F&& f) { Check("Perform"); Set(hooks->perform, std::forward<F>(f)); return *this; }
     template <class F>
-    DelegateBuilder& OnExit(F&& f) { Set(hooks->exit, std::forward<F>(f)); return *this; }
+    DelegateBuilder& OnExit(F&& f) { Check("OnExit"); Set(hooks->exit, std::forward<F>(f)); return *this; }
     template <class F>
-    DelegateBuilder& CanEnter(F&& f) { SetGate(hooks->can_enter, std::forward<F>(f)); return *this; }
+    DelegateBuilder& CanEnter(F&& f) { Check("CanEnter"); SetGate(hooks->can_enter, std::forward<F>(f)); return *this; }
     template <class F>
-    DelegateBuilder& CanExit(F&& f) { SetGate(hooks->can_exit, std::forward<F>(f)); return *this; }
+    DelegateBuilder& CanExit(F&& f) { Check("CanExit"); SetGate(hooks->can_exit, std::forward<F>(f)); return *this; }
 
 private:
     friend class StateManager<Controller, Action>;
     using Hooks = detail::DelegateHooks<Controller, Action>;
-    explicit DelegateBuilder(detail::Shared<Hooks> shared) noexcept : hooks(std::move(shared)) {}
+    DelegateBuilder(detail::Shared<Hooks> shared, StateManager<Controller, Action>& owner) noexcept
+        : hooks(std::move(shared)), manager(&owner) {}
+
+    void Check(const char* hook) const {
+        detail::ManagerConfig<Controller, Action>::CheckConfigurable(
+            manager->machine_seat, [hook] { return detail::MessageText(detail::Message::DelegateHookCall, hook); });
+    }
 
     template <class F>
     static void Set(typename Hooks::Hook& hook, F&& f) {
@@ -552,6 +559,7 @@ private:
     }
 
     detail::Shared<Hooks> hooks;
+    StateManager<Controller, Action>* manager;
 };
 
 } // namespace tickfsm

@@ -18,8 +18,9 @@ constexpr std::uint64_t Fnv1a(std::string_view text, std::uint64_t hash = 146959
     }
     return hash;
 }
+// The qualified name: enums of one name in two scopes (Guard::Event, Door::Event) are two kinds of event.
 template <class E>
-inline constexpr std::uint64_t kEnumEventSeed = Fnv1a(TypeName<E>(), Fnv1a("enum "));
+inline constexpr std::uint64_t kEnumEventSeed = Fnv1a(RawTypeName<E>(), Fnv1a("enum "));
 } // namespace detail
 
 /// An event a state can react to with `From<S>().On(event).To<T>()` and that

@@ -12,6 +12,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <initializer_list>
+#include <iterator>
 #include <new>
 #include <type_traits>
 #include <utility>
@@ -137,7 +138,7 @@ public:
         return items + i;
     }
     /// Inserts copies of [first, last) before `at`; returns where the first now is.
-    /// The range may be this list's own elements.
+    /// The range may be this list's own elements (which std::vector forbids).
     template <class It>
         requires(!std::is_integral_v<It>)
     T* insert(const T* at, It first, It last) {
@@ -150,6 +151,20 @@ public:
                 const std::size_t n = static_cast<std::size_t>(static_cast<const T*>(last) - begin_at);
                 reserve(count + n);
                 for (std::size_t k = 0; k < n; ++k) Append(items[from + k]);
+                Rotate(i, before);
+                return items + i;
+            }
+        }
+        if constexpr (std::forward_iterator<It>) {
+            // Another kind of iterator may read this list too (a reverse
+            // iterator): growing would free what it reads, so it is copied first.
+            const auto n = static_cast<std::size_t>(std::distance(first, last));
+            if (count + n > room) {
+                List copied;
+                copied.reserve(n);
+                for (; first != last; ++first) copied.Append(*first);
+                reserve(count + n);
+                for (std::size_t k = 0; k < n; ++k) Append(std::move(copied.items[k]));
                 Rotate(i, before);
                 return items + i;
             }

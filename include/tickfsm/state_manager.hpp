@@ -537,6 +537,7 @@ private:
     template <class, class, class, class, class, class...>
     friend class TypedEventBuilder;
     friend class KeyedTransitionBuilder<Controller, Action>;
+    friend class DelegateBuilder<Controller, Action>;
     template <class>
     friend class Crowd;
     template <class, class>

@@ -148,3 +148,22 @@ TEST_CASE("Enum events keep their enumerator names in traces and errors, beyond 
     REQUIRE_THROWS_WITH(twice.From<Running>().On(Range::Distant).To<Die>(),
                         Contains("already has a transition on event Range::Distant"));
 }
+
+namespace guard_events {
+enum class Event { Alarm, Calm };
+} // namespace guard_events
+namespace door_events {
+enum class Event { Open, Shut };
+} // namespace door_events
+
+TEST_CASE("Two enums of one name in two scopes are two kinds of event", "[event]") {
+    Runner r;
+    tickfsm::StateManager<Runner, Key> m(r);
+    m.SetInitialState<Running>().On(guard_events::Event::Alarm).To<Die>().On(door_events::Event::Open).To<Jumping>();
+    m.From<Die>();
+    m.From<Jumping>();
+    m.Perform({});
+    CHECK(m.SendEvent(door_events::Event::Open)); // Open and Alarm are both value 0 of an enum named Event
+    CHECK(m.IsIn<Jumping>());
+    CHECK(tickfsm::Event(guard_events::Event::Alarm) != tickfsm::Event(door_events::Event::Open));
+}

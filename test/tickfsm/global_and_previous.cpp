@@ -144,3 +144,19 @@ TEST_CASE("SetGlobalState of a state never configured is an error", "[global][er
     m.SetInitialState<Stand>();
     REQUIRE_THROWS_WITH(m.SetGlobalState<Battery>(), Catch::Matchers::Contains("SetGlobalState<Battery>()"));
 }
+
+TEST_CASE("ClearGlobalState without a global state does nothing; SetGlobalState closes the configuration",
+          "[global][config_error]") {
+    Robot r;
+    tickfsm::StateManager<Robot, Tap> m(r);
+    m.ClearGlobalState(); // nothing to clear: the configuration stays open
+    m.SetInitialState<Stand>();
+    m.From<Battery>();
+    m.SetGlobalState<Battery>();
+    CHECK_THROWS_WITH(m.From<Walk>(), Catch::Contains("From<Walk>(): the transition table is frozen once the machine "
+                                                      "starts") &&
+                                          Catch::Contains("SetGlobalState"));
+    m.Perform({});
+    CHECK(m.IsIn<Stand>());
+    CHECK(m.GlobalStateName() == "Battery");
+}

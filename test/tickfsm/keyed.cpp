@@ -339,3 +339,35 @@ TEST_CASE("Keyed nested states tick by the tick rules: the parent's list first, 
     CHECK(c.log == std::vector<std::string>{"enter Calm", "Calm"});
     CHECK(m.ActivePath() == "Calm");
 }
+
+namespace {
+struct Small {
+    int a = 1;
+};
+struct Big {
+    int data[64] = {};
+};
+} // namespace
+
+TEST_CASE("State<S>(key) of another class than the key's state is a ConfigError", "[keyed][config_error]") {
+    Creature c;
+    tickfsm::StateManager<Creature, Buttons> m(c);
+    m.AddState<Small>(CreatureState::Idle);
+    m.SetInitialState(CreatureState::Idle);
+    CHECK(m.State<Small>(CreatureState::Idle).a == 1);
+    CHECK_THROWS_WITH(m.State<Big>(CreatureState::Idle),
+                      Catch::Contains("State<Big>(CreatureState::Idle): the state under that key is a Small"));
+}
+
+TEST_CASE("A delegate state's hooks are configuration: set after the first Perform, a ConfigError",
+          "[keyed][delegate][config_error]") {
+    Creature c;
+    tickfsm::StateManager<Creature, Buttons> m(c);
+    auto flinch = m.AddDelegateState(CreatureState::Flinch);
+    flinch.OnEnter([](Creature& cr, const Buttons&) { cr.log.push_back("ouch"); });
+    m.SetInitialState(CreatureState::Flinch);
+    m.Perform({});
+    CHECK_THROWS_WITH(flinch.Perform([](Creature&, const Buttons&) {}),
+                      Catch::Contains("a delegate state's Perform(): the transition table is frozen"));
+    CHECK(c.log == std::vector<std::string>{"ouch"});
+}

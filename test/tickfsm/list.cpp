@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <iomanip>
+#include <iterator>
 #include <map>
 #include <sstream>
 #include <span>
@@ -152,6 +153,15 @@ TEST_CASE("A List inserts a copy of its own elements while it grows", "[list]") 
         v.insert(v.end(), v.begin(), v.begin());
         CHECK(v.size() == 9);
         CHECK(Tracked::live == 9);
+    }
+    CHECK(Tracked::live == 0);
+    { // through iterators that are not pointers
+        List<Tracked> v;
+        for (int i = 0; i < 4; ++i) v.emplace_back(i);
+        REQUIRE(v.capacity() == v.size());
+        v.insert(v.end(), std::make_reverse_iterator(v.end()), std::make_reverse_iterator(v.begin()));
+        CHECK(Values(v) == std::vector<int>{0, 1, 2, 3, 3, 2, 1, 0});
+        CHECK(Tracked::live == 8);
     }
     CHECK(Tracked::live == 0);
 }

@@ -77,6 +77,8 @@ enum class Message : std::uint8_t {
     RestoreGlobalOutOfRange,
     AddStateCall,
     AddStateKeyTwice,
+    KeyedStateClass,
+    DelegateHookCall,
     AddDelegateKeyCall,
     AddDelegateKeyTwice,
     AddDelegateTagCall,

@@ -158,6 +158,8 @@ struct ManagerEngine {
         if (Busy(seat))
             MachineTable::Fail(
                 "SetGlobalState/ClearGlobalState called from inside a hook or condition of this machine");
+        if (const auto* held = Storage::BlockIf(seat); id == kNoState && (!held || held->global == kNoState))
+            return; // nothing to clear (a machine whose block was released has no global state)
         ManagerConfig<C, A>::Freeze(seat);
         const Act action{};
         BusyScope busy(seat.rt);

@@ -47,7 +47,7 @@ inline DelegateBuilder<Controller, Action> StateManager<Controller, Action>::Add
         detail::DelegateState<Controller, Action>{hooks});
     ManagerConfig::template AddKeyed<detail::DelegateState<Controller, Action>, true>(machine_seat, key,
                                                                                      std::move(prototype));
-    return DelegateBuilder<Controller, Action>(std::move(hooks));
+    return DelegateBuilder<Controller, Action>(std::move(hooks), *this);
 }
 
 template <class Controller, class Action>
@@ -66,7 +66,7 @@ inline DelegateBuilder<Controller, Action> StateManager<Controller, Action>::Add
         table.template Add<detail::DelegateState<Controller, Action>, true>(detail::TypeKey<Tag>(),
                                                                             detail::TypeName<Tag>(), prototype);
     });
-    return DelegateBuilder<Controller, Action>(std::move(hooks));
+    return DelegateBuilder<Controller, Action>(std::move(hooks), *this);
 }
 
 template <class Controller, class Action>
@@ -165,6 +165,9 @@ template <class S, class K>
 inline S& StateManager<Controller, Action>::State(K key) {
     const detail::StateIndex id = KeyedIndex(key, "State");
     ResolvedTable();
+    if (CurrentTable()->meta[id].type != detail::TypeKey<S>())
+        MachineTable::Fail(detail::MessageText(detail::Message::KeyedStateClass, detail::TypeName<S>(),
+                                               detail::KeyText(key), CurrentTable()->meta[id].type_name));
     return detail::StateObject<S>(MachineStateData(), CurrentTable()->meta[id].offset);
 }
 } // namespace tickfsm

@@ -155,6 +155,8 @@ struct StateMeta {
     static_assert(kErased<C, A>, "tickfsm internal: a table's types are made for AnyController and AnyAction");
     std::string_view name;
     const void* key = nullptr;       // TypeKey of the state's type (or tag); null for a keyed state
+    const void* type = nullptr;      // TypeKey of the class of its object (a keyed state's too)
+    std::string_view type_name;      // that class's name, for messages
     const void* key_type = nullptr;  // keyed states: TypeKey of the key's type
     std::uint64_t key_value = 0;     // keyed states: the key
     detail::Owned<const Text> owned_name; // a keyed state's name when the key is a number
@@ -595,6 +597,8 @@ struct KindTable final : Table<AnyController, AnyAction> {
         // Nothing below throws: PrepareAdd made room.
         StateMeta<AnyController, AnyAction>& m = PushState(identity, name, std::is_empty_v<S> ? nullptr : &item);
         m.offset = offset;
+        m.type = TypeKey<S>();
+        m.type_name = TypeName<S>();
         m.takes_machine = kTakesMachine<S, C, A>;
         m.has_enter = HasOnStateEnter<S, C, A> || HasOnStateEnterM<S, C, A>;
         m.has_exit = HasOnStateExit<S, C, A> || HasOnStateExitM<S, C, A>;
