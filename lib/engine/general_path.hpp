@@ -140,7 +140,11 @@ bool EnterDownTo(TickContext<C, A>& ctx, StateIndex from, StateIndex base, State
     table.RebaseComposites(from, rt.ticks, ctx.data);
     rt.state = path[0];
     rt.ticks = 0;
-    rt.flags = static_cast<std::uint16_t>((rt.flags & ~(kSlow | kFresh | kDone)) | (table.meta[leaf].slow ? kSlow : 0));
+    // Through composites, kSlow until the leaf is entered: an enter hook that
+    // throws may leave a composite current, which only the general step serves.
+    const bool leaf_slow = table.meta[leaf].slow;
+    rt.flags = static_cast<std::uint16_t>((rt.flags & ~(kSlow | kFresh | kDone)) |
+                                          (leaf_slow || entering > 1 ? kSlow : 0));
     if (ctx.observer) {
         TransitionInfo info;
         info.machine = ctx.name;
@@ -167,6 +171,7 @@ bool EnterDownTo(TickContext<C, A>& ctx, StateIndex from, StateIndex base, State
             deliver(*ctx.controller, ctx.data, table.meta[path[i]].offset, ctx.payload);
         }
     }
+    if (entering > 1 && !leaf_slow && rt.state == leaf) rt.flags = static_cast<std::uint16_t>(rt.flags & ~kSlow);
     if (ctx.pending == kNoState && table.tree[leaf].first_region != kNoNode && rt.state == leaf)
         return table.code.enter_regions(ctx, leaf);
     return ctx.pending == kNoState;

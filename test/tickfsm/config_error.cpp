@@ -7,6 +7,7 @@
 #include <stdexcept>
 #include <string>
 #include <type_traits>
+#include <vector>
 
 #include <tickfsm/tickfsm.hpp>
 
@@ -525,6 +526,49 @@ TEST_CASE("A composite's throwing enter hook leaves it current without a substat
     CHECK(m.ActivePath() == "Den/Cub");
     m.Perform(1);
     CHECK(m.IsIn<Out>());
+}
+
+namespace {
+class DenManager : public FuseManager {
+public:
+    explicit DenManager(Fuse& f) : FuseManager(f) { ConfigureDen(*this); }
+};
+} // namespace
+
+TEST_CASE("A crowd character left in a composite by its throwing enter hook ticks on as a StateManager does",
+          "[error][throw][nested][crowd]") {
+    Fuse lone_fuse;
+    DenManager lone(lone_fuse);
+    tickfsm::Crowd<DenManager> crowd(2);
+    std::vector<Fuse> fuses(2);
+    auto both = [&](int go) {
+        bool threw[2] = {false, false};
+        try {
+            lone.Perform(go);
+        } catch (const Boom&) {
+            threw[0] = true;
+        }
+        try {
+            crowd.Perform(1, fuses[1], go);
+        } catch (const Boom&) {
+            threw[1] = true;
+        }
+        CHECK(threw[0] == threw[1]);
+        CHECK(crowd.ActivePath(1) == lone.ActivePath());
+        CHECK(crowd.TicksInState(1) == lone.TicksInState());
+        return threw[0];
+    };
+    both(0);
+    both(1);
+    lone_fuse.where = fuses[1].where = 7;
+    CHECK(both(2)); // Den's enter hook throws: Den is current, Cub not entered
+    lone_fuse.where = fuses[1].where = 0;
+    both(0); // the composite ticks (on the general path), no substate entered
+    both(0);
+    both(1); // and leaves
+    CHECK(crowd.ActivePath(1) == "Out");
+    both(2);
+    CHECK(crowd.ActivePath(1) == "Den/Cub");
 }
 
 namespace melee {

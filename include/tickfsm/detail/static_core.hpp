@@ -75,20 +75,19 @@ struct StaticStep<C, A, TypeList<St...>, StaticChain<S, Edges...>> {
     }
 };
 
-/// Enters Y, at depth kAt of Tree; a composite's count (see StaticCore::kSlots) starts at 0.
-template <std::size_t kAt, class Tree, class Y, class States, class C, class A, class Storage>
-[[gnu::always_inline]] inline void StaticEnterOne(States, C& c, const A& a, Storage& d, std::uint32_t* bases) {
-    if constexpr (kStaticComposite<Y, Tree>) bases[kAt] = 0;
-    CallEnter(StaticObject<Y>(States{}, d), c, a);
-}
-/// Enters Y..., outermost first, the first at depth kStart of Tree (StaticEnterOne each).
+/// Enters Y..., outermost first, the first at depth kStart of Tree; each
+/// composite's count (see StaticCore::kSlots) is 0 before any enter hook runs,
+/// so that one that throws leaves no composite of the path with an old time.
 template <std::size_t kStart, class Tree, class... Y, std::size_t... I, class States, class C, class A,
           class Storage>
 [[gnu::always_inline]] inline void StaticEnterAll(TypeList<Y...>, std::index_sequence<I...>, States,
                                                   [[maybe_unused]] C& c, [[maybe_unused]] const A& a,
                                                   [[maybe_unused]] Storage& d,
                                                   [[maybe_unused]] std::uint32_t* bases) {
-    (..., StaticEnterOne<kStart + I, Tree, Y>(States{}, c, a, d, bases));
+    (..., [&] {
+        if constexpr (kStaticComposite<Y, Tree>) bases[kStart + I] = 0;
+    }());
+    (..., CallEnter(StaticObject<Y>(States{}, d), c, a));
 }
 
 template <class C, class A, class States, class Tree, class Levels>

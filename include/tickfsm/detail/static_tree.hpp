@@ -91,15 +91,22 @@ struct FusedPath {
             }());
         }(std::make_index_sequence<Move::kStart>{});
         rt.ticks = 0;
-        rt.flags = static_cast<std::uint16_t>(rt.flags & ~(kSlow | kFresh | kDone));
+        // Through composites, kSlow until the leaf is entered: an enter hook
+        // that throws may leave a composite current, which only the general
+        // step serves; every entered composite's time is 0 before any hook runs.
+        constexpr bool kThrough = Move::kEnters > 1;
+        rt.flags = static_cast<std::uint16_t>((rt.flags & ~(kSlow | kFresh | kDone)) | (kThrough ? kSlow : 0));
         [&]<class... Y, std::size_t... I>(TypeList<Y...>, std::index_sequence<I...>) {
             (..., [&] {
-                rt.state = enters[I].state;
                 if constexpr (kStaticComposite<Y, Tree>)
                     reinterpret_cast<CompositeSlot*>(data + enters[I].slot)->ticks = 0;
+            }());
+            (..., [&] {
+                rt.state = enters[I].state;
                 CallEnter(StateObject<Y>(data, std::is_empty_v<Y> ? 0u : enters[I].offset), c, a);
             }());
         }(typename Move::Enters{}, std::make_index_sequence<Move::kEnters>{});
+        if constexpr (kThrough) rt.flags = static_cast<std::uint16_t>(rt.flags & ~kSlow);
         if constexpr (kMachine) {
             const MachineStepFn<AnyController, AnyAction> next =
                 rt.flags & kGeneralReasons ? &MachineGeneralStep<AnyController, AnyAction> : steps[move.leaf].machine;
