@@ -278,11 +278,11 @@ public:
     }
     std::uint32_t TicksInState(std::size_t i) const noexcept(!TICKFSM_CHECKED) {
         CheckIndex(i, "TicksInState");
-        return runtimes[i].ticks;
+        return runtimes[i].state == detail::kNoState ? 0 : runtimes[i].ticks; // 0 before the start
     }
     double TimeInState(std::size_t i) const noexcept(!TICKFSM_CHECKED) {
         CheckIndex(i, "TimeInState");
-        return detail::SecondsOf(runtimes[i].ticks, table->dt);
+        return detail::SecondsOf(TicksInState(i), table->dt);
     }
     /// The ticks S has been active for character i: its current state's, or
     /// a composite's that holds it (which runs on while its substates

@@ -475,9 +475,12 @@ public:
     S& State(K key);
 
     /// Seconds in the current state: TicksInState() * fixed_dt in double, with no drift.
-    double TimeInState() const noexcept { return detail::SecondsOf(machine_seat.rt.ticks, FixedDeltaTime()); }
+    double TimeInState() const noexcept { return detail::SecondsOf(TicksInState(), FixedDeltaTime()); }
     /// Ticks counted in the current state (0 on the tick it was entered).
-    std::uint32_t TicksInState() const noexcept { return machine_seat.rt.ticks; }
+    std::uint32_t TicksInState() const noexcept {
+        // Not started, the count is the states initialized so far (Initialize).
+        return machine_seat.rt.state == detail::kNoState ? 0 : machine_seat.rt.ticks;
+    }
     /// The current state's `Name`, or its class name; empty before the first Perform.
     std::string_view CurrentStateName() const noexcept {
         return machine_seat.rt.state == detail::kNoState ? std::string_view{} : CurrentTable()->NameOf(machine_seat.rt.state);

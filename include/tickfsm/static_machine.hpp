@@ -182,8 +182,10 @@ public:
         Core::template CheckQueried<S>();
         return Core::template Get<S>(state_objects);
     }
-    std::uint32_t TicksInState() const noexcept { return machine_runtime.ticks; }
-    double TimeInState() const noexcept { return detail::SecondsOf(machine_runtime.ticks, fixed_step); }
+    std::uint32_t TicksInState() const noexcept { // 0 before the start (the count is Initialize's then)
+        return machine_runtime.state == detail::kNoState ? 0 : machine_runtime.ticks;
+    }
+    double TimeInState() const noexcept { return detail::SecondsOf(TicksInState(), fixed_step); }
     /// The ticks S has been active: the current state's, or a composite's that
     /// holds it (which runs on while its substates change); 0 when S is not active.
     template <class S>
@@ -322,11 +324,11 @@ public:
     }
     std::uint32_t TicksInState(std::size_t i) const noexcept(!TICKFSM_CHECKED) {
         CheckIndex(i, "TicksInState");
-        return runtimes[i].ticks;
+        return runtimes[i].state == detail::kNoState ? 0 : runtimes[i].ticks; // 0 before the start
     }
     double TimeInState(std::size_t i) const noexcept(!TICKFSM_CHECKED) {
         CheckIndex(i, "TimeInState");
-        return detail::SecondsOf(runtimes[i].ticks, dt);
+        return detail::SecondsOf(TicksInState(i), dt);
     }
     /// The ticks S has been active for character i (StaticStateManager::TicksInState<S>()).
     template <class S>

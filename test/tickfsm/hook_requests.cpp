@@ -267,6 +267,8 @@ TEST_CASE("After an OnStateInit throws, the next Perform resumes with that state
     REQUIRE_THROWS_WITH(m.Perform(0), "not yet");
     CHECK(c.inits == 1);
     CHECK_FALSE(m.IsStarted());
+    CHECK(m.TicksInState() == 0); // not started: no time in any state
+    CHECK(m.TimeInState() == 0.0);
     c.inits = 2;
     m.Perform(0);
     CHECK(c.inits == 12); // Fragile's init, once; Plain's did not run again

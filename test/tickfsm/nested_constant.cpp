@@ -510,3 +510,50 @@ TEST_CASE("A StaticStateManager whose initial state is a composite enters it, th
     machine.Reset();
     CHECK(machine.ActivePath() == "");
 }
+
+namespace stale {
+struct Npc {
+    bool go = false, back = false, boom = false;
+};
+struct In {};
+struct Alive {};
+struct Idle {};
+struct Attack {};
+struct Light {};
+struct Heavy {};
+struct Combat {
+    void OnStateEnter(Npc& n, const In&) {
+        if (n.boom) throw std::runtime_error("combat enter");
+    }
+};
+inline constexpr auto kStale = tickfsm::Transitions<Npc, In>()
+                                   .SetSubstates<Alive, Idle, Combat>()
+                                   .SetSubstates<Combat, Attack, Heavy>()
+                                   .SetSubstates<Attack, Light>()
+                                   .SetInitialState<Alive>()
+                                   .From<Idle>()
+                                   .To<Combat>([](const Npc& n) { return n.go; })
+                                   .From<Combat>()
+                                   .To<Idle>([](const Npc& n) { return n.back; });
+} // namespace stale
+
+TEST_CASE("A compile-time machine whose composite's enter hook throws leaves no composite with an old time",
+          "[nested][static][error]") {
+    using namespace stale;
+    Npc npc;
+    tickfsm::StaticStateManager<kStale> m(npc);
+    npc.go = true;
+    m.Perform({}); // Alive/Idle -> Alive/Combat/Attack/Light
+    npc.go = false;
+    for (int i = 0; i < 5; ++i) m.Perform({});
+    REQUIRE(m.TicksInState<Attack>() == 5);
+    npc.back = true;
+    m.Perform({}); // back to Idle
+    npc.back = false;
+    npc.go = true;
+    npc.boom = true;
+    REQUIRE_THROWS_AS(m.Perform({}), std::runtime_error);
+    CHECK(m.ActivePath() == "Alive/Combat/Attack/Light"); // the change's target leaf
+    CHECK(m.TicksInState<Combat>() == 0);
+    CHECK(m.TicksInState<Attack>() == 0); // not the 5 of its last visit
+}
