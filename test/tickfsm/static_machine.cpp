@@ -4,6 +4,7 @@
 #include <catch2/catch.hpp>
 
 #include <cstdint>
+#include <limits>
 #include <string>
 #include <type_traits>
 #include <stdexcept>
@@ -744,5 +745,16 @@ TEST_CASE("A compile-time machine of more than 64 states ticks every one of them
     for (std::size_t i = 0; i < laps.size(); ++i) {
         RequireLaps(laps[i]);
         CHECK(crowd.CurrentState(i).value == laps[i].entered.back());
+    }
+}
+
+TEST_CASE("A compile-time machine or crowd refuses a fixed_dt that is not finite and positive",
+          "[static][config_error]") {
+    Hero h;
+    for (const float dt : {0.0f, -1.0f, std::numeric_limits<float>::quiet_NaN(), std::numeric_limits<float>::infinity()}) {
+        CAPTURE(dt);
+        CHECK_THROWS_WITH(tickfsm::StaticStateManager<kHeroTransitions>(h, dt),
+                          Catch::Contains("fixed_dt must be finite and positive"));
+        CHECK_THROWS_WITH(tickfsm::StaticCrowd<kHeroTransitions>(3, dt), Catch::Contains("fixed_dt must be finite and positive"));
     }
 }

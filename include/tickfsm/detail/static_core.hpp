@@ -269,6 +269,10 @@ struct StaticCore {
     static Text Machine() {
         return detail::MessageText(detail::Message::MachineTypes, TypeName<C>(), TypeName<A>());
     }
+    /// A fixed_dt that is not finite and positive, refused.
+    [[noreturn, gnu::cold, gnu::noinline]] static void FailDt(float fixed_dt) {
+        ReportConfigError(KindMessage(Machine(), MessageText(Message::FixedDtInvalid, fixed_dt)));
+    }
 
     /// Back to not started, entered on the next tick; OnStateInit stays done.
     static void Unstart(Runtime& rt) noexcept {
