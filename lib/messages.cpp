@@ -226,6 +226,11 @@ std::string CrowdText(CrowdMistake mistake, const CrowdFacts& f) {
                       "lambdas, functions or empty functors, Do<X>() without arguments and states named by type, "
                       "and reach per-character data through the controller",
                       f.manager);
+    case CrowdMistake::GlobalState:
+        return Format("Crowd<{}>: its constructor sets a global state (SetGlobalState), which a crowd does not "
+                      "keep per character; do that work in a state's Perform (or an action), or tick a "
+                      "StateManager per character",
+                      f.manager);
     case CrowdMistake::NoInitialState:
         return Format("Crowd<{}>: its configuration has no initial state; call SetInitialState<S>() in its "
                       "constructor",

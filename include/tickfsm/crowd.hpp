@@ -96,6 +96,7 @@ private:
     /// The crowd takes `manager`'s configuration and grows to `count` characters.
     void Take(Manager& manager, std::size_t count) {
         const Table& resolved = manager.ResolvedTable();
+        if (manager.OwnBlock()->global != detail::kNoState) Fail(detail::CrowdMistake::GlobalState, {});
         if (!manager.OwnBlock()->node)
             Fail(detail::CrowdMistake::PrivateConfiguration, {});
         if (resolved.initial == detail::kNoState)

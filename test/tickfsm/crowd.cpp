@@ -852,3 +852,20 @@ TEST_CASE("A crowd is built from its count alone when the controller can be defa
         CHECK(crowd.TicksInState(i) == same.TicksInState(i));
     }
 }
+
+namespace {
+struct Hunger {};
+class HungryAntStateManager : public tickfsm::StateManager<Ant, World> {
+public:
+    explicit HungryAntStateManager(Ant& a) : StateManager(a) {
+        SetInitialState<Wander>();
+        From<Hunger>();
+        SetGlobalState<Hunger>();
+    }
+};
+} // namespace
+
+TEST_CASE("A crowd of a manager that sets a global state is refused, naming the global state", "[crowd][config_error]") {
+    CHECK_THROWS_WITH(tickfsm::Crowd<HungryAntStateManager>(2),
+                      Catch::Contains("its constructor sets a global state (SetGlobalState)"));
+}

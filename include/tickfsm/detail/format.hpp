@@ -156,6 +156,7 @@ Text KindMessage(std::string_view kind, std::string_view what);
 enum class CrowdMistake : std::uint8_t {
     PrivateConfiguration,  // the kind's configuration is private to one machine
     NoInitialState,        // the kind has no initial state
+    GlobalState,           // the kind's manager sets a global state
     TickAllSizes,          // TickAll(controllers, actions): a + b for i characters
     TickAllControllers,    // TickAll(controllers, ...): a controllers for i characters
     TickAllInsideTickAll,  // TickAll from a hook during TickAll
