@@ -1,8 +1,9 @@
 #pragma once
 // What a sample's command line asks for: with no argument, its scripted run;
 // with --dot or --mermaid, the picture of its machine printed instead (exit
-// 0); with --validate, what tickfsm::Validate finds in it. One function reads
-// the arguments, so that a new option is one more case there.
+// 0); with --validate, what tickfsm::Validate finds in it; with --help, its
+// usage. One function reads the arguments, so that a new option is one more
+// case there.
 
 #include <cstdio>
 #include <string>
@@ -15,7 +16,20 @@
 namespace samples {
 
 /// What to print instead of the run, if anything.
-enum class Show { Run, Dot, Mermaid, Findings };
+enum class Show { Run, Dot, Mermaid, Findings, Help };
+
+/// Prints a sample's usage to `out`.
+inline void PrintUsage(std::FILE* out, std::string_view sample) {
+    std::fprintf(out,
+                 "usage: %.*s [--dot | --mermaid | --validate] [--trace FILE] [--coverage]\n"
+                 "  (no option)   the scripted run\n"
+                 "  --dot         the machine as a Graphviz digraph\n"
+                 "  --mermaid     the machine as a Mermaid stateDiagram-v2\n"
+                 "  --validate    what tickfsm::Validate finds in it\n"
+                 "  --trace FILE  also write the run's timeline (Chrome trace JSON) to FILE\n"
+                 "  --coverage    also print which transitions the run fired\n",
+                 static_cast<int>(sample.size()), sample.data());
+}
 
 /// A sample's command line, read.
 struct Options {
@@ -24,7 +38,7 @@ struct Options {
     bool bad = false;        // an argument not understood (the usage went to stderr): exit 2
 };
 
-/// Reads `argv`: --dot, --mermaid, --validate (the last one given wins);
+/// Reads `argv`: --dot, --mermaid, --validate, --help (the last one given wins);
 /// --trace FILE and --coverage are let through for the timeline's helper.
 inline Options ParseOptions(std::string_view sample, int argc, char** argv) {
     Options options;
@@ -34,12 +48,13 @@ inline Options ParseOptions(std::string_view sample, int argc, char** argv) {
         if (arg == "--dot") options.show = Show::Dot;
         else if (arg == "--mermaid") options.show = Show::Mermaid;
         else if (arg == "--validate") options.show = Show::Findings;
+        else if (arg == "--help" || arg == "-h") options.show = Show::Help;
         else if (arg == "--coverage") continue; // the timeline's options, read by their own helper
         else if (arg == "--trace") ++i;         // and its FILE
         else {
-            std::fprintf(stderr, "%.*s: unknown argument '%.*s'\nusage: %.*s [--dot | --mermaid | --validate]\n",
-                         static_cast<int>(sample.size()), sample.data(), static_cast<int>(arg.size()), arg.data(),
-                         static_cast<int>(sample.size()), sample.data());
+            std::fprintf(stderr, "%.*s: unknown argument '%.*s'\n", static_cast<int>(sample.size()), sample.data(),
+                         static_cast<int>(arg.size()), arg.data());
+            PrintUsage(stderr, sample);
             options.bad = true;
         }
     }
@@ -61,6 +76,7 @@ inline int PrintMachines(const Options& options, std::vector<tickfsm::Descriptio
                 text += machine.name + ": " + std::string(tickfsm::FindingKindName(f.kind)) + ": " + f.message + "\n";
         if (text.empty()) text = std::string(options.sample) + ": Validate() finds nothing\n";
         break;
+    case Show::Help: PrintUsage(stdout, options.sample); return 0;
     case Show::Run: break;
     }
     std::fputs(text.c_str(), stdout);
