@@ -12,7 +12,6 @@
 #include <cstddef>
 #include <cstdint>
 #include <initializer_list>
-#include <iterator>
 #include <new>
 #include <type_traits>
 #include <utility>
@@ -155,19 +154,16 @@ public:
                 return items + i;
             }
         }
-        if constexpr (std::forward_iterator<It>) {
+        if constexpr (!std::is_convertible_v<It, const T*>) {
             // Another kind of iterator may read this list too (a reverse
-            // iterator): growing would free what it reads, so it is copied first.
-            const auto n = static_cast<std::size_t>(std::distance(first, last));
-            if (count + n > room) {
-                List copied;
-                copied.reserve(n);
-                for (; first != last; ++first) copied.Append(*first);
-                reserve(count + n);
-                for (std::size_t k = 0; k < n; ++k) Append(std::move(copied.items[k]));
-                Rotate(i, before);
-                return items + i;
-            }
+            // iterator): growing would free what it reads, so the range is
+            // copied first (this form is for configuration, not the tick).
+            List copied;
+            for (; first != last; ++first) copied.emplace_back(*first);
+            reserve(count + copied.count);
+            for (std::size_t k = 0; k < copied.count; ++k) Append(std::move(copied.items[k]));
+            Rotate(i, before);
+            return items + i;
         }
         for (; first != last; ++first) emplace_back(*first);
         Rotate(i, before);

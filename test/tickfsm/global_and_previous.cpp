@@ -145,7 +145,7 @@ TEST_CASE("SetGlobalState of a state never configured is an error", "[global][er
     REQUIRE_THROWS_WITH(m.SetGlobalState<Battery>(), Catch::Matchers::Contains("SetGlobalState<Battery>()"));
 }
 
-TEST_CASE("ClearGlobalState without a global state does nothing; SetGlobalState closes the configuration",
+TEST_CASE("ClearGlobalState without a global state does nothing, and SetGlobalState closes the configuration",
           "[global][config_error]") {
     Robot r;
     tickfsm::StateManager<Robot, Tap> m(r);
