@@ -353,17 +353,26 @@ void NestedFire(const Table<C, A>& table, C& c, const A& a, Runtime& rt, std::by
         ticks = SumTicks(ticks, rt.ticks);
     }
     rt.ticks = 0;
-    // While enter hooks run, kSlow: one that throws may leave a composite
-    // current, which a crowd's step table does not hold (the general step serves it).
-    const bool hooked = move.hooked_enters != move.hooked_end;
-    rt.flags = static_cast<std::uint16_t>((rt.flags & ~(kSlow | kFresh | kDone)) | (hooked ? kSlow : 0));
+    rt.flags = static_cast<std::uint16_t>(rt.flags & ~(kSlow | kFresh | kDone));
     for (std::uint32_t i = move.kept; i < move.kept + move.reset; ++i)
         reinterpret_cast<CompositeSlot*>(data + slots[i])->ticks = 0;
-    for (std::uint32_t i = move.hooked_enters; i < move.hooked_end; ++i) {
-        rt.state = steps[i].state;
-        steps[i].hook(c, a, data, steps[i].offset);
+    {
+        // An enter hook that throws may leave a composite current, which a
+        // crowd's step table does not hold: kSlow sends it to the general
+        // step. Only the unwinding sets it (`entered` is known true otherwise).
+        struct SlowIfThrown {
+            Runtime& rt;
+            bool entered = false;
+            ~SlowIfThrown() {
+                if (!entered) rt.flags = static_cast<std::uint16_t>(rt.flags | kSlow);
+            }
+        } guard{rt};
+        for (std::uint32_t i = move.hooked_enters; i < move.hooked_end; ++i) {
+            rt.state = steps[i].state;
+            steps[i].hook(c, a, data, steps[i].offset);
+        }
+        guard.entered = true;
     }
-    if (hooked) rt.flags = static_cast<std::uint16_t>(rt.flags & ~kSlow);
     rt.state = move.leaf;
     if constexpr (kMachine) FollowLeaf<C, A>(rt);
     PerformPath(plan.steppers[move.leaf], c, a, rt, data);
