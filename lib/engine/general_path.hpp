@@ -140,11 +140,7 @@ bool EnterDownTo(TickContext<C, A>& ctx, StateIndex from, StateIndex base, State
     table.RebaseComposites(from, rt.ticks, ctx.data);
     rt.state = path[0];
     rt.ticks = 0;
-    // Through composites, kSlow until the leaf is entered: an enter hook that
-    // throws may leave a composite current, which only the general step serves.
-    const bool leaf_slow = table.meta[leaf].slow;
-    rt.flags = static_cast<std::uint16_t>((rt.flags & ~(kSlow | kFresh | kDone)) |
-                                          (leaf_slow || entering > 1 ? kSlow : 0));
+    rt.flags = static_cast<std::uint16_t>((rt.flags & ~(kSlow | kFresh | kDone)) | (table.meta[leaf].slow ? kSlow : 0));
     if (ctx.observer) {
         TransitionInfo info;
         info.machine = ctx.name;
@@ -160,6 +156,7 @@ bool EnterDownTo(TickContext<C, A>& ctx, StateIndex from, StateIndex base, State
     ctx.pending = kNoState;
     // Each state is current while it is entered: a change it asks for
     // leaves from there, and the states below it are not entered.
+    SlowIfThrown guard{rt, entering == 1}; // one state entered: a throw leaves a leaf current
     for (std::size_t i = 0; i < entering; ++i) {
         rt.state = path[i];
         if (table.tree[path[i]].initial != kNoNode) SlotOf(table.tree[path[i]], ctx.data).ticks = 0;
@@ -171,7 +168,7 @@ bool EnterDownTo(TickContext<C, A>& ctx, StateIndex from, StateIndex base, State
             deliver(*ctx.controller, ctx.data, table.meta[path[i]].offset, ctx.payload);
         }
     }
-    if (entering > 1 && !leaf_slow && rt.state == leaf) rt.flags = static_cast<std::uint16_t>(rt.flags & ~kSlow);
+    guard.entered = true;
     if (ctx.pending == kNoState && table.tree[leaf].first_region != kNoNode && rt.state == leaf)
         return table.code.enter_regions(ctx, leaf);
     return ctx.pending == kNoState;

@@ -357,16 +357,7 @@ void NestedFire(const Table<C, A>& table, C& c, const A& a, Runtime& rt, std::by
     for (std::uint32_t i = move.kept; i < move.kept + move.reset; ++i)
         reinterpret_cast<CompositeSlot*>(data + slots[i])->ticks = 0;
     {
-        // An enter hook that throws may leave a composite current, which a
-        // crowd's step table does not hold: kSlow sends it to the general
-        // step. Only the unwinding sets it (`entered` is known true otherwise).
-        struct SlowIfThrown {
-            Runtime& rt;
-            bool entered = false;
-            ~SlowIfThrown() {
-                if (!entered) rt.flags = static_cast<std::uint16_t>(rt.flags | kSlow);
-            }
-        } guard{rt};
+        SlowIfThrown guard{rt};
         for (std::uint32_t i = move.hooked_enters; i < move.hooked_end; ++i) {
             rt.state = steps[i].state;
             steps[i].hook(c, a, data, steps[i].offset);

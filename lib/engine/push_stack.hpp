@@ -90,13 +90,12 @@ void PushLayer(TickContext<C, A>& ctx, StateIndex to) {
     if (table.nested) {
         // A push buries the whole active path and enters the target's whole
         // path: the two may share no state.
-        for (StateIndex a = table.tree[to].parent; a != kNoState; a = table.tree[a].parent)
-            if (table.Within(from, a))
-                table.Fail(Format("Push<{}>() in state {}: {}, which holds {}, is active, and a push buries the "
-                                  "whole active path, then enters {} with the states that hold it; push a state "
-                                  "outside {}, or change to {} instead",
-                                  table.NameOf(to), table.NameOf(from), table.NameOf(a), table.NameOf(to),
-                                  table.NameOf(to), table.NameOf(a), table.NameOf(to)));
+        if (const StateIndex a = ChangeBase(table.tree, from, to); a != kNoState)
+            table.Fail(Format("Push<{}>() in state {}: {}, which holds {}, is active, and a push buries the whole "
+                              "active path, then enters {} with the states that hold it; push a state outside {}, or "
+                              "change to {} instead",
+                              table.NameOf(to), table.NameOf(from), table.NameOf(a), table.NameOf(to), table.NameOf(to),
+                              table.NameOf(a), table.NameOf(to)));
         // From a composite's or a parallel state's enter hook, the path below
         // it is not entered yet: there is no whole path to bury and resume.
         const TreeNode& node = table.tree[from];

@@ -125,6 +125,19 @@ inline constexpr std::uint16_t kGeneralReasons = kSlow | kNextPending | kObserve
 /// finds the step again.
 inline constexpr std::uint16_t kMachineFast = kStarted | kFrozen | kInitialized | kFresh;
 
+/// Around the enter hooks of a nested change: if one throws, the unwinding
+/// marks the character kSlow, since the state it leaves current may be a
+/// composite, which only the general step serves (a crowd's step table holds
+/// leaves). Set `entered` once the hooks ran; the compiler then knows the
+/// destructor does nothing, so the change pays nothing for it.
+struct SlowIfThrown {
+    Runtime& rt;
+    bool entered = false;
+    ~SlowIfThrown() {
+        if (!entered) rt.flags = static_cast<std::uint16_t>(rt.flags | kSlow);
+    }
+};
+
 /// Gives `place` a value for a scope and puts back the one it had, even if a
 /// hook throws: how a crowd's fast tick marks what runs (its `active` member) with a
 /// plain store on each side, rather than a read-modify-write of the flags the

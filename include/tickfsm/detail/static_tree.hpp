@@ -91,11 +91,9 @@ struct FusedPath {
             }());
         }(std::make_index_sequence<Move::kStart>{});
         rt.ticks = 0;
-        // Through composites, kSlow until the leaf is entered: an enter hook
-        // that throws may leave a composite current, which only the general
-        // step serves; every entered composite's time is 0 before any hook runs.
-        constexpr bool kThrough = Move::kEnters > 1;
-        rt.flags = static_cast<std::uint16_t>((rt.flags & ~(kSlow | kFresh | kDone)) | (kThrough ? kSlow : 0));
+        rt.flags = static_cast<std::uint16_t>(rt.flags & ~(kSlow | kFresh | kDone));
+        // Every entered composite's time is 0 before any enter hook runs.
+        SlowIfThrown guard{rt, Move::kEnters == 1}; // one state entered: a throw leaves a leaf current
         [&]<class... Y, std::size_t... I>(TypeList<Y...>, std::index_sequence<I...>) {
             (..., [&] {
                 if constexpr (kStaticComposite<Y, Tree>)
@@ -106,7 +104,7 @@ struct FusedPath {
                 CallEnter(StateObject<Y>(data, std::is_empty_v<Y> ? 0u : enters[I].offset), c, a);
             }());
         }(typename Move::Enters{}, std::make_index_sequence<Move::kEnters>{});
-        if constexpr (kThrough) rt.flags = static_cast<std::uint16_t>(rt.flags & ~kSlow);
+        guard.entered = true;
         if constexpr (kMachine) {
             const MachineStepFn<AnyController, AnyAction> next =
                 rt.flags & kGeneralReasons ? &MachineGeneralStep<AnyController, AnyAction> : steps[move.leaf].machine;
