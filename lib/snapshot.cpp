@@ -58,9 +58,7 @@ std::uint64_t Checksum(const std::byte* bytes, std::size_t size) noexcept {
 
 // The seal of a whole snapshot: the checksum of everything but itself.
 std::uint64_t Seal(const std::byte* base, std::size_t size) noexcept {
-    std::uint64_t hash = Checksum(base + kHeaderSize, size - kHeaderSize);
-    for (std::size_t i = 0; i < kChecksumAt; ++i) hash = (hash ^ static_cast<std::uint64_t>(base[i])) * 0x100000001B3ull;
-    return hash;
+    return detail::HashBytes(base, kChecksumAt, Checksum(base + kHeaderSize, size - kHeaderSize));
 }
 
 // Whether a layout's `size` bytes at `at` are well formed: the two counts,
