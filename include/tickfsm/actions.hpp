@@ -63,15 +63,15 @@ struct LogLine {
 
     template <class C, class A>
     void OnEnter(C&, const A&, Machine<C, A>& machine) const {
-        if (phases & Enter) Write(machine.CurrentStateName());
+        if (phases & Enter) Write(machine.StateName());
     }
     template <class C, class A>
     void OnUpdate(C&, const A&, Machine<C, A>& machine) const {
-        if (phases & Update) Write(machine.CurrentStateName());
+        if (phases & Update) Write(machine.StateName());
     }
     template <class C, class A>
     void OnExit(C&, const A&, Machine<C, A>& machine) const {
-        if (phases & Exit) Write(machine.CurrentStateName());
+        if (phases & Exit) Write(machine.StateName());
     }
 
 private:

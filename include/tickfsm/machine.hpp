@@ -126,6 +126,7 @@ struct TickContext {
     const Event* pending_event = nullptr;
     Staged staged;                 // the arguments of the pending change, if it has any
     StateIndex running = kNoState; // the global state while one of its hooks runs
+    StateIndex hook = kNoState;    // the active state whose hook or actions run (Machine's own-time queries)
     // A typed event's payload for the state its transition enters (see DeliverTyped).
     void (*deliver)(C&, std::byte* data, std::uint32_t offset, const void* payload) = nullptr;
     const void* payload = nullptr;
@@ -319,10 +320,22 @@ public:
     // In a region, "the current state" below is the region's: the leaf of the
     // lane the hook runs in.
 
-    /// Seconds in the current state (TicksInState() * fixed_dt, in double).
-    double TimeInState() const noexcept { return detail::SecondsOf(context.rt->ticks, context.table->dt); }
-    /// Ticks in the current state (0 on the tick it was entered).
-    std::uint32_t TicksInState() const noexcept { return context.rt->ticks; }
+    /// Seconds in the state whose hook or action runs (TicksInState() * fixed_dt, in double).
+    double TimeInState() const noexcept { return detail::SecondsOf(TicksInState(), context.table->dt); }
+    /// Ticks in the state whose hook or action runs, 0 on the tick it was
+    /// entered: a composite's own time, which its children's changes do not
+    /// restart, as its conditions see it; elsewhere (the global state's hooks,
+    /// a condition) the current state's.
+    std::uint32_t TicksInState() const noexcept {
+        if (context.hook == detail::kNoState || context.hook == context.rt->state || context.hook == context.running)
+            return context.rt->ticks; // a global state keeps no time of its own
+        return context.table->TicksOf(context.rt->state, context.rt->ticks, context.hook, context.data);
+    }
+    /// The name of the state whose hook or action runs (its own, a composite's
+    /// rather than its leaf's); elsewhere CurrentStateName().
+    std::string_view StateName() const noexcept {
+        return context.table->NameOf(context.hook == detail::kNoState ? context.rt->state : context.hook);
+    }
     /// True when S is active: the current state, one that holds it (nested
     /// states), or one active in a region (parallel states).
     template <class S>

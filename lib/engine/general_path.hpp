@@ -30,10 +30,23 @@ struct Leaving {
     Leaving& operator=(const Leaving&) = delete;
 };
 
+/// Names the state whose hook or actions run, for the Machine handle's
+/// own-time queries (Machine::TicksInState), until the hook returns.
+template <class C, class A>
+struct HookOf {
+    TickContext<C, A>& ctx;
+    StateIndex outer;
+    HookOf(TickContext<C, A>& c, StateIndex state) noexcept : ctx(c), outer(c.hook) { ctx.hook = state; }
+    ~HookOf() { ctx.hook = outer; }
+    HookOf(const HookOf&) = delete;
+    HookOf& operator=(const HookOf&) = delete;
+};
+
 /// State `state`'s exit hook, then its actions'.
 template <class C, class A>
 void RunExit(TickContext<C, A>& ctx, StateIndex state) {
     Leaving<C, A> leaving(ctx);
+    HookOf<C, A> hook(ctx, state);
     const StateMeta<C, A>& meta = ctx.table->meta[state];
     meta.exit(ctx, meta.offset);
     for (const ActionSlot<C, A>& action : meta.actions) action.exit(ctx, action.offset);
@@ -43,6 +56,7 @@ void RunExit(TickContext<C, A>& ctx, StateIndex state) {
 /// first that asks for a change.
 template <class C, class A>
 void RunEnter(TickContext<C, A>& ctx, StateIndex state) {
+    HookOf<C, A> hook(ctx, state);
     const StateMeta<C, A>& meta = ctx.table->meta[state];
     meta.enter(ctx, meta.offset);
     if (ctx.pending != kNoState) return;
@@ -114,6 +128,17 @@ inline std::string NoPushStack(std::string_view to) {
 /// push or pop (no transition of the table made it), else 0.
 inline std::size_t AskedCondition(Cause cause) noexcept {
     return cause == Cause::Push || cause == Cause::Pop ? TransitionInfo::kNoCondition : 0;
+}
+
+/// The refusal of a change into the global state, which performs beside
+/// the current state and cannot also be it.
+template <class C, class A>
+void RefuseGlobal(const TickContext<C, A>& ctx, StateIndex to) {
+    if (to == ctx.global && to != kNoState)
+        ctx.table->Fail(Format("entering {} from {}: it is this machine's global state (SetGlobalState), which "
+                               "performs beside the current state and cannot also be current; give the global "
+                               "job its own state class, or ClearGlobalState() first",
+                               ctx.table->NameOf(to), ctx.table->NameOf(ctx.rt->state)));
 }
 
 // The push stack's resume (push_stack.hpp).
@@ -197,6 +222,7 @@ void ChangeTo(TickContext<C, A>& ctx, StateIndex to, Cause cause, std::size_t co
             table.Fail(Format("more than {} state changes in a row without a tick (last: {} -> {}); an entered "
                                    "state keeps sending the machine on: check its events and enter hooks",
                                    kMaxChangesInARow, table.NameOf(rt.state), table.NameOf(to)));
+        RefuseGlobal(ctx, to);
         if (table.parallel && !table.code.lane_accepts(ctx, to, cause, prepare)) { // the lane that holds `to` makes it
             ctx.pending = to;
             ctx.pending_cause = cause;
@@ -242,19 +268,44 @@ void ApplyPending(TickContext<C, A>& ctx) {
 
 template <class C, class A>
 void EnterGlobal(TickContext<C, A>& ctx) {
-    const StateMeta<C, A>& meta = ctx.table->meta[ctx.global];
     ctx.pending = kNoState;
     ctx.running = ctx.global;
-    meta.enter(ctx, meta.offset);
+    RunEnter(ctx, ctx.global);
     ctx.running = kNoState;
     if (ctx.pending != kNoState) ApplyPending(ctx);
 }
 
 template <class C, class A>
 void ExitGlobal(TickContext<C, A>& ctx) {
-    Leaving<C, A> leaving(ctx);
-    const StateMeta<C, A>& meta = ctx.table->meta[ctx.global];
-    meta.exit(ctx, meta.offset);
+    ctx.running = ctx.global;
+    RunExit(ctx, ctx.global);
+    ctx.running = kNoState;
+}
+
+template <class C, class A>
+void CheckGlobal(TickContext<C, A>& ctx, StateIndex id) {
+    const Table<C, A>& table = *ctx.table;
+    const std::string_view name = table.NameOf(id);
+    const auto refuse = [&](std::string_view why) {
+        table.Fail(Format("SetGlobalState<{}>(): {} is {}; a global state performs beside the current state and "
+                          "cannot also be current: give the global job its own state class",
+                          name, name, why));
+    };
+    if (id == table.initial) refuse("the initial state");
+    if ((ctx.rt->flags & kStarted) && ctx.rt->state == id) refuse("the current state");
+    if (table.stack_capacity != 0 && (ctx.rt->flags & kStarted)) {
+        const Buried* entries = BuriedEntries(ctx.data, table.stack);
+        for (std::uint32_t i = 0; i < BuriedCount(ctx.data, table.stack); ++i)
+            if (entries[i].leaf == id) refuse("buried by a push");
+    }
+    for (const TransitionRule& rule : table.DescribeTransitions()) {
+        const std::string_view from = rule.any ? std::string_view("FromAny()") : table.NameOf(rule.from.value);
+        if (rule.to.value == id) refuse(Format("the target of a transition from {}", from));
+        if (!rule.any && rule.from.value == id)
+            table.Fail(Format("SetGlobalState<{}>(): {} has transitions of its own (to {}), which a global state "
+                              "never tries; its hooks change the machine through their Machine& instead",
+                              name, name, table.NameOf(rule.to.value)));
+    }
 }
 
 /// A global state set before the machine started is entered once the
@@ -312,6 +363,7 @@ void Start(TickContext<C, A>& ctx) {
 /// the first hook that asks for a change.
 template <class C, class A>
 void RunPerform(TickContext<C, A>& ctx, StateIndex state) {
+    HookOf<C, A> hook(ctx, state);
     const StateMeta<C, A>& meta = ctx.table->meta[state];
     meta.perform(ctx, meta.offset);
     if (ctx.pending != kNoState) return;
@@ -420,9 +472,8 @@ void FinishTick(TickContext<C, A>& ctx) {
     if (table.passing) table.code.pass_through(ctx);
     ctx.pending = kNoState;
     if (ctx.global != kNoState) { // the global state performs first, beside the current one
-        const StateMeta<C, A>& global = table.meta[ctx.global];
         ctx.running = ctx.global;
-        global.perform(ctx, global.offset);
+        RunPerform(ctx, ctx.global);
         ctx.running = kNoState;
         if (ctx.pending != kNoState) return ApplyPending(ctx);
     }
@@ -439,6 +490,7 @@ void FinishTick(TickContext<C, A>& ctx) {
 
 template <class C, class A>
 bool SetState(TickContext<C, A>& ctx, StateIndex to, Direct how, Prepare prepare) {
+    RefuseGlobal(ctx, to); // before a machine not started is marked started
     if (!DirectAllowed(ctx, to, how)) return false;
     if (!(ctx.rt->flags & kStarted)) MarkStarted(ctx);
     ChangeTo(ctx, to, Cause::Direct, 0, nullptr, prepare);

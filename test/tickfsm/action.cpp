@@ -157,3 +157,55 @@ TEST_CASE("LogLine writes a line when its state is entered", "[action][ready]") 
     m.Perform({});
     CHECK(out == "[A] hello\n[B] bye\n[B] bye\n");
 }
+
+namespace {
+struct Combat {};
+struct Swing {};
+struct Parry {};
+struct Drain { // a global state's action
+    void OnEnter(Hero& h, const Pad&) { h.log.push_back("enter drain"); }
+    void OnUpdate(Hero& h, const Pad&, M& m) { h.log.push_back("drain " + std::string(m.StateName())); }
+    void OnExit(Hero& h, const Pad&) { h.log.push_back("exit drain"); }
+};
+struct Battery {};
+struct OwnTime { // reads the time of the state it belongs to
+    void OnUpdate(Hero& h, const Pad&, M& m) {
+        h.log.push_back(std::string(m.StateName()) + " " + std::to_string(m.TicksInState()) + " leaf " +
+                        std::string(m.CurrentStateName()));
+    }
+};
+} // namespace
+
+TEST_CASE("A composite's actions read the composite's own time and name, not its leaf's", "[action][nested]") {
+    Hero h;
+    std::string out;
+    tickfsm::StateManager<Hero, Pad> m(h, 0.25f);
+    m.SetSubstates<Combat, Swing, Parry>();
+    m.SetInitialState<Combat>()
+        .Do<tickfsm::TimedWait>(1.0f, Go)
+        .Do<OwnTime>()
+        .Do<tickfsm::LogLine>("combat", out, tickfsm::LogLine::Enter | tickfsm::LogLine::Exit)
+        .On(Go)
+        .To<B>();
+    m.From<Swing>().To<Parry>([](const Hero&, const Pad&) { return true; });
+    m.From<Parry>().To<Swing>([](const Hero&, const Pad&) { return true; });
+    m.Perform({}); // starts in Combat/Swing and changes to Parry: the leaf's time restarts every tick
+    m.Perform({});
+    m.Perform({});
+    CHECK(m.IsIn<Combat>());
+    m.Perform({}); // Combat's own time reaches 1 s: TimedWait sends Go
+    CHECK(m.IsIn<B>());
+    CHECK(out == "[Combat] combat\n[Combat] combat\n");
+    CHECK(h.log == std::vector<std::string>{"Combat 1 leaf Parry", "Combat 2 leaf Swing", "Combat 3 leaf Parry"});
+}
+
+TEST_CASE("A global state's action list runs with its enter, perform and exit", "[action][global]") {
+    Hero h;
+    tickfsm::StateManager<Hero, Pad> m(h);
+    m.SetInitialState<A>();
+    m.From<Battery>().Do<Drain>();
+    m.SetGlobalState<Battery>();
+    m.Perform({});
+    m.ClearGlobalState();
+    CHECK(h.log == std::vector<std::string>{"enter A", "enter drain", "drain Battery", "perform A", "exit drain"});
+}

@@ -160,3 +160,60 @@ TEST_CASE("ClearGlobalState without a global state does nothing, and SetGlobalSt
     CHECK(m.IsIn<Stand>());
     CHECK(m.GlobalStateName() == "Battery");
 }
+
+TEST_CASE("A state that is or can become current cannot be the global state", "[global][config_error]") {
+    Robot r;
+    RobotStateManager m(r);
+    m.Perform({});
+    SECTION("the initial state, current here") {
+        CHECK_THROWS_WITH(m.SetGlobalState<Stand>(), Catch::Contains("SetGlobalState<Stand>(): Stand is the initial "
+                                                                     "state"));
+    }
+    SECTION("a transition's target") {
+        CHECK_THROWS_WITH(m.SetGlobalState<Walk>(),
+                          Catch::Contains("Walk is the target of a transition from Stand") &&
+                              Catch::Contains("give the global job its own state class"));
+    }
+    SECTION("a state with transitions of its own, which a global state never tries") {
+        Robot r2;
+        tickfsm::StateManager<Robot, Tap> m2(r2);
+        m2.SetInitialState<Stand>();
+        m2.From<Battery>().To<Walk>([](const Robot&, const Tap&) { return true; });
+        CHECK_THROWS_WITH(m2.SetGlobalState<Battery>(), Catch::Contains("Battery has transitions of its own (to "
+                                                                        "Walk)"));
+    }
+    // Refused before anything changed: the machine goes on without a global state.
+    CHECK(m.GlobalStateName().empty());
+    r.log.clear();
+    m.Perform({});
+    CHECK(r.log == std::vector<std::string>{"Stand"});
+}
+
+TEST_CASE("A change into the global state is refused and leaves the machine where it was",
+          "[global][config_error]") {
+    Robot r;
+    RobotStateManager m(r);
+    m.Perform({});
+    m.ForceSetState<Battery>(); // current before it is made global: accepted later once left
+    m.ForceSetState<Walk>();
+    m.SetGlobalState<Battery>();
+    CHECK_THROWS_WITH(m.RevertToPreviousState(true),
+                      Catch::Contains("entering Battery from Walk: it is this machine's global state"));
+    CHECK_THROWS_WITH(m.ForceSetState<Battery>(), Catch::Contains("entering Battery from Walk"));
+    CHECK(m.IsIn<Walk>());
+    r.log.clear();
+    m.Perform({.walk = true});
+    CHECK(r.log == std::vector<std::string>{"Battery", "Walk"});
+}
+
+TEST_CASE("A direct change into the global state before the first tick leaves the machine not started",
+          "[global][config_error]") {
+    Robot r;
+    RobotStateManager m(r);
+    m.SetGlobalState<Battery>();
+    CHECK_THROWS_WITH(m.ForceSetState<Battery>(), Catch::Contains("entering Battery"));
+    CHECK_FALSE(m.IsStarted());
+    m.Perform({});
+    CHECK(m.IsIn<Stand>());
+    CHECK(r.log == std::vector<std::string>{"enter Stand", "enter Battery", "Battery", "Stand"});
+}

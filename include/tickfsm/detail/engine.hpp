@@ -20,6 +20,7 @@
     Kind void StackChange<AnyController, AnyAction>(TickContext<AnyController, AnyAction>&, StateIndex, Cause); \
     Kind void EnterGlobal<AnyController, AnyAction>(TickContext<AnyController, AnyAction>&);                   \
     Kind void ExitGlobal<AnyController, AnyAction>(TickContext<AnyController, AnyAction>&);                    \
+    Kind void CheckGlobal<AnyController, AnyAction>(TickContext<AnyController, AnyAction>&, StateIndex);       \
     Kind void PassThrough<AnyController, AnyAction>(TickContext<AnyController, AnyAction>&);                   \
     Kind bool DeliverEvent<AnyController, AnyAction>(TickContext<AnyController, AnyAction>&, const Event&);    \
     Kind bool DeliverTyped<AnyController, AnyAction>(TickContext<AnyController, AnyAction>&, const void*,      \

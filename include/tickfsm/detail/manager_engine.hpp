@@ -164,6 +164,7 @@ struct ManagerEngine {
         const Act action{};
         BusyScope busy(seat.rt);
         auto ctx = ContextOf(seat, controller, &action);
+        if (id != kNoState) CheckGlobal(ctx, id);
         typename Storage::Block* block = Storage::BlockOf(seat);
         // A global state waiting for the machine to start was never entered: it is not exited.
         if (block->global != kNoState && !(seat.rt.flags & kGlobalWaiting)) ExitGlobal(ctx);

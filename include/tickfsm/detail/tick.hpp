@@ -113,6 +113,12 @@ void EnterGlobal(TickContext<C, A>& ctx);
 template <class C, class A>
 void ExitGlobal(TickContext<C, A>& ctx);
 
+/// Refuses `id` as the machine's global state when it is, or a transition
+/// could make it, current: the initial state, the current or a buried state,
+/// or a transition's target (one object would perform twice a tick).
+template <class C, class A>
+void CheckGlobal(TickContext<C, A>& ctx, StateIndex id);
+
 /// While the current state is a pass-through state, its transitions (the
 /// active path's) are tried again at once, with its time 0; a state passed
 /// through twice in one tick is a loop, a ConfigError naming the states.
