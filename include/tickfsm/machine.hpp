@@ -131,6 +131,7 @@ struct TickContext {
     void (*deliver)(C&, std::byte* data, std::uint32_t offset, const void* payload) = nullptr;
     const void* payload = nullptr;
     StateIndex receiver = kNoState;
+    StateIndex owner = kNoState; // whose transition the change being made is (TransitionInfo::owner)
     Staged mail; // a copy of the typed event a hook sent, until its change applies
     bool in_exit = false;
 };

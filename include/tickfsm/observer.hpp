@@ -32,7 +32,7 @@ enum class BufferOutcome : std::uint8_t {
 /// One change of state.
 struct TransitionInfo {
     std::string_view machine;       // the machine's name (SetObserver)
-    std::string_view from;          // empty for Cause::Initial
+    std::string_view from;          // empty for Cause::Initial, and for a region a pop resumes
     std::string_view to;
     Cause cause = Cause::Direct;
     /// A condition's or a push or pop transition's index among its state's
@@ -41,6 +41,15 @@ struct TransitionInfo {
     std::size_t condition = 0;
     const Event* event = nullptr;   // Cause::Event only
     std::string_view region;        // the region whose state changed; empty for the machine's own states
+    /// The state the change named: `to` itself, or the composite `to` was
+    /// entered through (a change into a composite enters down to a leaf).
+    /// A change to a composite that holds `from` leaves and re-enters it.
+    std::string_view target;
+    /// The state whose transition list held the condition transition that
+    /// fired (`condition` counts in that list): `from` or one of its
+    /// ancestors. Empty for FromAny()'s, an event's, and a change asked for
+    /// by code or a hook.
+    std::string_view owner;
     /// `condition` of a push or pop that no transition made.
     static constexpr std::size_t kNoCondition = static_cast<std::size_t>(-1);
 };

@@ -174,6 +174,8 @@ bool EnterDownTo(TickContext<C, A>& ctx, StateIndex from, StateIndex base, State
         info.cause = cause;
         info.condition = condition;
         info.event = event;
+        info.target = table.NameOf(to);
+        if (ctx.owner != kNoState) info.owner = table.NameOf(ctx.owner);
         if (ctx.lane != kNoState) info.region = table.NameOf(ctx.lane);
         ctx.observer->OnTransition(info);
         ctx.observer->OnStateEntered(ctx.name, info.to);
@@ -215,6 +217,7 @@ void ChangeTo(TickContext<C, A>& ctx, StateIndex to, Cause cause, std::size_t co
         bool keep = false;
         ~Clear() {
             if (!keep) ctx.deliver = nullptr;
+            ctx.owner = kNoState; // a transition's owner names its own change only
         }
     } clear{ctx};
     for (int changes = 0;; ++changes) {
@@ -256,6 +259,7 @@ void ChangeTo(TickContext<C, A>& ctx, StateIndex to, Cause cause, std::size_t co
         event = ctx.pending_event;
         condition = AskedCondition(cause);
         prepare = StagedPrepare(ctx);
+        ctx.owner = kNoState;
     }
 }
 
@@ -396,6 +400,7 @@ void Fire(TickContext<C, A>& ctx, const Probed<C, A>& fired) {
         if (kind == kKindPush) cause = Cause::Push;
         else if (kind == kKindPop) cause = Cause::Pop;
     }
+    ctx.owner = fired.owner;
     ChangeTo(ctx, fired.to, cause, fired.condition, nullptr, prepare);
 }
 

@@ -72,6 +72,28 @@ bool ResumeLane(TickContext<C, A>& ctx, StateIndex leaf) {
     return true;
 }
 
+/// Tells the observer that each region of a parallel `leaf` a pop brings
+/// back is current again (a pop with no `from`, the region named), in
+/// region order, each before the regions nested in it.
+template <class C, class A>
+void ReportResumedRegions(TickContext<C, A>& ctx, StateIndex leaf) {
+    const Table<C, A>& table = *ctx.table;
+    for (StateIndex r = table.tree[leaf].first_region; r != kNoNode; r = table.tree[r].next_region) {
+        const StateIndex lane_leaf = LaneOf(table.tree[r], ctx.data).state;
+        if (lane_leaf == kNoState) continue;
+        TransitionInfo info;
+        info.machine = ctx.name;
+        info.to = table.NameOf(lane_leaf);
+        info.target = info.to;
+        info.cause = Cause::Pop;
+        info.condition = TransitionInfo::kNoCondition;
+        info.region = table.NameOf(r);
+        ctx.observer->OnTransition(info);
+        ctx.observer->OnStateEntered(ctx.name, info.to);
+        ReportResumedRegions(ctx, lane_leaf);
+    }
+}
+
 template <class C, class A>
 void PushLayer(TickContext<C, A>& ctx, StateIndex to) {
     const Table<C, A>& table = *ctx.table;
@@ -137,8 +159,10 @@ bool PopLayer(TickContext<C, A>& ctx, std::size_t condition) {
         info.to = table.NameOf(top.leaf);
         info.cause = Cause::Pop;
         info.condition = condition;
+        info.target = info.to;
         ctx.observer->OnTransition(info);
         ctx.observer->OnStateEntered(ctx.name, info.to);
+        ReportResumedRegions(ctx, top.leaf);
     }
     ctx.pending = kNoState;
     return ResumeLane(ctx, top.leaf);

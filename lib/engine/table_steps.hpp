@@ -166,7 +166,11 @@ Probed<C, A> Table<C, A>::ProbePath(StateIndex leaf, std::uint32_t leaf_ticks, c
     if (any != kNoState && with_any) // the any-state transitions first, with the current state's time
         if (const Probed<C, A> fired = Probe(any, c, a, leaf_ticks, data, leaf); fired.to != kNoState)
             return fired;
-    if (!nested) return Probe(leaf, c, a, leaf_ticks, data, kNoState, leaf, done);
+    if (!nested) {
+        Probed<C, A> fired = Probe(leaf, c, a, leaf_ticks, data, kNoState, leaf, done);
+        fired.owner = leaf;
+        return fired;
+    }
     TreeIndex path[kMaxDepth];
     const std::size_t n = ActivePathOf(tree, leaf, path);
     for (std::size_t i = 0; i < n; ++i) {
@@ -176,7 +180,8 @@ Probed<C, A> Table<C, A>::ProbePath(StateIndex leaf, std::uint32_t leaf_ticks, c
             ticks = CompositeTicks(s, leaf_ticks, data); // leaf_ticks is one on already if `ahead`
             if (ahead && !composite_bases) CountTick(ticks);
         }
-        const Probed<C, A> fired = Probe(s, c, a, ticks, data, kNoState, leaf, done);
+        Probed<C, A> fired = Probe(s, c, a, ticks, data, kNoState, leaf, done);
+        fired.owner = s;
         if (fired.to != kNoState) return fired;
     }
     return {};

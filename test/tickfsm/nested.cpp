@@ -862,3 +862,33 @@ TEST_CASE("A pass-through state that holds substates or regions is a ConfigError
         CHECK(m.ActivePath() == "Decide");
     }
 }
+
+TEST_CASE("An observer hears which state's transition fired and which state the change named",
+          "[nested][observer]") {
+    struct Heard : tickfsm::Observer {
+        std::vector<std::string> lines;
+        void OnTransition(const tickfsm::TransitionInfo& info) override {
+            lines.push_back(std::string(info.from) + "->" + std::string(info.to) + " target " +
+                            std::string(info.target) + " owner " + std::string(info.owner) + " #" +
+                            std::to_string(info.condition));
+        }
+    } heard;
+    Hero h;
+    HeroMachine m(h);
+    m.SetObserver(&heard, "hero");
+    m.Perform({});
+    h.enemy = true;
+    m.Perform({}); // Idle's condition 0 names Combat, entered down to Light
+    h.heavy = true;
+    m.Perform({}); // Light's own
+    h.enemy = false;
+    m.Perform({}); // Combat's condition 0, from the leaf Heavy
+    m.ForceSetState<Combat>(); // asked for by code: no owner
+    CHECK(heard.lines == std::vector<std::string>{
+                             "->Idle target Idle owner  #0",
+                             "Idle->Light target Combat owner Idle #0",
+                             "Light->Heavy target Heavy owner Light #0",
+                             "Heavy->Idle target Idle owner Combat #0",
+                             "Idle->Light target Combat owner  #0",
+                         });
+}

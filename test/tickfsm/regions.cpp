@@ -670,3 +670,36 @@ TEST_CASE("Composite siblings in a region share one counter, each with its own t
     CHECK(m.TicksInState<Feet>() == 8);
     CHECK(m.TicksInState<Moving>() == 8);
 }
+
+namespace {
+struct Heard : tickfsm::Observer {
+    std::vector<std::string> lines;
+    void OnTransition(const tickfsm::TransitionInfo& info) override {
+        lines.push_back(std::string(info.region) + ":" + std::string(info.from) + "->" + std::string(info.to));
+    }
+};
+struct Dazed {};
+class PushedSoldier : public Soldier {
+public:
+    explicit PushedSoldier(Body& b) : Soldier(b) {
+        SetPushCapacity<1>();
+        From<Dazed>();
+    }
+};
+} // namespace
+
+TEST_CASE("A pop that brings a parallel state back tells the observer each region is current again",
+          "[regions][push][observer]") {
+    Heard heard;
+    Body body;
+    PushedSoldier m(body);
+    m.SetObserver(&heard, "soldier");
+    m.Perform({});
+    body.aim = true;
+    m.Perform({});
+    heard.lines.clear();
+    m.Push<Dazed>();
+    m.Pop();
+    CHECK(heard.lines == std::vector<std::string>{":Alive->Dazed", ":Dazed->Alive", "Legs:->Stand", "Arms:->Aim"});
+    CHECK(m.ActivePath() == "Alive/{Legs/Stand, Arms/Aim}");
+}

@@ -553,6 +553,7 @@ struct Probed {
     std::size_t condition = 0;
     const ChainBase<C, A>* chain = nullptr; // where it was found, for a transition that builds its target
     int index = -1;
+    StateIndex owner = kNoState; // the state whose transitions held it (ProbePath); kNoState for FromAny()'s
 };
 
 } // namespace tickfsm::detail
