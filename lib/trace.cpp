@@ -26,7 +26,12 @@ void TracePrinter::OnTransition(const TransitionInfo& info) {
     }
     switch (info.cause) {
     case Cause::Initial: Line(fmt::format("{} -> {} (initial)", info.from, info.to)); break;
-    case Cause::Condition: Line(fmt::format("{} -> {} (condition {})", info.from, info.to, info.condition)); break;
+    case Cause::Condition: // a parent's or FromAny()'s condition says whose list it counts in
+        if (info.owner == info.from) Line(fmt::format("{} -> {} (condition {})", info.from, info.to, info.condition));
+        else
+            Line(fmt::format("{} -> {} (condition {} of {})", info.from, info.to, info.condition,
+                             info.owner.empty() ? std::string_view("FromAny()") : info.owner));
+        break;
     case Cause::Event: Line(fmt::format("{} -> {} (event {})", info.from, info.to, EventText(*info.event))); break;
     case Cause::Request: Line(fmt::format("{} -> {} (request)", info.from, info.to)); break;
     case Cause::Direct: Line(fmt::format("{} -> {} (direct)", info.from, info.to)); break;

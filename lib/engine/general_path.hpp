@@ -216,7 +216,8 @@ void ChangeTo(TickContext<C, A>& ctx, StateIndex to, Cause cause, std::size_t co
         TickContext<C, A>& ctx;
         bool keep = false;
         ~Clear() {
-            if (!keep) ctx.deliver = nullptr;
+            if (keep) return; // handed to the enclosing lane with its change
+            ctx.deliver = nullptr;
             ctx.owner = kNoState; // a transition's owner names its own change only
         }
     } clear{ctx};

@@ -11,6 +11,7 @@ namespace {
 struct Weapon {};
 struct Tick {
     bool fire = false;
+    bool hurt = false;
 };
 using M = tickfsm::Machine<Weapon, Tick>;
 
@@ -98,4 +99,31 @@ TEST_CASE("Detaching the observer stops the reports", "[trace]") {
     m.Perform({});
     CHECK(out == before);
     CHECK(m.IsIn<StateRaise>());
+}
+
+namespace {
+struct Calm {};
+struct Fight {};
+struct Jab {};
+struct Hurt {};
+} // namespace
+
+TEST_CASE("The trace names whose list a parent's or FromAny()'s condition counts in", "[trace][nested]") {
+    Weapon w;
+    std::string out;
+    tickfsm::TracePrinter printer(out, {.causes = true});
+    tickfsm::StateManager<Weapon, Tick> m(w);
+    m.SetSubstates<Fight, Jab>();
+    m.SetInitialState<Calm>().To<Fight>([] { return true; });
+    m.From<Fight>().To<Calm>([](const Weapon&, const Tick& t) { return t.fire; });
+    m.FromAny().To<Hurt>([](const Weapon&, const Tick& t) { return t.hurt; });
+    m.From<Hurt>();
+    m.SetObserver(&printer, "w");
+    m.Perform({});
+    m.Perform({});
+    m.Perform({true});
+    m.Perform({.hurt = true});
+    CHECK(out.find("Calm -> Jab (condition 0)\n") != std::string::npos);
+    CHECK(out.find("Jab -> Calm (condition 0 of Fight)\n") != std::string::npos);
+    CHECK(out.find("Calm -> Hurt (condition 0 of FromAny())\n") != std::string::npos);
 }
