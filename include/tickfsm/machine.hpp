@@ -168,14 +168,19 @@ public:
     Machine(const Machine&) = delete;
     Machine& operator=(const Machine&) = delete;
 
-    /// If FromAny() or the current state (or, nested, the innermost active
-    /// state that has one) has a transition on `event`, the machine takes it as
+    /// If FromAny(), a region of a parallel current state (the first in order
+    /// whose path has one), or the current state (or, nested, the innermost
+    /// active state that has one) has a transition on `event`, the machine takes it as
     /// soon as this hook returns (the rest of the state's actions are skipped
     /// this time); otherwise nothing changes and the observer hears of it. The
     /// last change asked for in one hook wins. Not allowed from an exit hook.
     void SendEvent(const Event& event) {
         CheckNotLeaving("SendEvent");
         const auto* edge = context.table->FindAnyEvent(context.main->state, event, context.data);
+        if (!edge) { // a parallel leaf's regions first, then outward
+            auto in_region = [&](detail::StateIndex leaf) { return context.table->FindEventOutward(leaf, event); };
+            edge = context.table->FindInRegions(context.rt->state, context.data, in_region);
+        }
         if (!edge && context.rt->state != detail::kNoState)
             edge = context.table->FindEventOutward(context.rt->state, event, true);
         if (!edge) {
@@ -202,6 +207,12 @@ public:
         detail::StateIndex holder = detail::kNoState;
         const auto* edge = context.table->FindAnyTyped(context.main->state, detail::TypeKey<E>(), *context.controller,
                                                        &value, context.data);
+        if (!edge) { // a parallel leaf's regions first, then outward
+            auto in_region = [&](detail::StateIndex leaf) {
+                return context.table->FindTypedOutward(leaf, detail::TypeKey<E>(), *context.controller, &value, holder);
+            };
+            edge = context.table->FindInRegions(context.rt->state, context.data, in_region);
+        }
         if (!edge && context.rt->state != detail::kNoState)
             edge = context.table->FindTypedOutward(context.rt->state, detail::TypeKey<E>(), *context.controller, &value,
                                                    holder, true);
@@ -288,6 +299,7 @@ public:
     /// through the gates unless `force`. Needs KeepPreviousState(); returns
     /// false (and asks nothing) with no previous state or when a gate refuses.
     bool RevertToPreviousState(bool force = false) {
+        CheckNotInRegion("RevertToPreviousState");
         if (!context.previous) context.table->Fail(detail::MessageText(detail::Message::RevertNeedsPreviousState));
         if (*context.previous == detail::kNoState) return false;
         return AskIndex(*context.previous, force ? detail::Direct::Force : detail::Direct::Try);

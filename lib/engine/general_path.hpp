@@ -227,7 +227,9 @@ void ChangeTo(TickContext<C, A>& ctx, StateIndex to, Cause cause, std::size_t co
                                    "state keeps sending the machine on: check its events and enter hooks",
                                    kMaxChangesInARow, table.NameOf(rt.state), table.NameOf(to)));
         RefuseGlobal(ctx, to);
-        if (table.parallel && !table.code.lane_accepts(ctx, to, cause, prepare)) { // the lane that holds `to` makes it
+        const LaneMove lane =
+            table.parallel ? table.code.lane_accepts(ctx, to, cause, condition, event, prepare) : LaneMove::Here;
+        if (lane == LaneMove::Outer) { // the lane that holds `to` makes it
             ctx.pending = to;
             ctx.pending_cause = cause;
             ctx.pending_event = event;
@@ -235,7 +237,9 @@ void ChangeTo(TickContext<C, A>& ctx, StateIndex to, Cause cause, std::size_t co
             return;
         }
         const StateIndex from = rt.state;
-        if (cause == Cause::Pop) {
+        if (lane == LaneMove::Inner) {
+            if (ctx.pending == kNoState) return; // else a change the region handed out, made from here
+        } else if (cause == Cause::Pop) {
             if (!table.code.pop) table.Fail(NothingBuried(table.NameOf(from)));
             if (table.code.pop(ctx, condition)) return;
         } else {

@@ -40,13 +40,14 @@ bool EnterRegions(TickContext<C, A>& ctx, StateIndex parallel) {
 }
 
 template <class C, class A>
-bool LaneAccepts(TickContext<C, A>& ctx, StateIndex to, Cause cause, const Prepare& prepare) {
+LaneMove LaneAccepts(TickContext<C, A>& ctx, StateIndex to, Cause cause, std::size_t condition, const Event* event,
+                     const Prepare& prepare) {
     const Table<C, A>& table = *ctx.table;
     const StateIndex here = ctx.rt->state;
     if (cause == Cause::Push || cause == Cause::Pop) {
         if (ctx.lane == kNoState) {
             const StateIndex region = cause == Cause::Push ? RegionOf(table.tree, to) : kNoState;
-            if (region == kNoState) return true;
+            if (region == kNoState) return LaneMove::Here;
             table.Fail(Format("Push<{}>() in state {}: {} is in region {} of {}; a region's states are entered with "
                               "their parallel state: push {}",
                               table.NameOf(to), here == kNoState ? std::string_view("the start") : table.NameOf(here),
@@ -59,14 +60,20 @@ bool LaneAccepts(TickContext<C, A>& ctx, StateIndex to, Cause cause, const Prepa
                           table.NameOf(ctx.lane), table.NameOf(here), table.NameOf(table.tree[ctx.lane].owner)));
     }
     const StateIndex region = RegionOf(table.tree, to);
-    if (region == ctx.lane) return true;
+    if (region == ctx.lane) return LaneMove::Here;
     if (ctx.lane != kNoState && LaneEncloses(table.tree, region, ctx.lane)) {
         if (prepare.run && prepare.run != StagedPrepare(ctx).run)
             table.Fail(Format("{} -> {}: a transition that builds its target from arguments cannot leave region {}; "
                               "enter {} without arguments, or from {}'s side",
                               table.NameOf(here), table.NameOf(to), table.NameOf(ctx.lane), table.NameOf(to),
                               table.NameOf(table.tree[ctx.lane].owner)));
-        return false;
+        return LaneMove::Outer;
+    }
+    if (region != kNoState && (ctx.lane == kNoState || LaneEncloses(table.tree, ctx.lane, region)) &&
+        table.Active(ctx.main->state, table.tree[region].owner, ctx.data)) {
+        LaneScope<C, A> scope(ctx, region); // the region's own lane makes it, as if it had asked
+        ChangeTo(ctx, to, cause, condition, event, prepare);
+        return LaneMove::Inner;
     }
     table.Fail(Format("entering {} from {}: {} is in region {} of {}; a region is entered with its parallel state: "
                       "enter {} (each region enters its initial state or history)",

@@ -363,6 +363,22 @@ TEST_CASE("A push or a NextState from a region is a ConfigError naming the regio
     };
     Asking n(body);
     CHECK_THROWS_WITH(n.Perform({}), Catch::Contains("NextState() called from state Asker in region Arms"));
+
+    struct Reverter {
+        void Perform(Body&, const Pad&, tickfsm::Machine<Body, Pad>& machine) { machine.RevertToPreviousState(); }
+    };
+    struct Reverting : tickfsm::StateManager<Body, Pad> {
+        explicit Reverting(Body& b) : StateManager(b) {
+            KeepPreviousState();
+            SetInitialState<Alive>();
+            SetRegions<Alive, Arms>();
+            SetSubstates<Arms, Reverter, Aim>();
+        }
+    };
+    Reverting r(body);
+    CHECK_THROWS_WITH(r.Perform({}), Catch::Contains("RevertToPreviousState() called from state Reverter in region "
+                                                     "Arms: the request for the next tick and the previous state are "
+                                                     "the machine's own"));
 }
 
 TEST_CASE("Regions misconfigured are ConfigErrors naming the states, and the machine stays usable",
@@ -387,10 +403,10 @@ TEST_CASE("Regions misconfigured are ConfigErrors naming the states, and the mac
     CHECK_THROWS_WITH(m.SetGlobalState<Legs>(), Catch::Contains("Legs is a nested state"));
     m.Perform({});
     CHECK(m.ActivePath() == "Alive/{Legs/Stand, Arms}");
-    CHECK_THROWS_WITH(m.ForceSetState<Run>(), Catch::Contains("entering Run from Alive: Run is in region Legs of Alive"));
-    CHECK(m.ActivePath() == "Alive/{Legs/Stand, Arms}");
     body.dead = true;
     m.Perform({});
+    CHECK(m.ActivePath() == "Dead");
+    CHECK_THROWS_WITH(m.ForceSetState<Run>(), Catch::Contains("entering Run from Dead: Run is in region Legs of Alive"));
     CHECK(m.ActivePath() == "Dead");
 }
 
@@ -702,4 +718,59 @@ TEST_CASE("A pop that brings a parallel state back tells the observer each regio
     m.Pop();
     CHECK(heard.lines == std::vector<std::string>{":Alive->Dazed", ":Dazed->Alive", "Legs:->Stand", "Arms:->Aim"});
     CHECK(m.ActivePath() == "Alive/{Legs/Stand, Arms/Aim}");
+}
+
+TEST_CASE("A direct change to a state of an active region is made in that region", "[regions][direct]") {
+    Body body;
+    Soldier m(body);
+    m.Perform({});
+    CHECK(m.TrySetState<Run>());
+    CHECK(m.ActivePath() == "Alive/{Legs/Run, Arms/Lower}");
+    CHECK_FALSE(m.TrySetState<Run>()); // already in it
+    m.ForceSetState<Aim>();
+    CHECK(m.ActivePath() == "Alive/{Legs/Run, Arms/Aim}");
+    body.aim = true;
+    body.run = true;
+    m.Perform({});
+    CHECK(m.ActivePath() == "Alive/{Legs/Run, Arms/Aim}");
+}
+
+namespace {
+inline constexpr tickfsm::Event kFlee{"flee"};
+struct Alarm { // a global state's hook and the parallel state's send to the regions
+    void Perform(Body& b, const Pad&, tickfsm::Machine<Body, Pad>& m) {
+        if (b.stunned) m.SendEvent(kFlee);
+    }
+};
+struct Stance {
+    void Perform(Body& b, const Pad&, tickfsm::Machine<Body, Pad>& m) {
+        if (b.crouch) m.SendEvent(kFlee);
+    }
+};
+class Fleeing : public tickfsm::StateManager<Body, Pad> {
+public:
+    explicit Fleeing(Body& b) : StateManager(b) {
+        SetInitialState<Stance>();
+        SetRegions<Stance, Legs, Arms>();
+        SetSubstates<Legs, Stand, Run>();
+        SetSubstates<Arms, Lower, Aim>();
+        From<Stand>().On(kFlee).To<Run>();
+        From<Alarm>();
+    }
+};
+} // namespace
+
+TEST_CASE("An event a hook sends from outside the regions reaches them first", "[regions][event]") {
+    Body body;
+    Fleeing m(body);
+    m.SetGlobalState<Alarm>();
+    m.Perform({});
+    body.stunned = true; // the global state's hook
+    m.Perform({});
+    CHECK(m.ActivePath() == "Stance/{Legs/Run, Arms/Lower}");
+    body.stunned = false;
+    m.ForceSetState<Stand>();
+    body.crouch = true; // the parallel state's own hook
+    m.Perform({});
+    CHECK(m.ActivePath() == "Stance/{Legs/Run, Arms/Lower}");
 }

@@ -31,8 +31,8 @@
     Kind bool PopLayer<AnyController, AnyAction>(TickContext<AnyController, AnyAction>&, std::size_t);        \
     Kind bool EnterRegions<AnyController, AnyAction>(TickContext<AnyController, AnyAction>&, StateIndex);      \
     Kind void ExitRegionsFrom<AnyController, AnyAction>(TickContext<AnyController, AnyAction>&, StateIndex);   \
-    Kind bool LaneAccepts<AnyController, AnyAction>(TickContext<AnyController, AnyAction>&, StateIndex, Cause, \
-                                                    const Prepare&);                                           \
+    Kind LaneMove LaneAccepts<AnyController, AnyAction>(TickContext<AnyController, AnyAction>&, StateIndex, Cause, \
+                                                        std::size_t, const Event*, const Prepare&);           \
     Kind void TickRegions<AnyController, AnyAction>(TickContext<AnyController, AnyAction>&)
 
 namespace tickfsm::detail {

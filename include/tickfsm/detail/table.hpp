@@ -132,6 +132,13 @@ DataItem DataItemFor(std::uint32_t offset, detail::Shared<const void> prototype)
 
 struct Prepare;
 
+/// Which lane makes a change to `to` (see LaneAccepts).
+enum class LaneMove : std::uint8_t {
+    Here,  // the lane that runs holds `to`: it makes the change
+    Outer, // an enclosing lane holds `to` (a region's state leaving the region): left in ctx.pending for it
+    Inner, // a region of an active parallel state below this lane holds `to`: made there, now
+};
+
 /// The general path's code for features a machine may not use, set by the
 /// configuration call that switches the feature on (SetPushCapacity,
 /// SetPassThrough, SetRegions): a machine without the feature never
@@ -142,7 +149,8 @@ struct FeatureCode {
     bool (*pop)(TickContext<C, A>&, std::size_t condition) = nullptr;
     void (*check_buried)(TickContext<C, A>&, StateIndex base, StateIndex to) = nullptr;
     void (*pass_through)(TickContext<C, A>&) = nullptr;
-    bool (*lane_accepts)(TickContext<C, A>&, StateIndex to, Cause, const Prepare&) = nullptr;
+    LaneMove (*lane_accepts)(TickContext<C, A>&, StateIndex to, Cause, std::size_t condition, const Event*,
+                             const Prepare&) = nullptr;
     bool (*enter_regions)(TickContext<C, A>&, StateIndex parallel) = nullptr;
     void (*exit_regions)(TickContext<C, A>&, StateIndex first_region) = nullptr;
     void (*tick_regions)(TickContext<C, A>&) = nullptr;
@@ -402,6 +410,22 @@ struct Table {
             if (edge.type == type && edge.to != kNoState && !Active(leaf, edge.to, data) &&
                 (!edge.guard || edge.guard(edge.guard_object.get(), c, payload)))
                 return &edge;
+        return nullptr;
+    }
+
+    /// For a hook that runs outside the regions of `leaf` (a parallel state):
+    /// `find(region_leaf)` in each active region, in the order written, a
+    /// region's own regions before its path, as an event from outside reaches
+    /// them; the first found, or null.
+    template <class Find>
+    auto FindInRegions(StateIndex leaf, const std::byte* data, Find& find) const -> decltype(find(leaf)) {
+        if (!parallel || leaf == kNoState) return nullptr;
+        for (StateIndex r = tree[leaf].first_region; r != kNoNode; r = tree[r].next_region) {
+            const StateIndex lane_leaf = LaneOf(tree[r], data).state;
+            if (lane_leaf == kNoState) continue;
+            if (auto found = FindInRegions(lane_leaf, data, find)) return found;
+            if (auto found = find(lane_leaf)) return found;
+        }
         return nullptr;
     }
 

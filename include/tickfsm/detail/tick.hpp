@@ -170,12 +170,14 @@ bool EnterRegions(TickContext<C, A>& ctx, StateIndex parallel);
 template <class C, class A>
 void ExitRegionsFrom(TickContext<C, A>& ctx, StateIndex region);
 
-/// Whether the lane that runs can change to `to`: it holds `to`; false when
-/// an enclosing lane does (a region's state leaving the region), which then
-/// makes the change. Anything else enters a region from outside it, or
-/// pushes or pops in a region: a ConfigError naming the states.
+/// Which lane makes the change to `to`: this one, an enclosing one, or the
+/// lane of an active region below it (which makes it at once, as a direct
+/// change or event from outside reaches a region's state). Anything else
+/// enters a region from outside it without its parallel state, or pushes or
+/// pops in a region: a ConfigError naming the states.
 template <class C, class A>
-bool LaneAccepts(TickContext<C, A>& ctx, StateIndex to, Cause cause, const Prepare& prepare);
+LaneMove LaneAccepts(TickContext<C, A>& ctx, StateIndex to, Cause cause, std::size_t condition, const Event* event,
+                     const Prepare& prepare);
 
 /// The regions of the lane's parallel leaf tick, in the order written. A
 /// change one of them makes that leaves it is made here (or handed on out),
