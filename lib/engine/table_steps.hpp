@@ -101,6 +101,14 @@ bool Table<C, A>::Allowed(StateIndex from, StateIndex to, const C& c, std::byte*
     return !entering.can_enter || entering.can_enter(c, data, entering.offset, Ref(from));
 }
 
+template <class C, class A>
+bool Table<C, A>::PopAllowed(StateIndex from, const C& c, std::byte* data) const {
+    if (stack_capacity == 0 || BuriedCount(data, stack) == 0) return true; // the pop itself is refused
+    const StateMeta<C, A>& leaving = meta[from];
+    const StateIndex back = BuriedEntries(data, stack)[BuriedCount(data, stack) - 1].leaf;
+    return !leaving.can_exit || leaving.can_exit(c, data, leaving.offset, Ref(back));
+}
+
 /// A list's probe found condition `index` (see Table::Probe).
 template <class C, class A>
 void FoundLink(C&, const A&, Runtime&, std::byte*, const NestedLink<C, A>* link, int index) {
@@ -151,7 +159,8 @@ Probed<C, A> Table<C, A>::Probe(StateIndex from, const C& c, const A& a, std::ui
                     continue;
                 }
             }
-            if (chain->forced[i] || Allowed(gate, to, c, data))
+            const bool pop = chain->kinds && chain->kinds[i] == kKindPop;
+            if (chain->forced[i] || (pop ? PopAllowed(gate, c, data) : Allowed(gate, to, c, data)))
                 return {to, before + static_cast<std::size_t>(i), chain.get(), i};
             start = i + 1;
         }

@@ -257,3 +257,37 @@ TEST_CASE("A pause hook that asks for a change is a ConfigError, and nothing is 
     CHECK(m.IsIn<Restless>());
     CHECK(m.BuriedCount() == 0);
 }
+
+namespace {
+struct Dizzy { // lets the machine go back to Patrol only
+    bool CanExitState(const Guard&, const tickfsm::StateRef& to) const { return to.Is<Patrol>(); }
+    bool CanEnterState(const Guard&, const tickfsm::StateRef&) const { return true; }
+};
+struct Lookout {};
+} // namespace
+
+TEST_CASE("A Pop transition's gate is told the state it goes back to", "[push][gate]") {
+    Guard g;
+    tickfsm::StateManager<Guard, Tick> m(g);
+    m.SetPushCapacity<2>();
+    m.SetInitialState<Patrol>().Push<Dizzy>([](const Guard& c) { return c.stunned; });
+    m.From<Lookout>().Push<Dizzy>([](const Guard& c) { return c.stunned; });
+    m.From<Dizzy>().Pop([](const Guard& c) { return c.recovered; });
+    m.Perform({});
+    g.stunned = true;
+    m.Perform({});
+    CHECK(m.IsIn<Dizzy>());
+    g.stunned = false;
+    g.recovered = true;
+    m.Perform({});
+    CHECK(m.IsIn<Patrol>()); // the gate let it back to Patrol
+    m.ForceSetState<Lookout>();
+    g.recovered = false;
+    g.stunned = true;
+    m.Perform({});
+    g.stunned = false;
+    g.recovered = true;
+    m.Perform({});
+    CHECK(m.IsIn<Dizzy>()); // told Lookout, the gate holds it
+    CHECK(m.BuriedCount() == 1);
+}

@@ -368,6 +368,9 @@ struct Table {
     /// Whether the gates let the machine go from `from` to `to`: from's
     /// CanExitState told `to`, then to's CanEnterState told `from`.
     bool Allowed(StateIndex from, StateIndex to, const C& c, std::byte* data) const;
+    /// Whether `from`'s CanExitState lets a pop go back to the state buried
+    /// last (which is resumed, not entered: its CanEnterState is not asked).
+    bool PopAllowed(StateIndex from, const C& c, std::byte* data) const;
 
     /// Which state the conditions of `from` send the machine to after `ticks` ticks in it: the
     /// first whose condition holds and whose gates agree (forced ones skip them).
