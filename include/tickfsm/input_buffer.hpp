@@ -68,7 +68,7 @@ public:
 
 private:
     bool TryNow() {
-        if (!machine->TryBufferedRequest(wanted.state)) return false;
+        if (!machine->TryBufferedRequest(wanted)) return false;
         Report(wanted.state, BufferOutcome::Entered);
         wanted = {};
         return true;
@@ -156,7 +156,7 @@ private:
 
     bool TryFront() {
         const detail::StateIndex state = queue[first].state;
-        if (!machine->TryBufferedRequest(state)) return false;
+        if (!machine->TryBufferedRequest(queue[first])) return false;
         machine->ReportBuffered(state, BufferOutcome::Entered);
         Pop();
         return true;

@@ -560,16 +560,24 @@ private:
         if (!detail::PositiveFinite(timeout_seconds))
             MachineTable::Fail(
                 detail::MessageText(detail::Message::BufferTimeoutInvalid, table.NameOf(id), timeout_seconds));
-        return {id, detail::TicksFor(timeout_seconds, table.dt)};
+        return {id, detail::TicksFor(timeout_seconds, table.dt), IsStarted() && IsActive(id)};
     }
     template <class K>
     detail::BufferedRequest BufferRequestByKey(K key, float timeout_seconds) const {
         const detail::StateIndex id = KeyedIndex(key, "InputBuffer::Buffer");
         return BufferRequest(ResolvedTable().keys[id], timeout_seconds, id);
     }
+    /// A buffered request is met once the machine is in its state after being
+    /// out of it since the request, by the request's own TrySetState or any
+    /// other way (a transition got there first).
     template <class A = Action>
-    bool TryBufferedRequest(detail::StateIndex id) {
-        return MakeChangeTo<A>(id, detail::Direct::Try, "InputBuffer", detail::Prepare{});
+    bool TryBufferedRequest(detail::BufferedRequest& request) {
+        if (IsStarted() && IsActive(request.state)) return !request.inside;
+        request.inside = false;
+        return MakeChangeTo<A>(request.state, detail::Direct::Try, "InputBuffer", detail::Prepare{});
+    }
+    bool IsActive(detail::StateIndex id) const {
+        return ResolvedTable().Active(machine_seat.rt.state, id, MachineStateData());
     }
     StateRef RefOf(detail::StateIndex id) const { return ResolvedTable().Ref(id); }
     void ReportBuffered(detail::StateIndex id, BufferOutcome outcome) const {

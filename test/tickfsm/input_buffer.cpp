@@ -153,3 +153,56 @@ TEST_CASE("A time-out that is not positive is an error", "[buffer][error]") {
     tickfsm::InputBuffer buffer(m);
     REQUIRE_THROWS_WITH(buffer.Buffer<Attack>(0.0f), Catch::Matchers::Contains("time-out"));
 }
+
+namespace {
+struct Heavy {
+    int entered = 0;
+    void OnStateEnter(Fighter&, const Pad&) { ++entered; }
+};
+} // namespace
+
+TEST_CASE("A buffered request is met when a transition enters its state first", "[buffer]") {
+    Fighter f;
+    bool combo = false;
+    tickfsm::StateManager<Fighter, Pad> m(f, 0.1f);
+    m.SetInitialState<Idle>().To<Attack>([](const Fighter&, const Pad&) { return true; });
+    m.From<Attack>().To<Heavy>([&combo] { return combo; });
+    m.From<Heavy>().To<Idle>([&combo] { return !combo; });
+    Outcomes outcomes;
+    m.SetObserver(&outcomes, "fighter");
+    tickfsm::InputBuffer buffer(m);
+    tickfsm::InputSequenceBuffer sequence(m);
+    m.Perform({}); // Idle -> Attack, swinging
+    CHECK_FALSE(buffer.Buffer<Heavy>(1.0f));
+    CHECK_FALSE(sequence.Buffer<Heavy>(1.0f));
+    f.swinging = false;
+    combo = true;
+    m.Perform({}); // Attack's own transition gets to Heavy first
+    buffer.Update();
+    sequence.Update();
+    CHECK_FALSE(buffer.IsBuffering());
+    CHECK(sequence.Size() == 0);
+    combo = false;
+    m.Perform({}); // Heavy -> Idle -> (next tick) Attack: not Heavy again
+    buffer.Update();
+    sequence.Update();
+    CHECK(m.State<Heavy>().entered == 1);
+    CHECK(outcomes.seen == std::vector<std::string>{"Heavy entered", "Heavy entered"});
+}
+
+TEST_CASE("A buffered request for the current state waits for it to be left and enters it again", "[buffer]") {
+    Fighter f;
+    FighterStateManager m(f);
+    tickfsm::InputBuffer buffer(m);
+    m.Perform({});
+    CHECK(buffer.Buffer<Attack>(1.0f));
+    CHECK_FALSE(buffer.Buffer<Attack>(1.0f)); // again, while in it
+    m.Perform({});
+    buffer.Update();
+    CHECK(buffer.IsBuffering());
+    f.swinging = false;
+    m.ForceSetState<Block>();
+    buffer.Update();
+    CHECK(m.IsIn<Attack>());
+    CHECK(m.State<Attack>().combo == 2);
+}

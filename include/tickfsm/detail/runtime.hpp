@@ -166,6 +166,7 @@ struct Target {
 struct BufferedRequest {
     StateIndex state = kNoState;
     std::uint32_t ticks_left = 0;
+    bool inside = false; // the machine has been in `state` since the request: it waits for it to be left
 };
 
 /// States without data are never instantiated per character: one object serves all.
