@@ -250,9 +250,11 @@ struct CoverageRow {
 /// transition), the kind, the condition's place or the event, and a target
 /// holding the state entered; where two transitions of the active path would
 /// fit, the one tried first is counted. A region's transition that leaves
-/// its parallel state is looked for among the active regions' states too. Changes that are not transitions of
-/// the table (the initial entry, direct changes, NextState requests, pushes
-/// and pops asked for by hooks) are counted apart. Compiled once, in lib/.
+/// its parallel state is looked for among the active regions' states too.
+/// Changes that are not transitions of the table (the initial entry, direct
+/// changes, NextState requests, pushes and pops asked for by hooks) are
+/// counted apart; the regions' states a pop resumes are part of the pop.
+/// Compiled once, in lib/.
 class TransitionCoverage final : public Observer {
 public:
     /// Tracks the machine observed under `machine`: its states and transitions
