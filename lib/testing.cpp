@@ -245,7 +245,16 @@ void TransitionCoverage::OnTransition(const TransitionInfo& info) {
         ++other_changes;
         return;
     }
+    // Whether `state` was active before the change: an any-state transition
+    // into an active state is passed over (docs/nested_states.md).
+    const auto active = [&](std::size_t state) {
+        if (Holds(tracked->parents, state, from)) return true;
+        for (const auto& region : tracked->regions)
+            if (Holds(tracked->parents, state, region.second)) return true;
+        return false;
+    };
     auto fits = [&](const TransitionRule& rule) {
+        if (rule.any && rule.to.Valid() && active(rule.to.value)) return false;
         const bool reaches = rule.to.Valid() && Holds(tracked->parents, rule.to.value, to);
         switch (info.cause) {
         case Cause::Condition:

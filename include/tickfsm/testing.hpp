@@ -247,7 +247,8 @@ struct CoverageRow {
 /// An Observer that counts, for each transition of the machines it tracks,
 /// how often it fired. A change is matched to its transition by the cause
 /// the observer hears: the state left (or one holding it, or an any-state
-/// transition), the kind, the condition's place or the event, and a target
+/// transition whose target was not active: the machine passes over the
+/// others), the kind, the condition's place or the event, and a target
 /// holding the state entered; where two transitions of the active path would
 /// fit, the one tried first is counted. A region's transition that leaves
 /// its parallel state is looked for among the active regions' states too.

@@ -400,6 +400,29 @@ TEST_CASE("Coverage counts any-state event transitions, and pushes and pops aske
     m.SetObserver(nullptr);
 }
 
+TEST_CASE("Coverage passes over an any-state transition whose target holds the state left, as the machine does",
+          "[testing][coverage][nested]") {
+    Hero h;
+    tickfsm::StateManager<Hero, Input> m(h);
+    m.SetSubstates<Combat, Chase, Strike>();
+    m.FromAny().On("hit").To<Combat>(); // from anywhere but Combat
+    m.SetInitialState<Idle>();
+    m.From<Chase>().To<Strike>([](const Hero&, const Input& in) { return in.jump; });
+    m.From<Strike>().On("hit").To<Chase>().To<Idle>([](const Hero& hero) { return !hero.ground; });
+    TransitionCoverage coverage;
+    coverage.Watch(m, "fighter");
+    m.Perform({});
+    m.SendEvent("hit");        // Idle -> Combat/Chase by the any-state transition
+    m.Perform({.jump = true}); // Chase -> Strike
+    m.SendEvent("hit");        // Combat is active: Strike's own transition takes it
+    CHECK(m.IsIn<Chase>());
+    INFO(coverage.Table());
+    CHECK(coverage.Unmatched().empty());
+    CHECK(FiredOf(coverage, "(any)", "Combat") == 1);
+    CHECK(FiredOf(coverage, "Strike", "Chase") == 1);
+    m.SetObserver(nullptr);
+}
+
 TEST_CASE("Coverage counts a region's transitions, one leaving its parallel state too", "[testing][coverage][regions]") {
     Body b;
     tickfsm::StateManager<Body, Pad> m(b);
