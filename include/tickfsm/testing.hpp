@@ -95,7 +95,8 @@ private:
 
 /// Drives one machine (a StateManager or a class derived from it) through a
 /// script: each call is a step, performed at once. Ticks are counted from 0
-/// by the Perform calls the scenario makes: a state entered during the n-th
+/// by the Perform calls the scenario makes (one that throws too, as the
+/// machine counts its tick): a state entered during the n-th
 /// Perform (from 0), or by a step after it and before the next (Send, Call,
 /// AfterEachTick), is entered on tick n or n + 1 respectively, and a visit
 /// lasts the tick it was left on minus the tick it was entered on. While the
@@ -211,16 +212,28 @@ public:
     }
 
 private:
-    void StampTick(std::uint64_t tick) {
+    void StampTick(std::uint64_t tick) noexcept {
         recorder.SetTick(tick);
         if (timeline) timeline->SetTick(tick);
     }
 
+    /// Moves the scenario to its next tick when destroyed.
+    struct TickCount {
+        Scenario& scenario;
+        ~TickCount() {
+            ++scenario.current_tick;
+            scenario.StampTick(scenario.current_tick);
+        }
+    };
+
     void PerformOnce(const Action& action) {
         StampTick(current_tick);
-        machine->Perform(action);
-        ++current_tick;
-        StampTick(current_tick);
+        {
+            // A Perform that throws still counts its tick, as the machine does
+            // (docs/errors.md); a guard rather than a catch, for -fno-exceptions.
+            const TickCount count{*this};
+            machine->Perform(action);
+        }
         if (follow_up) follow_up(*machine);
     }
 

@@ -3,6 +3,7 @@
 
 #include <catch2/catch.hpp>
 
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -281,6 +282,28 @@ TEST_CASE("A scenario closes the visits of a parallel state's regions when the r
     for (const auto& visit : run.Path())
         if (visit.open) open.push_back(visit.state);
     CHECK(open == std::vector<std::string>{"Top", "Tune", "Home"});
+}
+
+TEST_CASE("A scenario counts a tick whose Perform threw, as the machine counts it", "[testing][scenario]") {
+    Hero h;
+    tickfsm::StateManager<Hero, Input> m(h);
+    m.SetInitialState<Idle>().To<Jump>([](const Hero& hero, const Input& in) {
+        if (in.jump && !hero.ground) throw std::runtime_error("no ground to jump from");
+        return in.jump;
+    });
+    m.From<Jump>();
+    Scenario run(m, "hero");
+    h.ground = false;
+    run.Ticks(2);
+    CHECK_THROWS_AS(run.Ticks(1, {.jump = true}), std::runtime_error);
+    CHECK(run.Tick() == 3);
+    h.ground = true;
+    run.Ticks(1);
+    CHECK(m.TicksInState() == 4);
+    run.Ticks(1, {.jump = true});
+    const auto check = run.Expect({{"Idle", 4}, {"Jump", 1}});
+    INFO(check.message);
+    CHECK(check);
 }
 
 TEST_CASE("A scenario keeps a timeline on its ticks", "[testing][scenario][timeline]") {
