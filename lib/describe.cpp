@@ -397,6 +397,7 @@ private:
         while (!queue.empty()) {
             const StateId s = queue.back();
             queue.pop_back();
+            if (s == machine.global) continue; // it performs beside the current state; its transitions never fire
             for (const TransitionRule& rule : machine.transitions)
                 if (!rule.any && rule.from == s && rule.to.Valid() && rule.kind != TransitionKind::Pop)
                     Enter(rule.to, queue);

@@ -499,3 +499,20 @@ TEST_CASE("Mermaid labels keep a template's angle brackets, a hash and a percent
     CHECK(mermaid.find(" : 0. 100#37;#37; #lt;done#gt; #35;1\n") != std::string::npos);
     CHECK(mermaid.find('<') == std::string::npos);
 }
+
+TEST_CASE("Validate follows no transition of the global state: a global state's own transitions never fire",
+          "[validate]") {
+    Hero hero;
+    Manager m(hero);
+    m.SetInitialState<Idle>().To<Walk>(&CanJump);
+    m.From<Walk>().To<Idle>(&CanJump);
+    m.From<Ghost>().To<Lost>(&CanJump);
+    m.From<Lost>().To<Idle>(&CanJump);
+    tickfsm::Description d = m.Describe();
+    d.global = m.IdOf<Ghost>(); // a description made by hand may hold such a global state
+    const auto found = tickfsm::Validate(d);
+    INFO(Messages(found));
+    REQUIRE(found.size() == 1);
+    CHECK(found[0].kind == tickfsm::FindingKind::Unreachable);
+    CHECK(found[0].names[0] == "Lost");
+}
