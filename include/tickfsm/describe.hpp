@@ -111,7 +111,7 @@ Text WriteMermaid(std::span<const Description> machines);
 /// What Validate() finds.
 enum class FindingKind : std::uint8_t {
     Unreachable,     // no transition reaches the state from the initial state
-    NoWayOut,        // once in the state the machine never leaves it, and it is not SetTerminal
+    NoWayOut,        // once in the state the machine never leaves it, and no SetTerminal state is or holds it
     NeverTried,      // an earlier transition of the same state (or of a parent) always holds first
     EventNotHandled, // a DeclareEvent'd event no state has a transition on
     RuleCannotApply, // a history, pass-through or terminal rule that can have no effect

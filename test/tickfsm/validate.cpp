@@ -516,3 +516,81 @@ TEST_CASE("Validate follows no transition of the global state: a global state's 
     CHECK(found[0].kind == tickfsm::FindingKind::Unreachable);
     CHECK(found[0].names[0] == "Lost");
 }
+
+TEST_CASE("A region's state is left with its parallel state by another region's transition out of it",
+          "[validate]") {
+    struct M : Manager {
+        M(Hero& h, bool out) : Manager(h) {
+            SetInitialState<Alive>();
+            SetRegions<Alive, Legs, Arms>();
+            SetSubstates<Legs, Stand>();
+            SetSubstates<Arms, Lower, Aim>();
+            From<Lower>().To<Aim>(&CanJump);
+            if (out) From<Aim>().To<Dead>([](const Hero& c) { return c.hit; }); // leaves Stand too
+            else From<Aim>().To<Lower>([](const Hero& c) { return c.hit; });    // stays in Arms
+            SetTerminal<Dead>();
+        }
+    };
+    Hero hero;
+    M out(hero, true);
+    INFO(Messages(out.Validate()));
+    CHECK(out.Validate().empty());
+    M within(hero, false);
+    const auto found = Of(within.Validate(), tickfsm::FindingKind::NoWayOut);
+    INFO(Messages(within.Validate()));
+    REQUIRE(found.size() == 1);
+    CHECK(found[0].names[0] == "Stand");
+}
+
+TEST_CASE("A terminal composite covers its substates, and is reported when the machine can leave it",
+          "[validate]") {
+    struct M : Manager {
+        M(Hero& h, bool way_back) : Manager(h) {
+            SetSubstates<Dead, Fall, Lost>();
+            SetInitialState<Idle>().To<Dead>([](const Hero& c) { return c.hit; });
+            From<Fall>().To<Lost>(&CanJump); // within Dead
+            if (way_back) From<Lost>().To<Idle>(&CanJump);
+            SetTerminal<Dead>();
+        }
+    };
+    Hero hero;
+    M closed(hero, false);
+    INFO(Messages(closed.Validate()));
+    CHECK(closed.Validate().empty());
+    M open(hero, true);
+    const auto found = open.Validate();
+    INFO(Messages(found));
+    REQUIRE(found.size() == 1);
+    CHECK(found[0].kind == tickfsm::FindingKind::RuleCannotApply);
+    CHECK(found[0].message == "state Dead is marked terminal, but the machine can leave it: condition 0 of Lost");
+}
+
+TEST_CASE("A leaf whose only exit enters it again through its parent's initial substate has no way out",
+          "[validate]") {
+    enum class Exit { CombatToCombat, AttackToCombat, CombatWithHistory, CombatToBlock };
+    struct M : Manager {
+        M(Hero& h, Exit exit) : Manager(h) {
+            SetSubstates<Combat, Attack, Block>();
+            SetInitialState<Idle>().To<Combat>(&CanJump);
+            From<Block>().To<Idle>(&CanJump);
+            if (exit == Exit::AttackToCombat) From<Attack>().To<Combat>(&CanJump);
+            else if (exit == Exit::CombatToBlock) From<Combat>().To<Block>(&CanJump);
+            else From<Combat>().To<Combat>(&CanJump);
+            if (exit == Exit::CombatWithHistory) SetHistory<Combat>(tickfsm::History::Shallow);
+        }
+    };
+    Hero hero;
+    for (const Exit exit : {Exit::CombatToCombat, Exit::AttackToCombat}) {
+        M m(hero, exit);
+        const auto found = Of(m.Validate(), tickfsm::FindingKind::NoWayOut);
+        INFO(Messages(m.Validate()));
+        REQUIRE(found.size() == 1);
+        CHECK(found[0].names[0] == "Attack");
+    }
+    // Where a history leads is not followed: it is taken as a way out. Block is one.
+    for (const Exit exit : {Exit::CombatWithHistory, Exit::CombatToBlock}) {
+        M m(hero, exit);
+        INFO(Messages(m.Validate()));
+        CHECK(Of(m.Validate(), tickfsm::FindingKind::NoWayOut).empty());
+    }
+}
