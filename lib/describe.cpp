@@ -293,10 +293,11 @@ private:
         return StateId{};
     }
 
-    /// The transitions written in `scope`, and the terminal marks of its states.
-    void Edges(StateId scope, const std::string& pad) {
+    /// The transitions written in `scope`, and the terminal marks of its
+    /// states; with `section`, a region of parallel `scope`, only those within it.
+    void Edges(StateId scope, const std::string& pad, StateId section = StateId{}) {
         for (const TransitionRule& rule : machine.transitions) {
-            if (Scope(rule) != scope) continue;
+            if (Scope(rule) != scope || (section.Valid() && !index.Within(rule.from, section))) continue;
             const std::string from = rule.any ? prefix + "any" : Node(rule.from);
             std::string to = from;
             if (rule.kind == TransitionKind::Pop) to = prefix + "pop";
@@ -304,7 +305,8 @@ private:
             out += fmt::format("{}{} --> {} : {}\n", pad, from, to, MermaidText(EdgeLabel(rule)));
         }
         for (const StateInfo& s : machine.states)
-            if (s.terminal && s.parent == scope) out += fmt::format("{}{} --> [*]\n", pad, Node(s.id));
+            if (s.terminal && s.parent == scope && (!section.Valid() || s.id == section))
+                out += fmt::format("{}{} --> [*]\n", pad, Node(s.id));
     }
 
     void State(const StateInfo& s, int depth) {
@@ -318,9 +320,12 @@ private:
                 if (s.parallel && !first) out += fmt::format("{}    --\n", pad); // Mermaid's concurrent regions
                 first = false;
                 State(*c, depth + 1);
+                // Mermaid puts what follows a `--` in the next region's section:
+                // a region's transitions are written in its own.
+                if (s.parallel) Edges(s.id, pad + "    ", child);
             }
         if (s.initial.Valid()) out += fmt::format("{}    [*] --> {}\n", pad, Node(s.initial));
-        Edges(s.id, pad + "    ");
+        if (!s.parallel) Edges(s.id, pad + "    ");
         out += fmt::format("{}}}\n", pad);
     }
 

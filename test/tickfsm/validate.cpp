@@ -594,3 +594,26 @@ TEST_CASE("A leaf whose only exit enters it again through its parent's initial s
         CHECK(Of(m.Validate(), tickfsm::FindingKind::NoWayOut).empty());
     }
 }
+
+TEST_CASE("Mermaid writes a transition of a region's own in that region's section of its parallel state",
+          "[describe][mermaid]") {
+    Hero hero;
+    Manager m(hero);
+    m.SetInitialState<Alive>();
+    m.SetRegions<Alive, Legs, Arms>();
+    m.SetSubstates<Legs, Stand, Run>();
+    m.SetSubstates<Arms, Lower, Aim>();
+    m.From<Legs>().To<Run>(&CanJump, "legs run");
+    m.From<Arms>().To<Aim>(&CanJump, "arms aim");
+    const std::string mermaid = tickfsm::WriteMermaid(m.Describe());
+    INFO(mermaid);
+    auto node = [](tickfsm::StateId id) { return "m0s" + std::to_string(id.value); };
+    const std::size_t divider = mermaid.find("\n        --\n"); // Mermaid's sections: Legs's, then Arms's
+    const std::size_t legs = mermaid.find(node(m.IdOf<Legs>()) + " --> " + node(m.IdOf<Run>()) + " : 0. legs run\n");
+    const std::size_t arms = mermaid.find(node(m.IdOf<Arms>()) + " --> " + node(m.IdOf<Aim>()) + " : 0. arms aim\n");
+    REQUIRE(divider != std::string::npos);
+    REQUIRE(legs != std::string::npos);
+    REQUIRE(arms != std::string::npos);
+    CHECK(legs < divider);
+    CHECK(arms > divider);
+}
