@@ -51,7 +51,10 @@ struct TransitionRule {
     StateId from;
     StateId to;
     TransitionKind kind = TransitionKind::Condition;
-    std::size_t order = 0; // its place among `from`'s transitions of its kind, from 0, in the order tried
+    /// Its place in `from`'s order, from 0, in the order tried: one numbering
+    /// for the condition transitions (Condition, WhenDone, Push and Pop
+    /// together), one for the events, one for the typed events.
+    std::size_t order = 0;
     bool forced = false;   // skips the gates
     bool any = false;
     bool always = false;   // no condition (To<T>()), or a typed event with no guard: it always holds

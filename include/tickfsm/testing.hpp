@@ -252,7 +252,11 @@ struct CoverageRow {
     std::string machine;   // the name the machine is observed under
     std::string from;      // "(any)" for an any-state transition
     std::string to;        // "(buried)" for a pop, "(in place)" for a typed event handled in place
-    std::string what;      // "condition 0", "event Jump", "push (condition 1)", ...
+    /// "condition 0", "condition 1 (forced)", "when done, condition 2",
+    /// "push, condition 3", "pop, condition 4", "event Jump": the number is
+    /// the transition's `order` (one numbering for the state's condition
+    /// transitions, the four kinds together).
+    std::string what;
     TransitionRule rule;   // as StateManager::Transitions() gives it
     std::size_t fired = 0; // times it fired
 };
