@@ -56,6 +56,24 @@ public:
             if (s->id == state) return true;
         return false;
     }
+    /// The states from the outermost down to `state`.
+    std::vector<StateId> PathTo(StateId state) const {
+        std::vector<StateId> path;
+        for (const StateInfo* s = Get(state); s && path.size() <= machine.states.size(); s = Get(s->parent))
+            path.push_back(s->id);
+        std::reverse(path.begin(), path.end());
+        return path;
+    }
+    /// Whether `a` and `b` can be active at once: one holds the other, or they
+    /// are in different regions of a parallel state.
+    bool Together(StateId a, StateId b) const {
+        if (Within(a, b) || Within(b, a)) return true;
+        const std::vector<StateId> pa = PathTo(a), pb = PathTo(b);
+        std::size_t common = 0;
+        while (common < pa.size() && common < pb.size() && pa[common] == pb[common]) ++common;
+        const StateInfo* inner = common > 0 ? Get(pa[common - 1]) : nullptr;
+        return inner && inner->parallel;
+    }
     std::size_t Leaves(StateId id) const {
         if (!Composite(id)) return 1;
         std::size_t n = 0;
@@ -275,10 +293,11 @@ private:
         return StateId{};
     }
 
-    /// The transitions written in `scope`, and the terminal marks of its states.
-    void Edges(StateId scope, const std::string& pad) {
+    /// The transitions written in `scope`, and the terminal marks of its
+    /// states; with `section`, a region of parallel `scope`, only those within it.
+    void Edges(StateId scope, const std::string& pad, StateId section = StateId{}) {
         for (const TransitionRule& rule : machine.transitions) {
-            if (Scope(rule) != scope) continue;
+            if (Scope(rule) != scope || (section.Valid() && !index.Within(rule.from, section))) continue;
             const std::string from = rule.any ? prefix + "any" : Node(rule.from);
             std::string to = from;
             if (rule.kind == TransitionKind::Pop) to = prefix + "pop";
@@ -286,7 +305,8 @@ private:
             out += fmt::format("{}{} --> {} : {}\n", pad, from, to, MermaidText(EdgeLabel(rule)));
         }
         for (const StateInfo& s : machine.states)
-            if (s.terminal && s.parent == scope) out += fmt::format("{}{} --> [*]\n", pad, Node(s.id));
+            if (s.terminal && s.parent == scope && (!section.Valid() || s.id == section))
+                out += fmt::format("{}{} --> [*]\n", pad, Node(s.id));
     }
 
     void State(const StateInfo& s, int depth) {
@@ -300,9 +320,12 @@ private:
                 if (s.parallel && !first) out += fmt::format("{}    --\n", pad); // Mermaid's concurrent regions
                 first = false;
                 State(*c, depth + 1);
+                // Mermaid puts what follows a `--` in the next region's section:
+                // a region's transitions are written in its own.
+                if (s.parallel) Edges(s.id, pad + "    ", child);
             }
         if (s.initial.Valid()) out += fmt::format("{}    [*] --> {}\n", pad, Node(s.initial));
-        Edges(s.id, pad + "    ");
+        if (!s.parallel) Edges(s.id, pad + "    ");
         out += fmt::format("{}}}\n", pad);
     }
 
@@ -397,6 +420,7 @@ private:
         while (!queue.empty()) {
             const StateId s = queue.back();
             queue.pop_back();
+            if (s == machine.global) continue; // it performs beside the current state; its transitions never fire
             for (const TransitionRule& rule : machine.transitions)
                 if (!rule.any && rule.from == s && rule.to.Valid() && rule.kind != TransitionKind::Pop)
                     Enter(rule.to, queue);
@@ -412,27 +436,70 @@ private:
                         index.Composite(s.id) ? " (nor to its substates)" : "", index.Name(initial)));
     }
 
-    /// The first transition that takes the machine out of leaf `leaf`, or null.
-    const TransitionRule* WayOut(StateId leaf) const {
-        for (const TransitionRule& rule : machine.transitions) {
-            if (rule.kind == TransitionKind::Typed && !rule.to.Valid()) continue;
-            if (rule.any) {
-                if (rule.kind == TransitionKind::Pop || !index.Within(leaf, rule.to)) return &rule;
-                continue;
+    /// Whether entering `target` makes `state` active again: `target` is
+    /// `state` or inside it, or holds it and each composite on the way down
+    /// enters the next state towards it (its initial substate; a parallel
+    /// state enters every region). Where a history leads is not followed: a
+    /// composite with one is taken as leading elsewhere.
+    bool Reenters(StateId target, StateId state) const {
+        if (index.Within(target, state)) return true;
+        if (!index.Within(state, target)) return false;
+        const std::vector<StateId> path = index.PathTo(state);
+        bool entered = false;
+        for (std::size_t i = 0; i + 1 < path.size(); ++i) {
+            entered = entered || path[i] == target;
+            if (!entered) continue;
+            const StateInfo* s = index.Get(path[i]);
+            if (!s || s->history != History::None) return false;
+            if (!s->parallel && s->initial != path[i + 1]) return false;
+        }
+        return true;
+    }
+
+    /// Whether `rule`, taken while `state` is active, leaves it: the change
+    /// exits, on the active path it is taken on, every state that is not a
+    /// proper ancestor of its target (docs/nested_states.md), and `state` is
+    /// among them and not entered again.
+    bool Leaves(const TransitionRule& rule, StateId state) const {
+        // That path: `from`'s, on down to `state` when `from` holds it (the
+        // machine's own, down to `state`, for an any-state transition).
+        const StateId start = rule.any || index.Within(state, rule.from) ? state : rule.from;
+        StateId exited;
+        for (const StateId s : index.PathTo(start))
+            if (s == rule.to || !index.Within(rule.to, s)) {
+                exited = s;
+                break;
             }
-            if (!index.Within(leaf, rule.from)) continue;
-            if (rule.kind == TransitionKind::Pop || rule.kind == TransitionKind::Push || rule.to != leaf) return &rule;
+        return exited.Valid() && index.Within(state, exited) && !Reenters(rule.to, state);
+    }
+
+    /// The first transition that takes the machine out of `state` (a leaf, or
+    /// a composite as a whole), or null: one of a state active with it (itself,
+    /// a state holding it or held by it, a state of another region beside it)
+    /// or of any state, that leaves it, or a push or pop.
+    const TransitionRule* WayOut(StateId state) const {
+        for (const TransitionRule& rule : machine.transitions) {
+            if (rule.kind == TransitionKind::Typed && !rule.to.Valid()) continue; // handled in place
+            if (!rule.any && (rule.from == machine.global || !index.Together(rule.from, state))) continue;
+            // an any-state transition into an active state is passed over
+            if (rule.any && rule.kind != TransitionKind::Pop && index.Within(state, rule.to)) continue;
+            if (rule.kind == TransitionKind::Pop || rule.kind == TransitionKind::Push) return &rule;
+            if (Leaves(rule, state)) return &rule;
         }
         return nullptr;
     }
 
     void NoWayOut(const StateInfo& s) {
-        if (index.Composite(s.id) || s.terminal || s.id == machine.global || !Reached(s.id)) return;
+        if (index.Composite(s.id) || s.id == machine.global || !Reached(s.id)) return;
+        for (const StateInfo* a = &s; a; a = index.Get(a->parent))
+            if (a->terminal) return; // meant never to be left, nor its substates
         if (WayOut(s.id)) return;
+        bool in_region = false;
+        for (const StateInfo* a = index.Get(s.parent); a; a = index.Get(a->parent)) in_region = in_region || a->region;
         Add(FindingKind::NoWayOut, {s.id},
-            fmt::format("state {} has no way out: no transition of its own, of a state holding it or of any state "
-                        "leaves it; if the machine is meant to stay there, say so with SetTerminal<{}>()",
-                        s.name, s.name));
+            fmt::format("state {} has no way out: no transition of its own, of a state holding it{} or of any "
+                        "state leaves it; if the machine is meant to stay there, say so with SetTerminal<{}>()",
+                        s.name, in_region ? ", of a state in another region beside it" : "", s.name));
     }
 
     /// Whether `rule` fires on every tick its state is tried: no condition, no wait, no gate that can refuse.
@@ -535,7 +602,7 @@ private:
                                 "state holding it or of any state) can route the machine on from it",
                                 s.name));
         }
-        if (s.terminal && !index.Composite(s.id))
+        if (s.terminal)
             if (const TransitionRule* out = WayOut(s.id))
                 Add(FindingKind::RuleCannotApply, {s.id},
                     fmt::format("state {} is marked terminal, but the machine can leave it: {}{}", s.name,

@@ -52,6 +52,16 @@ bool Holds(const std::vector<std::size_t>& parents, std::size_t outer, std::size
     return false;
 }
 
+/// Whether the region named `region` is the one named `outer` or one nested
+/// in it (in a parallel state that `outer` holds).
+bool InRegion(const std::vector<std::string>& names, const std::vector<std::size_t>& parents, std::string_view outer,
+              std::string_view region) {
+    if (region.empty()) return false;
+    if (region == outer) return true;
+    const std::size_t outer_id = IdOf(names, outer);
+    return outer_id != kTop && Holds(parents, outer_id, IdOf(names, region));
+}
+
 std::string TicksText(std::uint64_t ticks) { return ticks == kAnyTicks ? std::string("any") : fmt::format("{}", ticks); }
 
 std::string WhatText(const TransitionRule& rule) {
@@ -75,10 +85,11 @@ void PathRecorder::AddStates(std::span<const StateInfo> states) { SetNames(state
 
 void PathRecorder::OnTransition(const TransitionInfo& info) {
     // A change of the machine's own state leaves every region; a region's
-    // change, that region's state (the observer is not told of regions' exits).
+    // change, that region's state and the regions nested in it (the observer
+    // is not told of regions' exits).
     std::erase_if(open, [&](std::size_t i) {
         Visit& v = visits[i];
-        if (!info.region.empty() && v.region != info.region) return false;
+        if (!info.region.empty() && !InRegion(names, parents, info.region, v.region)) return false;
         v.ticks = current_tick >= v.entered ? current_tick - v.entered : 0;
         v.open = false;
         return true;
@@ -198,12 +209,16 @@ void TransitionCoverage::OnTransition(const TransitionInfo& info) {
                                       [&](const Tracked& t) { return t.name == info.machine; });
     const std::size_t to = tracked == machines.end() ? kTop : IdOf(tracked->names, info.to);
     // What the regions' current states are after this change: a change of the
-    // machine's own state leaves every region.
+    // machine's own state leaves every region, a region's change the regions
+    // nested in it.
     const auto update_regions = [&] {
         if (info.region.empty()) {
             tracked->regions.clear();
             return;
         }
+        std::erase_if(tracked->regions, [&](const auto& r) {
+            return r.first != info.region && InRegion(tracked->names, tracked->parents, info.region, r.first);
+        });
         const auto lane = std::find_if(tracked->regions.begin(), tracked->regions.end(),
                                        [&](const auto& r) { return r.first == info.region; });
         if (lane == tracked->regions.end()) tracked->regions.emplace_back(std::string(info.region), to);
@@ -212,6 +227,12 @@ void TransitionCoverage::OnTransition(const TransitionInfo& info) {
     if (outside) {
         if (to != kTop) update_regions();
         ++other_changes;
+        return;
+    }
+    // A pop back to a parallel state is heard as the pop, then as each of its
+    // regions' states resuming (cause Pop, the region named): part of the pop.
+    if (info.cause == Cause::Pop && !info.region.empty()) {
+        if (to != kTop) update_regions();
         return;
     }
     if (to == kTop) return note_unmatched();
@@ -224,7 +245,16 @@ void TransitionCoverage::OnTransition(const TransitionInfo& info) {
         ++other_changes;
         return;
     }
+    // Whether `state` was active before the change: an any-state transition
+    // into an active state is passed over (docs/nested_states.md).
+    const auto active = [&](std::size_t state) {
+        if (Holds(tracked->parents, state, from)) return true;
+        for (const auto& region : tracked->regions)
+            if (Holds(tracked->parents, state, region.second)) return true;
+        return false;
+    };
     auto fits = [&](const TransitionRule& rule) {
+        if (rule.any && rule.to.Valid() && active(rule.to.value)) return false;
         const bool reaches = rule.to.Valid() && Holds(tracked->parents, rule.to.value, to);
         switch (info.cause) {
         case Cause::Condition:

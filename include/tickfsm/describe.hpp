@@ -51,7 +51,10 @@ struct TransitionRule {
     StateId from;
     StateId to;
     TransitionKind kind = TransitionKind::Condition;
-    std::size_t order = 0; // its place among `from`'s transitions of its kind, from 0, in the order tried
+    /// Its place in `from`'s order, from 0, in the order tried: one numbering
+    /// for the condition transitions (Condition, WhenDone, Push and Pop
+    /// together), one for the events, one for the typed events.
+    std::size_t order = 0;
     bool forced = false;   // skips the gates
     bool any = false;
     bool always = false;   // no condition (To<T>()), or a typed event with no guard: it always holds
@@ -111,7 +114,7 @@ Text WriteMermaid(std::span<const Description> machines);
 /// What Validate() finds.
 enum class FindingKind : std::uint8_t {
     Unreachable,     // no transition reaches the state from the initial state
-    NoWayOut,        // once in the state the machine never leaves it, and it is not SetTerminal
+    NoWayOut,        // once in the state the machine never leaves it, and no SetTerminal state is or holds it
     NeverTried,      // an earlier transition of the same state (or of a parent) always holds first
     EventNotHandled, // a DeclareEvent'd event no state has a transition on
     RuleCannotApply, // a history, pass-through or terminal rule that can have no effect

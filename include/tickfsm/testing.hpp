@@ -95,7 +95,8 @@ private:
 
 /// Drives one machine (a StateManager or a class derived from it) through a
 /// script: each call is a step, performed at once. Ticks are counted from 0
-/// by the Perform calls the scenario makes: a state entered during the n-th
+/// by the Perform calls the scenario makes (one that throws too, as the
+/// machine counts its tick): a state entered during the n-th
 /// Perform (from 0), or by a step after it and before the next (Send, Call,
 /// AfterEachTick), is entered on tick n or n + 1 respectively, and a visit
 /// lasts the tick it was left on minus the tick it was entered on. While the
@@ -211,16 +212,28 @@ public:
     }
 
 private:
-    void StampTick(std::uint64_t tick) {
+    void StampTick(std::uint64_t tick) noexcept {
         recorder.SetTick(tick);
         if (timeline) timeline->SetTick(tick);
     }
 
+    /// Moves the scenario to its next tick when destroyed.
+    struct TickCount {
+        Scenario& scenario;
+        ~TickCount() {
+            ++scenario.current_tick;
+            scenario.StampTick(scenario.current_tick);
+        }
+    };
+
     void PerformOnce(const Action& action) {
         StampTick(current_tick);
-        machine->Perform(action);
-        ++current_tick;
-        StampTick(current_tick);
+        {
+            // A Perform that throws still counts its tick, as the machine does
+            // (docs/errors.md); a guard rather than a catch, for -fno-exceptions.
+            const TickCount count{*this};
+            machine->Perform(action);
+        }
         if (follow_up) follow_up(*machine);
     }
 
@@ -239,7 +252,11 @@ struct CoverageRow {
     std::string machine;   // the name the machine is observed under
     std::string from;      // "(any)" for an any-state transition
     std::string to;        // "(buried)" for a pop, "(in place)" for a typed event handled in place
-    std::string what;      // "condition 0", "event Jump", "push (condition 1)", ...
+    /// "condition 0", "condition 1 (forced)", "when done, condition 2",
+    /// "push, condition 3", "pop, condition 4", "event Jump": the number is
+    /// the transition's `order` (one numbering for the state's condition
+    /// transitions, the four kinds together).
+    std::string what;
     TransitionRule rule;   // as StateManager::Transitions() gives it
     std::size_t fired = 0; // times it fired
 };
@@ -247,12 +264,15 @@ struct CoverageRow {
 /// An Observer that counts, for each transition of the machines it tracks,
 /// how often it fired. A change is matched to its transition by the cause
 /// the observer hears: the state left (or one holding it, or an any-state
-/// transition), the kind, the condition's place or the event, and a target
+/// transition whose target was not active: the machine passes over the
+/// others), the kind, the condition's place or the event, and a target
 /// holding the state entered; where two transitions of the active path would
 /// fit, the one tried first is counted. A region's transition that leaves
-/// its parallel state is looked for among the active regions' states too. Changes that are not transitions of
-/// the table (the initial entry, direct changes, NextState requests, pushes
-/// and pops asked for by hooks) are counted apart. Compiled once, in lib/.
+/// its parallel state is looked for among the active regions' states too.
+/// Changes that are not transitions of the table (the initial entry, direct
+/// changes, NextState requests, pushes and pops asked for by hooks) are
+/// counted apart; the regions' states a pop resumes are part of the pop.
+/// Compiled once, in lib/.
 class TransitionCoverage final : public Observer {
 public:
     /// Tracks the machine observed under `machine`: its states and transitions

@@ -3,6 +3,7 @@
 
 #include <catch2/catch.hpp>
 
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -19,6 +20,7 @@
 #include "weapon/weapon.hpp"
 
 using tickfsm::testing::CoverageRow;
+using tickfsm::testing::ExpectedVisit;
 using tickfsm::testing::kAnyTicks;
 using tickfsm::testing::Scenario;
 using tickfsm::testing::TransitionCoverage;
@@ -202,6 +204,108 @@ TEST_CASE("A scenario records each parallel region's visits, in the order they b
     CHECK(run.Path()[4].region.empty());
 }
 
+namespace {
+struct Flags {
+    int go = 0;
+    bool back = false;
+};
+struct Top {};
+struct Main {};
+struct Home {};
+struct Dance {};
+struct Steps {};
+struct Step {};
+struct Beat {};
+struct Tap {};
+struct Fight {};
+struct Fists {};
+struct Jab {};
+struct Feet {};
+struct Kick {};
+struct Radio {};
+struct Tune {};
+
+// Top holds the regions Main {Home, Dance, Fight} and Radio {Tune}; Dance and
+// Fight, inside Main, are parallel: Dance {Steps {Step}, Beat {Tap}}, Fight
+// {Fists {Jab}, Feet {Kick}}. Step and Jab go back Home, leaving theirs.
+class Deck : public tickfsm::StateManager<Flags, Pad> {
+public:
+    explicit Deck(Flags& f) : StateManager(f) {
+        SetInitialState<Top>();
+        SetRegions<Top, Main, Radio>();
+        SetSubstates<Main, Home, Dance, Fight>();
+        SetRegions<Dance, Steps, Beat>();
+        SetSubstates<Steps, Step>();
+        SetSubstates<Beat, Tap>();
+        SetRegions<Fight, Fists, Feet>();
+        SetSubstates<Fists, Jab>();
+        SetSubstates<Feet, Kick>();
+        SetSubstates<Radio, Tune>();
+        From<Home>().To<Dance>([](const Flags& c) { return c.go == 1; }).To<Fight>([](const Flags& c) {
+            return c.go == 2;
+        });
+        From<Step>().To<Home>([](const Flags& c) { return c.back; });
+        From<Jab>().To<Home>([](const Flags& c) { return c.back; });
+    }
+};
+
+// Home -> Dance on tick 1, Step -> Home on tick 2, Home -> Fight on tick 3,
+// Jab -> Home on tick 4, then one tick more.
+template <class Manager>
+void DanceFightAndBack(Scenario<Manager>& run) {
+    auto go = [](int to) { return [to](Flags& c) { c.go = to, c.back = to == 0; }; };
+    run.Ticks(1).Call(go(1)).Ticks(1).Call(go(0)).Ticks(1).Call(go(2)).Ticks(1).Call(go(0)).Ticks(1);
+    run.Call([](Flags& c) { c.back = false; }).Ticks(1);
+}
+} // namespace
+
+TEST_CASE("A scenario closes the visits of a parallel state's regions when the region holding it leaves it",
+          "[testing][scenario][regions]") {
+    Flags f;
+    Deck m(f);
+    Scenario run(m, "deck");
+    DanceFightAndBack(run);
+    const auto check = run.Expect({{"Top", 6},
+                                   {"Top/Main/Home", 1},
+                                   {"Tune", 6},
+                                   {"Dance", 1},
+                                   {"Top/Main/Dance/Steps/Step", 1},
+                                   {"Tap", 1},
+                                   {"Home", 1},
+                                   {"Fight", 1},
+                                   {"Jab", 1},
+                                   {"Kick", 1},
+                                   {"Home", 2}});
+    INFO(check.message);
+    CHECK(check);
+    std::vector<std::string> open;
+    for (const auto& visit : run.Path())
+        if (visit.open) open.push_back(visit.state);
+    CHECK(open == std::vector<std::string>{"Top", "Tune", "Home"});
+}
+
+TEST_CASE("A scenario counts a tick whose Perform threw, as the machine counts it", "[testing][scenario]") {
+    Hero h;
+    tickfsm::StateManager<Hero, Input> m(h);
+    m.SetInitialState<Idle>().To<Jump>([](const Hero& hero, const Input& in) {
+        if (in.jump && !hero.ground) throw std::runtime_error("no ground to jump from");
+        return in.jump;
+    });
+    m.From<Jump>();
+    Scenario run(m, "hero");
+    h.ground = false;
+    run.Ticks(2);
+    CHECK_THROWS_AS(run.Ticks(1, {.jump = true}), std::runtime_error);
+    CHECK(run.Tick() == 3);
+    h.ground = true;
+    run.Ticks(1);
+    CHECK(m.TicksInState() == 4);
+    run.Ticks(1, {.jump = true});
+    const auto check = run.Expect({{"Idle", 4}, {"Jump", 1}});
+    INFO(check.message);
+    CHECK(check);
+}
+
 TEST_CASE("A scenario keeps a timeline on its ticks", "[testing][scenario][timeline]") {
     Hero h;
     HeroMachine m(h);
@@ -319,6 +423,29 @@ TEST_CASE("Coverage counts any-state event transitions, and pushes and pops aske
     m.SetObserver(nullptr);
 }
 
+TEST_CASE("Coverage passes over an any-state transition whose target holds the state left, as the machine does",
+          "[testing][coverage][nested]") {
+    Hero h;
+    tickfsm::StateManager<Hero, Input> m(h);
+    m.SetSubstates<Combat, Chase, Strike>();
+    m.FromAny().On("hit").To<Combat>(); // from anywhere but Combat
+    m.SetInitialState<Idle>();
+    m.From<Chase>().To<Strike>([](const Hero&, const Input& in) { return in.jump; });
+    m.From<Strike>().On("hit").To<Chase>().To<Idle>([](const Hero& hero) { return !hero.ground; });
+    TransitionCoverage coverage;
+    coverage.Watch(m, "fighter");
+    m.Perform({});
+    m.SendEvent("hit");        // Idle -> Combat/Chase by the any-state transition
+    m.Perform({.jump = true}); // Chase -> Strike
+    m.SendEvent("hit");        // Combat is active: Strike's own transition takes it
+    CHECK(m.IsIn<Chase>());
+    INFO(coverage.Table());
+    CHECK(coverage.Unmatched().empty());
+    CHECK(FiredOf(coverage, "(any)", "Combat") == 1);
+    CHECK(FiredOf(coverage, "Strike", "Chase") == 1);
+    m.SetObserver(nullptr);
+}
+
 TEST_CASE("Coverage counts a region's transitions, one leaving its parallel state too", "[testing][coverage][regions]") {
     Body b;
     tickfsm::StateManager<Body, Pad> m(b);
@@ -343,6 +470,97 @@ TEST_CASE("Coverage counts a region's transitions, one leaving its parallel stat
     CHECK(FiredOf(coverage, "Sprint", "Dead") == 1);
     CHECK(coverage.OtherChanges() == 3); // Alive entered, then each region
     m.SetObserver(nullptr);
+}
+
+TEST_CASE("Coverage forgets the regions of a parallel state nested in a region once that state is left",
+          "[testing][coverage][regions]") {
+    Flags f;
+    Deck m(f);
+    TransitionCoverage coverage;
+    coverage.Track(m, "deck");
+    Scenario run(m, "deck");
+    run.Also(coverage);
+    DanceFightAndBack(run);
+    INFO(coverage.Table());
+    CHECK(coverage.Unmatched().empty());
+    // Each leaving is heard as "Dance -> Home" and "Fight -> Home" in Main:
+    // only Fight's regions, not Dance's left before, can have made the second.
+    CHECK(FiredOf(coverage, "Step", "Home") == 1);
+    CHECK(FiredOf(coverage, "Jab", "Home") == 1);
+    CHECK(coverage.NeverFired().empty());
+}
+
+namespace {
+struct Squad {
+    bool shake = false, run = false, dead = false;
+};
+struct Shaken {};
+
+// Alive {Legs {Stand, Sprint}, Arms {Lower}}, pushed under Shaken and popped
+// back; Lower -> Dead leaves Alive.
+class Soldier : public tickfsm::StateManager<Squad, Pad> {
+public:
+    explicit Soldier(Squad& s) : StateManager(s) {
+        SetPushCapacity<1>();
+        SetInitialState<Alive>().Push<Shaken>([](const Squad& c) { return c.shake; });
+        SetRegions<Alive, Legs, Arms>();
+        SetSubstates<Legs, Stand, Sprint>();
+        SetSubstates<Arms, Lower>();
+        From<Stand>().To<Sprint>([](const Squad& c) { return c.run; });
+        From<Lower>().To<Dead>([](const Squad& c) { return c.dead; });
+        From<Shaken>().Pop([](const Squad& c) { return !c.shake; });
+        From<Dead>();
+    }
+};
+} // namespace
+
+TEST_CASE("Coverage takes the regions a pop resumes as part of the pop, and knows them after it",
+          "[testing][coverage][regions][push]") {
+    // What the machine tells an observer of a push over Alive and the pop
+    // back: the pop, then each region's state resuming, in region order.
+    Squad squad;
+    Soldier m(squad);
+    for (const bool asked_for_by_code : {false, true}) {
+        CAPTURE(asked_for_by_code);
+        const std::size_t pop = asked_for_by_code ? tickfsm::TransitionInfo::kNoCondition : 0;
+        TransitionCoverage coverage;
+        coverage.Track(m, "soldier");
+        tickfsm::testing::PathRecorder recorder;
+        recorder.AddStates(m.States());
+        auto hear = [&](std::uint64_t tick, std::string_view from, std::string_view to, tickfsm::Cause cause,
+                        std::size_t condition, std::string_view region = {}) {
+            tickfsm::TransitionInfo info;
+            info.machine = "soldier";
+            info.from = from;
+            info.to = to;
+            info.cause = cause;
+            info.condition = condition;
+            info.region = region;
+            recorder.SetTick(tick);
+            recorder.OnTransition(info);
+            coverage.OnTransition(info);
+        };
+        hear(0, "", "Alive", tickfsm::Cause::Initial, 0);
+        hear(0, "", "Stand", tickfsm::Cause::Initial, 0, "Legs");
+        hear(0, "", "Lower", tickfsm::Cause::Initial, 0, "Arms");
+        hear(2, "Alive", "Shaken", tickfsm::Cause::Push, pop);
+        hear(4, "Shaken", "Alive", tickfsm::Cause::Pop, pop);
+        hear(4, "Shaken", "Stand", tickfsm::Cause::Pop, pop, "Legs");
+        hear(4, "Shaken", "Lower", tickfsm::Cause::Pop, pop, "Arms");
+        hear(6, "Alive", "Dead", tickfsm::Cause::Condition, 0); // Lower's transition leaves Alive
+        recorder.SetTick(7);
+        INFO(coverage.Table());
+        CHECK(coverage.Unmatched().empty());
+        CHECK(FiredOf(coverage, "Shaken", "(buried)") == (asked_for_by_code ? 0u : 1u));
+        CHECK(FiredOf(coverage, "Alive", "Shaken") == (asked_for_by_code ? 0u : 1u));
+        CHECK(FiredOf(coverage, "Lower", "Dead") == 1);
+        CHECK(coverage.OtherChanges() == (asked_for_by_code ? 5u : 3u)); // the first states, and the push and pop
+        const std::vector<ExpectedVisit> path{{"Alive", 2}, {"Stand", 2}, {"Lower", 2}, {"Shaken", 2},
+                                              {"Alive", 2}, {"Stand", 2}, {"Lower", 2}, {"Dead", 1}};
+        const auto check = tickfsm::testing::ComparePath(recorder.Path(), path);
+        INFO(check.message);
+        CHECK(check);
+    }
 }
 
 TEST_CASE("Coverage lists a change that no transition of the table fits", "[testing][coverage]") {

@@ -499,3 +499,121 @@ TEST_CASE("Mermaid labels keep a template's angle brackets, a hash and a percent
     CHECK(mermaid.find(" : 0. 100#37;#37; #lt;done#gt; #35;1\n") != std::string::npos);
     CHECK(mermaid.find('<') == std::string::npos);
 }
+
+TEST_CASE("Validate follows no transition of the global state: a global state's own transitions never fire",
+          "[validate]") {
+    Hero hero;
+    Manager m(hero);
+    m.SetInitialState<Idle>().To<Walk>(&CanJump);
+    m.From<Walk>().To<Idle>(&CanJump);
+    m.From<Ghost>().To<Lost>(&CanJump);
+    m.From<Lost>().To<Idle>(&CanJump);
+    tickfsm::Description d = m.Describe();
+    d.global = m.IdOf<Ghost>(); // a description made by hand may hold such a global state
+    const auto found = tickfsm::Validate(d);
+    INFO(Messages(found));
+    REQUIRE(found.size() == 1);
+    CHECK(found[0].kind == tickfsm::FindingKind::Unreachable);
+    CHECK(found[0].names[0] == "Lost");
+}
+
+TEST_CASE("A region's state is left with its parallel state by another region's transition out of it",
+          "[validate]") {
+    struct M : Manager {
+        M(Hero& h, bool out) : Manager(h) {
+            SetInitialState<Alive>();
+            SetRegions<Alive, Legs, Arms>();
+            SetSubstates<Legs, Stand>();
+            SetSubstates<Arms, Lower, Aim>();
+            From<Lower>().To<Aim>(&CanJump);
+            if (out) From<Aim>().To<Dead>([](const Hero& c) { return c.hit; }); // leaves Stand too
+            else From<Aim>().To<Lower>([](const Hero& c) { return c.hit; });    // stays in Arms
+            SetTerminal<Dead>();
+        }
+    };
+    Hero hero;
+    M out(hero, true);
+    INFO(Messages(out.Validate()));
+    CHECK(out.Validate().empty());
+    M within(hero, false);
+    const auto found = Of(within.Validate(), tickfsm::FindingKind::NoWayOut);
+    INFO(Messages(within.Validate()));
+    REQUIRE(found.size() == 1);
+    CHECK(found[0].names[0] == "Stand");
+}
+
+TEST_CASE("A terminal composite covers its substates, and is reported when the machine can leave it",
+          "[validate]") {
+    struct M : Manager {
+        M(Hero& h, bool way_back) : Manager(h) {
+            SetSubstates<Dead, Fall, Lost>();
+            SetInitialState<Idle>().To<Dead>([](const Hero& c) { return c.hit; });
+            From<Fall>().To<Lost>(&CanJump); // within Dead
+            if (way_back) From<Lost>().To<Idle>(&CanJump);
+            SetTerminal<Dead>();
+        }
+    };
+    Hero hero;
+    M closed(hero, false);
+    INFO(Messages(closed.Validate()));
+    CHECK(closed.Validate().empty());
+    M open(hero, true);
+    const auto found = open.Validate();
+    INFO(Messages(found));
+    REQUIRE(found.size() == 1);
+    CHECK(found[0].kind == tickfsm::FindingKind::RuleCannotApply);
+    CHECK(found[0].message == "state Dead is marked terminal, but the machine can leave it: condition 0 of Lost");
+}
+
+TEST_CASE("A leaf whose only exit enters it again through its parent's initial substate has no way out",
+          "[validate]") {
+    enum class Exit { CombatToCombat, AttackToCombat, CombatWithHistory, CombatToBlock };
+    struct M : Manager {
+        M(Hero& h, Exit exit) : Manager(h) {
+            SetSubstates<Combat, Attack, Block>();
+            SetInitialState<Idle>().To<Combat>(&CanJump);
+            From<Block>().To<Idle>(&CanJump);
+            if (exit == Exit::AttackToCombat) From<Attack>().To<Combat>(&CanJump);
+            else if (exit == Exit::CombatToBlock) From<Combat>().To<Block>(&CanJump);
+            else From<Combat>().To<Combat>(&CanJump);
+            if (exit == Exit::CombatWithHistory) SetHistory<Combat>(tickfsm::History::Shallow);
+        }
+    };
+    Hero hero;
+    for (const Exit exit : {Exit::CombatToCombat, Exit::AttackToCombat}) {
+        M m(hero, exit);
+        const auto found = Of(m.Validate(), tickfsm::FindingKind::NoWayOut);
+        INFO(Messages(m.Validate()));
+        REQUIRE(found.size() == 1);
+        CHECK(found[0].names[0] == "Attack");
+    }
+    // Where a history leads is not followed: it is taken as a way out. Block is one.
+    for (const Exit exit : {Exit::CombatWithHistory, Exit::CombatToBlock}) {
+        M m(hero, exit);
+        INFO(Messages(m.Validate()));
+        CHECK(Of(m.Validate(), tickfsm::FindingKind::NoWayOut).empty());
+    }
+}
+
+TEST_CASE("Mermaid writes a transition of a region's own in that region's section of its parallel state",
+          "[describe][mermaid]") {
+    Hero hero;
+    Manager m(hero);
+    m.SetInitialState<Alive>();
+    m.SetRegions<Alive, Legs, Arms>();
+    m.SetSubstates<Legs, Stand, Run>();
+    m.SetSubstates<Arms, Lower, Aim>();
+    m.From<Legs>().To<Run>(&CanJump, "legs run");
+    m.From<Arms>().To<Aim>(&CanJump, "arms aim");
+    const std::string mermaid = tickfsm::WriteMermaid(m.Describe());
+    INFO(mermaid);
+    auto node = [](tickfsm::StateId id) { return "m0s" + std::to_string(id.value); };
+    const std::size_t divider = mermaid.find("\n        --\n"); // Mermaid's sections: Legs's, then Arms's
+    const std::size_t legs = mermaid.find(node(m.IdOf<Legs>()) + " --> " + node(m.IdOf<Run>()) + " : 0. legs run\n");
+    const std::size_t arms = mermaid.find(node(m.IdOf<Arms>()) + " --> " + node(m.IdOf<Aim>()) + " : 0. arms aim\n");
+    REQUIRE(divider != std::string::npos);
+    REQUIRE(legs != std::string::npos);
+    REQUIRE(arms != std::string::npos);
+    CHECK(legs < divider);
+    CHECK(arms > divider);
+}
