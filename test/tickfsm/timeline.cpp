@@ -254,6 +254,39 @@ TEST_CASE("An observer list passes every call to each of its observers in order"
     CHECK(second.ends_with(" -> Idle\nIdle -> Run\nThe current state Run has no transition for event Go.\n"));
 }
 
+TEST_CASE("An observer added to an observer list while it passes a call on hears the calls after it",
+          "[timeline][observer]") {
+    struct Counter : tickfsm::Observer {
+        int transitions = 0;
+        void OnTransition(const tickfsm::TransitionInfo&) override { ++transitions; }
+    };
+    // On the first transition it hears, adds many: the list grows and moves
+    // while it walks it.
+    struct Adder : tickfsm::Observer {
+        tickfsm::ObserverList* list = nullptr;
+        Counter more[40];
+        void OnTransition(const tickfsm::TransitionInfo&) override {
+            if (list->Size() > 2) return;
+            for (Counter& c : more) list->Add(c);
+        }
+    };
+    Hero h;
+    HeroMachine m(h);
+    Adder adder;
+    Counter after;
+    tickfsm::ObserverList list{&adder, &after};
+    adder.list = &list;
+    m.SetObserver(&list, "hero");
+    m.Perform({}); // the initial transition
+    CHECK(list.Size() == 42);
+    CHECK(after.transitions == 1);
+    CHECK(adder.more[0].transitions == 0);
+    CHECK(m.SendEvent("Go"));
+    CHECK(after.transitions == 2);
+    CHECK(adder.more[0].transitions == 1);
+    CHECK(adder.more[39].transitions == 1);
+}
+
 namespace {
 
 struct Body {
