@@ -132,6 +132,22 @@ TEST_CASE("A timeline shows nested states as slices around their substates", "[t
     CHECK(json.find("\"name\":\"Combat\"") < json.find("\"name\":\"Chase\""));
 }
 
+TEST_CASE("A timeline watching a machine before it is configured shows its nested states", "[timeline][nested]") {
+    Hero h;
+    tickfsm::StateManager<Hero, Input> m(h);
+    std::string json;
+    tickfsm::TimelineWriter timeline(json);
+    timeline.Watch(m, "fighter");
+    m.SetSubstates<Combat, Chase, Strike>();
+    m.SetInitialState<Combat>();
+    m.Perform({});
+    timeline.SetTick(3);
+    timeline.Finish();
+    CHECK(Count(json, "\"ph\":\"X\"") == 2);
+    CHECK(Has(json, "{\"name\":\"Combat\",\"cat\":\"state\",\"ph\":\"X\",\"ts\":0,\"dur\":3000,"));
+    CHECK(Has(json, "{\"name\":\"Chase\",\"cat\":\"state\",\"ph\":\"X\",\"ts\":0,\"dur\":3000,"));
+}
+
 TEST_CASE("A timeline shows only the current states of a machine whose states it was not told", "[timeline][nested]") {
     Hero h;
     tickfsm::StateManager<Hero, Input> m(h);
