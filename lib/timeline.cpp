@@ -204,13 +204,19 @@ void TimelineWriter::OnTransition(const TransitionInfo& info) {
     const std::vector<std::string> path = PathOf(tracks[t], info.to);
     const std::string left =
         fmt::format(",{},\"to\":{},\"left_tick\":{}", CauseMembers("left_by", info), Quoted(info.to), current_tick);
+    // The change keeps the active states above the one it named (its
+    // target), and enters that one and those below it again even when they
+    // were active (a composite entered from its own substate, or from itself).
+    std::size_t named = path.size() - 1;
+    if (!info.target.empty())
+        for (std::size_t i = 0; i < path.size(); ++i)
+            if (path[i] == info.target) named = i;
     // What the observer cannot see (a start, a Reset, an observer attached
     // mid-run) shows as every open slice ending here.
     std::size_t keep = 0;
     const std::vector<Open>& open = tracks[t].open;
     if (info.cause != Cause::Initial && !open.empty() && open.back().state == info.from) {
-        while (keep < open.size() && keep < path.size() && open[keep].state == path[keep]) ++keep;
-        if (keep == path.size() && info.from == info.to) --keep; // the state is left and entered again
+        while (keep < open.size() && keep < named && open[keep].state == path[keep]) ++keep;
         // A push buries the whole active path and a pop leaves the whole pushed one.
         if (info.cause == Cause::Push || info.cause == Cause::Pop) keep = 0;
     }

@@ -41,6 +41,15 @@ struct TransitionInfo {
     std::size_t condition = 0;
     const Event* event = nullptr;   // Cause::Event only
     std::string_view region;        // the region whose state changed; empty for the machine's own states
+    /// The state the transition named, before the change went down to the
+    /// leaf `to` by initial substates or history: `to` itself, or a composite
+    /// that holds it. Every active state from it down was left and is entered
+    /// again. Empty when not told: read it as `to`.
+    std::string_view target;
+    /// The state whose transition list held the transition that fired (the
+    /// current state or one that holds it); empty for FromAny()'s and for a
+    /// change asked for (NextState, TrySetState, ForceSetState, Push, Pop, ...).
+    std::string_view owner;
     /// `condition` of a push or pop that no transition made.
     static constexpr std::size_t kNoCondition = static_cast<std::size_t>(-1);
 };

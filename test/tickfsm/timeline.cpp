@@ -179,6 +179,40 @@ TEST_CASE("A state left and entered again is two slices", "[timeline]") {
     CHECK(Has(json, "\"ts\":4000,\"dur\":1000,"));
 }
 
+TEST_CASE("A composite a transition enters again from inside is left and entered again", "[timeline][nested]") {
+    // What a machine with Combat = {Chase, Strike} reports for
+    // From<Strike>().To<Combat>() and From<Combat>().To<Combat>(): the leaf
+    // entered in `to`, the composite named in `target`.
+    Hero h;
+    tickfsm::StateManager<Hero, Input> m(h);
+    m.SetSubstates<Combat, Chase, Strike>();
+    m.SetInitialState<Combat>();
+    std::string json;
+    tickfsm::TimelineWriter timeline(json);
+    timeline.AddStates("fighter", m.States());
+    auto report = [&](std::uint64_t tick, std::string_view from, std::string_view to, std::string_view target) {
+        tickfsm::TransitionInfo info;
+        info.machine = "fighter";
+        info.from = from;
+        info.to = to;
+        info.target = target;
+        info.cause = from.empty() ? tickfsm::Cause::Initial : tickfsm::Cause::Condition;
+        timeline.SetTick(tick);
+        timeline.OnTransition(info);
+    };
+    report(0, "", "Chase", "Combat");
+    report(2, "Chase", "Strike", "Strike");
+    report(4, "Strike", "Chase", "Combat"); // From<Strike>().To<Combat>()
+    report(8, "Chase", "Chase", "Combat");  // From<Combat>().To<Combat>()
+    timeline.SetTick(10);
+    timeline.Finish();
+    CHECK(Count(json, "{\"name\":\"Combat\",\"cat\":\"state\",\"ph\":\"X\"") == 3);
+    CHECK(Has(json, "{\"name\":\"Combat\",\"cat\":\"state\",\"ph\":\"X\",\"ts\":0,\"dur\":4000,"));
+    CHECK(Has(json, "{\"name\":\"Combat\",\"cat\":\"state\",\"ph\":\"X\",\"ts\":4000,\"dur\":4000,"));
+    CHECK(Has(json, "{\"name\":\"Combat\",\"cat\":\"state\",\"ph\":\"X\",\"ts\":8000,\"dur\":2000,"));
+    CHECK(Count(json, "{\"name\":\"Chase\",\"cat\":\"state\",\"ph\":\"X\"") == 3);
+}
+
 TEST_CASE("Events, unhandled events and warnings are instants on the machine's track", "[timeline]") {
     Hero h;
     HeroMachine m(h);
