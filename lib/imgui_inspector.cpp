@@ -1,6 +1,7 @@
-// The drawing half of tickfsm's inspector (include/tickfsm/imgui_inspector.hpp):
-// plain data in, Dear ImGui calls out. Compiled once, into tickfsm::imgui, so
-// imgui.h stays out of every header of tickfsm.
+// The compiled half of tickfsm's inspector (include/tickfsm/imgui_inspector.hpp):
+// the transition history's names, and the drawing: plain data in, Dear ImGui
+// calls out. Compiled once, into tickfsm::imgui, so imgui.h stays out of every
+// header of tickfsm.
 
 #include "tickfsm/imgui_inspector.hpp"
 
@@ -23,6 +24,55 @@ struct InspectorCache {
     List<TransitionRule> transitions;
 };
 } // namespace detail
+
+namespace {
+std::size_t HashName(std::string_view name) noexcept {
+    std::uint64_t h = 14695981039346656037ull; // FNV-1a
+    for (const char c : name) h = (h ^ static_cast<unsigned char>(c)) * 1099511628211ull;
+    return static_cast<std::size_t>(h);
+}
+} // namespace
+
+TransitionHistory::TransitionHistory(std::size_t capacity) : entries(capacity == 0 ? 1 : capacity), slots(64, 0) {}
+TransitionHistory::~TransitionHistory() = default;
+
+std::string_view TransitionHistory::Keep(std::string_view name) {
+    if (name.empty()) return {};
+    const std::size_t mask = slots.size() - 1;
+    std::size_t at = HashName(name) & mask;
+    for (; slots[at] != 0; at = (at + 1) & mask)
+        if (names[slots[at] - 1] == name) return names[slots[at] - 1];
+    auto text = std::make_unique<char[]>(name.size());
+    std::copy_n(name.data(), name.size(), text.get());
+    names.emplace_back(text.get(), name.size());
+    texts.push_back(std::move(text));
+    slots[at] = static_cast<std::uint32_t>(names.size());
+    if (names.size() * 2 > slots.size()) { // at most half full: probes stay short
+        std::vector<std::uint32_t> grown(slots.size() * 2, 0);
+        for (std::size_t i = 0; i < names.size(); ++i) {
+            std::size_t to = HashName(names[i]) & (grown.size() - 1);
+            while (grown[to] != 0) to = (to + 1) & (grown.size() - 1);
+            grown[to] = static_cast<std::uint32_t>(i + 1);
+        }
+        slots = std::move(grown);
+    }
+    return names.back();
+}
+
+void TransitionHistory::OnTransition(const TransitionInfo& info) {
+    HistoryEntry& entry = entries[next];
+    entry.tick = current_tick;
+    entry.machine = Keep(info.machine);
+    entry.from = Keep(info.from);
+    entry.to = Keep(info.to);
+    entry.region = Keep(info.region);
+    entry.event = info.event ? Keep(info.event->enumerator.empty() ? info.event->name : info.event->enumerator)
+                             : std::string_view{};
+    entry.cause = info.cause;
+    entry.condition = info.condition;
+    next = next + 1 == entries.size() ? 0 : next + 1;
+    ++total;
+}
 
 InspectorState::InspectorState(const TransitionHistory* history) : transition_history(history) {}
 InspectorState::~InspectorState() = default;

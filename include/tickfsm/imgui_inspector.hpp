@@ -8,7 +8,8 @@
 //
 // Nothing here runs on the tick path. A machine pays for the history only
 // while a TransitionHistory is attached as its observer (SetObserver), and
-// the history allocates once, when it is constructed.
+// the history allocates when it is constructed and once for each name it has
+// not heard before, never for a transition of names it knows.
 
 #include <cstddef>
 #include <cstdint>
@@ -32,7 +33,9 @@ namespace tickfsm {
 inline constexpr std::uint32_t kInspectorActiveRowColor = 0x1F7A3Au;
 
 /// One change of state, as TransitionHistory keeps it. The names point into
-/// the machine's table and the name given to SetObserver, which outlive it.
+/// the history's own copies: they stay valid while the history lives, after
+/// the machine that reported them is gone (a machine's private table, with
+/// the names of its keyed states, goes with it).
 struct HistoryEntry {
     std::uint64_t tick = 0;        // the game loop's clock (TransitionHistory::SetTick) when it happened
     std::string_view machine;      // the name given to SetObserver
@@ -45,32 +48,24 @@ struct HistoryEntry {
 };
 
 /// An Observer that keeps the last `capacity` transitions of the machines it
-/// is attached to, for the inspector's history. It allocates once, in its
-/// constructor; after that a transition is one copy into a ring.
+/// is attached to, for the inspector's history. It keeps one copy of each
+/// name it hears (machines, states, regions, events) for as long as it lives:
+/// a transition of names it has heard before is one copy into a ring, with no
+/// allocation. Compiled once, in lib/imgui_inspector.cpp.
 class TransitionHistory : public Observer {
 public:
     /// Keeps the last `capacity` transitions (at least one).
-    explicit TransitionHistory(std::size_t capacity = 64) : entries(capacity == 0 ? 1 : capacity) {}
+    explicit TransitionHistory(std::size_t capacity = 64);
+    ~TransitionHistory() override;
+    TransitionHistory(const TransitionHistory&) = delete;
+    TransitionHistory& operator=(const TransitionHistory&) = delete;
 
     /// Stamps the transitions that follow with `tick`: the game loop calls it
     /// before it ticks, since an observer cannot know the game's clock.
     void SetTick(std::uint64_t tick) noexcept { current_tick = tick; }
 
     /// Records one change (called by the machine).
-    void OnTransition(const TransitionInfo& info) override {
-        HistoryEntry& entry = entries[next];
-        entry.tick = current_tick;
-        entry.machine = info.machine;
-        entry.from = info.from;
-        entry.to = info.to;
-        entry.region = info.region;
-        entry.event = info.event ? (info.event->enumerator.empty() ? info.event->name : info.event->enumerator)
-                                 : std::string_view{};
-        entry.cause = info.cause;
-        entry.condition = info.condition;
-        next = next + 1 == entries.size() ? 0 : next + 1;
-        ++total;
-    }
+    void OnTransition(const TransitionInfo& info) override;
 
     /// How many transitions are kept now (at most Capacity()).
     std::size_t Size() const noexcept { return total < entries.size() ? static_cast<std::size_t>(total) : entries.size(); }
@@ -83,17 +78,23 @@ public:
         const std::size_t n = entries.size();
         return entries[(next + n - 1 - i % n) % n];
     }
-    /// Forgets every transition (keeps the memory).
+    /// Forgets every transition (keeps the memory and the names).
     void Clear() noexcept {
         next = 0;
         total = 0;
     }
 
 private:
+    /// The history's copy of `name` (empty stays empty).
+    std::string_view Keep(std::string_view name);
+
     std::vector<HistoryEntry> entries;
     std::size_t next = 0;
     std::uint64_t total = 0;
     std::uint64_t current_tick = 0;
+    std::vector<std::unique_ptr<char[]>> texts; // one per distinct name, never moved
+    std::vector<std::string_view> names;        // names[i] views texts[i]
+    std::vector<std::uint32_t> slots;           // open addressing by hash: 0 empty, else an index of names + 1
 };
 
 namespace detail {

@@ -8,6 +8,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <memory>
 #include <cstddef>
 #include <new>
 #include <random>
@@ -136,7 +137,7 @@ TEST_CASE("A transition history keeps the newest transitions and drops the oldes
     CHECK(history.Size() == 0);
 }
 
-TEST_CASE("A transition history allocates nothing per transition once constructed", "[inspector][history]") {
+TEST_CASE("A transition history allocates nothing per transition of names it has heard", "[inspector][history]") {
     Hero hero;
     HeroMachine m(hero);
     tickfsm::TransitionHistory history(4);
@@ -153,6 +154,46 @@ TEST_CASE("A transition history allocates nothing per transition once constructe
     counting = false;
     CHECK(history.Total() == 101); // the first of the 100 ticks changes nothing
     CHECK(allocations == 0);
+}
+
+namespace {
+enum class CreatureState : int { Idle = 300, Attack = 301, Flee = 302, Hide = 303 };
+struct Creature {};
+struct Buttons {};
+using CreatureMachine = tickfsm::StateManager<Creature, Buttons>;
+
+// Keyed states: their names are made at run time and kept in the machine's private table.
+std::unique_ptr<CreatureMachine> Spawn(Creature& c, CreatureState from, CreatureState to) {
+    auto m = std::make_unique<CreatureMachine>(c);
+    m->AddState<Idle>(from);
+    m->AddState<Heavy>(to);
+    m->SetInitialState(from).To(to, [](const Creature&) { return true; });
+    m->From(to);
+    return m;
+}
+} // namespace
+
+TEST_CASE("A transition history keeps the names of a machine that is gone", "[inspector][history]") {
+    Headless imgui;
+    Creature c;
+    tickfsm::TransitionHistory history(8);
+    tickfsm::InspectorState state(&history);
+    auto m = Spawn(c, CreatureState::Idle, CreatureState::Attack);
+    m->SetObserver(&history, "creature");
+    m->Perform({});
+    m->Perform({});
+    REQUIRE(m->ActivePath() == "CreatureState(301)");
+    state.Forget(*m);
+    m.reset(); // the creature dies, its table with it
+    auto again = Spawn(c, CreatureState::Flee, CreatureState::Hide); // and another takes its memory
+    again->SetObserver(&history, "creature");
+    REQUIRE(history.Size() == 2);
+    CHECK(history.Recent(0).machine == "creature");
+    CHECK(history.Recent(0).from == "CreatureState(300)");
+    CHECK(history.Recent(0).to == "CreatureState(301)");
+    const std::string text = Frame(state, [&] { tickfsm::DrawInspector("creature", *again, Buttons{}, state); });
+    INFO(text);
+    CHECK(text.find("CreatureState(300) -> CreatureState(301)") != std::string::npos);
 }
 
 TEST_CASE("While paused the game ticks once per Step", "[inspector][pause]") {
