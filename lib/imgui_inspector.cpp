@@ -84,6 +84,18 @@ bool InspectorState::ShouldTick() noexcept {
     return true;
 }
 
+std::size_t InspectorState::SelectedCharacter(std::string_view panel) const noexcept {
+    for (const auto& [title, pick] : picks)
+        if (title == panel) return pick;
+    return static_cast<std::size_t>(-1);
+}
+
+std::size_t& InspectorState::PickOf(std::string_view panel) {
+    for (auto& [title, pick] : picks)
+        if (title == panel) return pick;
+    return picks.emplace_back(std::string(panel), static_cast<std::size_t>(-1)).second;
+}
+
 void InspectorState::ForgetCached(const void* machine) {
     std::erase_if(cache, [&](const auto& entry) { return entry->machine == machine; });
 }
@@ -408,6 +420,7 @@ detail::InspectorRequest DrawInspectorView(const detail::InspectorView& view, In
 }
 
 std::size_t DrawCrowdView(const detail::CrowdView& view, InspectorState& state) {
+    std::size_t& selected = state.PickOf(view.name);
     BeginPanel(view.name);
     if (!state.log_path.empty()) {
         ImGui::LogToFile(-1, state.log_path.c_str());
@@ -441,8 +454,8 @@ std::size_t DrawCrowdView(const detail::CrowdView& view, InspectorState& state) 
                 ImGui::TableSetColumnIndex(0);
                 char label[48];
                 std::snprintf(label, sizeof label, "character %zu", i);
-                if (ImGui::Selectable(label, state.selected == i, ImGuiSelectableFlags_SpanAllColumns))
-                    state.selected = i;
+                if (ImGui::Selectable(label, selected == i, ImGuiSelectableFlags_SpanAllColumns))
+                    selected = i;
                 ImGui::TableSetColumnIndex(1);
                 ImGui::Text("%" PRIu32 " ticks", view.ticks_of[i]);
             }
@@ -454,20 +467,20 @@ std::size_t DrawCrowdView(const detail::CrowdView& view, InspectorState& state) 
         ImGui::EndTable();
     }
 
-    if (state.selected < view.state_of.size()) {
-        const std::size_t i = state.selected;
+    if (selected < view.state_of.size()) {
+        const std::size_t i = selected;
         const StateId id = view.state_of[i];
         const std::string_view name = id.Valid() && id.value < view.names.size() ? view.names[id.value]
                                                                                  : std::string_view("(not started)");
         ImGui::Separator();
         ImGui::Text("character %zu: %.*s, %" PRIu32 " ticks (%.2f s)", i, static_cast<int>(name.size()), name.data(),
                     view.ticks_of[i], static_cast<double>(view.ticks_of[i]) * view.dt);
-        if (ImGui::SmallButton("Unpick")) state.selected = static_cast<std::size_t>(-1);
+        if (ImGui::SmallButton("Unpick")) selected = static_cast<std::size_t>(-1);
     } else {
         TextColored(kQuiet, "open a state and pick a character");
     }
     ImGui::End();
-    return state.selected < view.state_of.size() ? state.selected : static_cast<std::size_t>(-1);
+    return selected < view.state_of.size() ? selected : static_cast<std::size_t>(-1);
 }
 
 } // namespace tickfsm

@@ -133,8 +133,9 @@ struct InspectorCache;
 } // namespace detail
 
 /// What the inspector's panels keep between frames (the states and
-/// transitions of each machine, the picked character, the pause) and what
-/// they ask of the game loop. One per game, shared by all its panels.
+/// transitions of each machine, each crowd panel's picked character, the
+/// pause) and what they ask of the game loop. One per game, shared by all its
+/// panels.
 class InspectorState {
 public:
     /// Panels show the transitions `history` keeps (it may be null, or set later).
@@ -160,10 +161,11 @@ public:
     /// How many of the newest transitions a panel lists.
     void SetHistoryRows(std::size_t rows) noexcept { history_rows = rows; }
 
-    /// The character picked in a crowd panel, or -1 (std::size_t) for none.
-    std::size_t SelectedCharacter() const noexcept { return selected; }
-    /// Picks character `i` of the crowd panels.
-    void SelectCharacter(std::size_t i) noexcept { selected = i; }
+    /// The character picked in the crowd panel titled `panel` (each crowd
+    /// panel keeps its own pick), or -1 (std::size_t) for none.
+    std::size_t SelectedCharacter(std::string_view panel) const noexcept;
+    /// Picks character `i` in the crowd panel titled `panel` (-1: none).
+    void SelectCharacter(std::string_view panel, std::size_t i) { PickOf(panel) = i; }
 
     /// The next panel drawn copies its text to the end of the file at `path`
     /// (ImGui's LogToFile), once: a bug report's or a test's record of what
@@ -200,6 +202,7 @@ private:
     friend detail::InspectorRequest DrawInspectorView(const detail::InspectorView& view, InspectorState& state);
     friend std::size_t DrawCrowdView(const detail::CrowdView& view, InspectorState& state);
 
+    std::size_t& PickOf(std::string_view panel);
     void ForgetCached(const void* machine);
     bool FindCached(const void* machine, std::span<const StateInfo>& states,
                     std::span<const TransitionRule>& transitions) const;
@@ -211,7 +214,7 @@ private:
     std::size_t history_rows = 12;
     bool paused = false;
     unsigned steps = 0;
-    std::size_t selected = static_cast<std::size_t>(-1);
+    std::vector<std::pair<std::string, std::size_t>> picks; // a crowd panel's title and its picked character
     std::string log_path;
     Buffers scratch;
     // One per machine drawn. A machine's configuration closes when it starts,

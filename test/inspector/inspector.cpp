@@ -271,7 +271,7 @@ TEST_CASE("A crowd's panel counts its characters by state", "[inspector][crowd]"
     tickfsm::Crowd<AntMachine> crowd(ants.size(), prototype);
     for (std::size_t i = 0; i + 1 < ants.size(); ++i) crowd.Perform(i, ants[i], World{.rain = true}); // 6 not started
     tickfsm::InspectorState state;
-    state.SelectCharacter(4);
+    state.SelectCharacter("ants", 4);
     std::size_t picked = 0;
     const std::string text = Frame(state, [&] { picked = tickfsm::DrawCrowdInspector("ants", crowd, state); });
     INFO(text);
@@ -281,6 +281,36 @@ TEST_CASE("A crowd's panel counts its characters by state", "[inspector][crowd]"
     CHECK(text.find("Shelter") != std::string::npos);
     CHECK(text.find("(not started)") != std::string::npos);
     CHECK(text.find("character 4: Shelter") != std::string::npos);
+}
+
+TEST_CASE("Each crowd panel keeps its own picked character", "[inspector][crowd]") {
+    struct Npc {};
+    struct World {};
+    struct Walk {};
+    struct Rest {};
+    struct NpcMachine : tickfsm::StateManager<Npc, World> {
+        explicit NpcMachine(Npc& n) : StateManager(n) {
+            SetInitialState<Walk>().To<Rest>([] { return false; });
+            From<Rest>();
+        }
+    };
+    Headless imgui;
+    std::vector<Npc> villagers(12), soldiers(3);
+    tickfsm::Crowd<NpcMachine> village(villagers.size()), army(soldiers.size());
+    village.TickAll(villagers, [](std::size_t, Npc&) { return World{}; });
+    army.TickAll(soldiers, [](std::size_t, Npc&) { return World{}; });
+    tickfsm::InspectorState state; // one for both panels
+    state.SelectCharacter("villagers", 1);
+    std::size_t picked_villager = 0, picked_soldier = 0;
+    const std::string first = Frame(state, [&] { picked_villager = tickfsm::DrawCrowdInspector("villagers", village, state); });
+    const std::string second = Frame(state, [&] { picked_soldier = tickfsm::DrawCrowdInspector("soldiers", army, state); });
+    INFO(second);
+    CHECK(picked_villager == 1);
+    CHECK(first.find("character 1: Walk") != std::string::npos);
+    CHECK(picked_soldier == static_cast<std::size_t>(-1));
+    CHECK(second.find("character 1: Walk") == std::string::npos);
+    CHECK(state.SelectedCharacter("villagers") == 1);
+    CHECK(state.SelectedCharacter("soldiers") == static_cast<std::size_t>(-1));
 }
 
 TEST_CASE("After Forget a panel shows the machine now at a forgotten machine's address", "[inspector][panel]") {
