@@ -339,9 +339,25 @@ void DrawControls(InspectorState& state) {
     TextColored(state.Paused() ? kWarn : kQuiet, state.Paused() ? "paused" : "running");
 }
 
+// Whether ForceSetState(s.id) enters `s`: a region and the states inside one
+// are entered with their parallel state (forcing one is a ConfigError), and
+// forcing the global state would make it current as well.
+bool Forceable(const detail::InspectorView& view, const StateInfo& s) {
+    if (s.name == view.global) return false;
+    for (const StateInfo* at = &s; at; at = FindState(view.states, at->parent))
+        if (at->region) return false;
+    return true;
+}
+
 StateId DrawForce(const detail::InspectorView& view) {
     if (!view.can_force) {
         TextColored(kQuiet, "force: the Action has no default constructor");
+        return {};
+    }
+    // Entering a buried state (or one inside it) is refused, and the view
+    // cannot tell which states a push buried.
+    if (view.buried > 0) {
+        TextColored(kQuiet, "force: off while states are buried under a push (pop first)");
         return {};
     }
     ImGuiStorage* storage = ImGui::GetStateStorage();
@@ -350,10 +366,12 @@ StateId DrawForce(const detail::InspectorView& view) {
     const StateInfo* picked = pick >= 0 && static_cast<std::size_t>(pick) < view.states.size()
                                   ? &view.states[static_cast<std::size_t>(pick)]
                                   : nullptr;
+    if (picked && !Forceable(view, *picked)) picked = nullptr; // the global state may have changed
     ImGui::SetNextItemWidth(ImGui::GetContentRegionAvail().x * 0.5f);
     if (ImGui::BeginCombo("##force", picked ? CText(picked->name) : "pick a state")) {
         for (std::size_t i = 0; i < view.states.size(); ++i)
-            if (ImGui::Selectable(CText(view.states[i].name), static_cast<int>(i) == pick)) {
+            if (Forceable(view, view.states[i]) &&
+                ImGui::Selectable(CText(view.states[i].name), static_cast<int>(i) == pick)) {
                 pick = static_cast<int>(i);
                 storage->SetInt(key, pick);
             }

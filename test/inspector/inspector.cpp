@@ -16,6 +16,7 @@
 #include <string>
 
 #include <imgui.h>
+#include <imgui_internal.h> // ImGui::OpenPopupEx: opens the force list without a click
 
 #include <tickfsm/imgui_inspector.hpp>
 #include <tickfsm/tickfsm.hpp>
@@ -311,6 +312,69 @@ TEST_CASE("Each crowd panel keeps its own picked character", "[inspector][crowd]
     CHECK(second.find("character 1: Walk") == std::string::npos);
     CHECK(state.SelectedCharacter("villagers") == 1);
     CHECK(state.SelectedCharacter("soldiers") == static_cast<std::size_t>(-1));
+}
+
+namespace {
+// Opens the Force state list of the panel titled `name` (call it in the frame
+// before the panel is drawn): what a click on the combo does.
+void OpenForceList(const char* name) {
+    ImGui::Begin(name);
+    const ImGuiID combo = ImGui::GetCurrentWindow()->GetID("##force");
+    ImGui::OpenPopupEx(ImHashStr("##ComboPopup", 0, combo));
+    ImGui::End();
+}
+
+struct Body {};
+struct Alive {};
+struct Dead {};
+struct Legs {};
+struct Stand {};
+struct Run {};
+struct Arms {};
+struct Lower {};
+struct Aim {};
+struct Watcher {};
+} // namespace
+
+TEST_CASE("A panel offers to force only the states ForceSetState enters", "[inspector][panel]") {
+    Headless imgui;
+    Body b;
+    tickfsm::StateManager<Body, Pad> m(b);
+    m.SetInitialState<Alive>().To<Dead>([] { return false; });
+    m.SetRegions<Alive, Legs, Arms>();
+    m.SetSubstates<Legs, Stand, Run>();
+    m.SetSubstates<Arms, Lower, Aim>();
+    m.From<Dead>();
+    m.From<Watcher>();
+    m.SetGlobalState<Watcher>();
+    m.Perform({});
+    tickfsm::InspectorState state;
+    const std::string text = Frame(state, [&] {
+        OpenForceList("soldier");
+        tickfsm::DrawInspector("soldier", m, Pad{}, state);
+    });
+    const std::size_t list = text.find("{ pick a state }");
+    REQUIRE(list != std::string::npos);
+    const std::string offered = text.substr(list);
+    INFO(offered);
+    CHECK(offered.find("Alive") != std::string::npos);
+    CHECK(offered.find("Dead") != std::string::npos);
+    for (const char* region_or_global : {"Legs", "Stand", "Run", "Arms", "Lower", "Aim", "Watcher"})
+        CHECK(offered.find(region_or_global) == std::string::npos);
+}
+
+TEST_CASE("A panel offers to force no state while a push keeps states buried", "[inspector][panel]") {
+    Headless imgui;
+    Hero hero;
+    HeroMachine m(hero);
+    m.SetPushCapacity<1>();
+    m.Perform({});
+    m.Push<Block>(); // Idle is buried: forcing it would be refused
+    tickfsm::InspectorState state;
+    const std::string text = Frame(state, [&] { tickfsm::DrawInspector("hero", m, Pad{}, state); });
+    INFO(text);
+    CHECK(text.find("force: off while states are buried under a push") != std::string::npos);
+    CHECK(text.find("Force state") == std::string::npos);
 }
 
 TEST_CASE("After Forget a panel shows the machine now at a forgotten machine's address", "[inspector][panel]") {
