@@ -166,10 +166,10 @@ std::string_view NameOf(const detail::InspectorView& view, StateId id) {
     return s ? s->name : std::string_view("?");
 }
 
-// Where `id` is on the active path, or -1.
-std::ptrdiff_t ActiveAt(const detail::InspectorView& view, StateId id) {
-    for (std::size_t i = 0; i < view.active.size(); ++i)
-        if (view.active[i] == id) return static_cast<std::ptrdiff_t>(i);
+// Where `id` is on `path`, or -1.
+std::ptrdiff_t IndexIn(std::span<const StateId> path, StateId id) {
+    for (std::size_t i = 0; i < path.size(); ++i)
+        if (path[i] == id) return static_cast<std::ptrdiff_t>(i);
     return -1;
 }
 
@@ -210,7 +210,7 @@ void DrawStateRows(const detail::InspectorView& view, StateId parent) {
         bool has_children = false;
         for (const StateInfo& c : view.states)
             if (c.parent == s.id) has_children = true;
-        const std::ptrdiff_t at = ActiveAt(view, s.id);
+        const std::ptrdiff_t at = IndexIn(view.active, s.id);
         ImGui::TableNextRow();
         if (at >= 0) ImGui::TableSetBgColor(ImGuiTableBgTarget_RowBg0, kActiveRow);
         ImGui::TableSetColumnIndex(0);
@@ -234,26 +234,64 @@ void DrawStateRows(const detail::InspectorView& view, StateId parent) {
     }
 }
 
+// Whether `id` is a region or a state inside one: its transitions are tried
+// by the region's own step, which the dry run (WouldTransition) does not run.
+bool InRegion(const detail::InspectorView& view, StateId id) {
+    for (const StateInfo* at = FindState(view.states, id); at; at = FindState(view.states, at->parent))
+        if (at->region) return true;
+    return false;
+}
+
+// The states the first tick enters, outermost first: the initial state's
+// ancestors, itself, then down its initial substates (the machine's own
+// states; its regions' are left out, as the dry run leaves them out).
+std::vector<StateId> InitialPath(const detail::InspectorView& view) {
+    std::vector<StateId> path;
+    const StateInfo* initial = nullptr;
+    for (const StateInfo& s : view.states)
+        if (s.is_initial) initial = &s;
+    if (!initial) return path;
+    for (const StateInfo* at = initial; at; at = FindState(view.states, at->parent)) path.push_back(at->id);
+    std::reverse(path.begin(), path.end());
+    for (const StateInfo* at = initial; !at->parallel && path.size() <= view.states.size();) {
+        at = FindState(view.states, at->initial);
+        if (!at) break;
+        path.push_back(at->id);
+    }
+    return path;
+}
+
 void DrawTransitions(const detail::InspectorView& view) {
-    // The order one tick tries them: any-state transitions, then the active
-    // path's, outermost first, each state's in the order written.
+    // A machine not started has nothing active: its first tick enters the
+    // initial path and tries its transitions (as the dry run does).
+    std::vector<StateId> initial_path;
+    if (!view.started) initial_path = InitialPath(view);
+    const std::span<const StateId> path = view.started ? view.active : std::span<const StateId>(initial_path);
+
+    // The order one tick tries them: any-state transitions, then the path's,
+    // outermost first, each state's in the order written.
     std::vector<const TransitionRule*> tried;
     for (const TransitionRule& rule : view.transitions)
         if (rule.any) tried.push_back(&rule);
-    for (StateId id : view.active)
+    for (StateId id : path)
         for (const TransitionRule& rule : view.transitions)
             if (!rule.any && rule.from == id) tried.push_back(&rule);
 
     // The dry run names a target, not a transition: the first transition tried
     // each tick that goes there is the one that fires, unless a later one to
-    // the same target does and this one was refused by a gate.
+    // the same target does and this one was refused by a gate. A region's
+    // transitions are not in the dry run.
     std::ptrdiff_t fires = -1;
     bool ambiguous = false;
+    bool regions = false;
+    for (const TransitionRule* rule : tried)
+        if (!rule->any && InRegion(view, rule->from)) regions = true;
     if (view.next.Valid()) {
         for (std::size_t i = 0; i < tried.size(); ++i) {
             const TransitionRule& rule = *tried[i];
             if (!TriedEachTick(rule) || !(rule.to == view.next)) continue;
-            if (rule.any && ActiveAt(view, rule.to) >= 0) continue; // passed over: its target is active
+            if (!rule.any && InRegion(view, rule.from)) continue;
+            if (rule.any && IndexIn(path, rule.to) >= 0) continue; // passed over: its target is active
             if (fires < 0) fires = static_cast<std::ptrdiff_t>(i);
             else ambiguous = true;
         }
@@ -262,24 +300,32 @@ void DrawTransitions(const detail::InspectorView& view) {
             if (tried[i]->kind == TransitionKind::Pop) fires = static_cast<std::ptrdiff_t>(i);
     }
 
+    char enters[96] = ""; // what a machine not started does first
+    if (!view.started && !path.empty()) {
+        const std::string_view initial = NameOf(view, path.back());
+        std::snprintf(enters, sizeof enters, view.next.Valid() ? " enters %.*s, then" : " enters %.*s and",
+                      static_cast<int>(initial.size()), initial.data());
+    }
     if (view.next.Valid()) {
-        char line[200];
+        char line[300];
         const std::string_view to = NameOf(view, view.next);
-        std::snprintf(line, sizeof line, "next tick (dry run with %.*s): -> %.*s",
-                      static_cast<int>(view.dry_run_input.size()), view.dry_run_input.data(),
+        std::snprintf(line, sizeof line, "next tick (dry run with %.*s):%s -> %.*s",
+                      static_cast<int>(view.dry_run_input.size()), view.dry_run_input.data(), enters,
                       static_cast<int>(to.size()), to.data());
         TextColored(kFires, line);
         if (fires < 0) TextColored(kWarn, "  by a NextState request or a pop, not by a transition listed");
     } else {
-        char line[200];
-        std::snprintf(line, sizeof line, "next tick (dry run with %.*s): stays",
-                      static_cast<int>(view.dry_run_input.size()), view.dry_run_input.data());
+        char line[300];
+        std::snprintf(line, sizeof line, "next tick (dry run with %.*s):%s stays",
+                      static_cast<int>(view.dry_run_input.size()), view.dry_run_input.data(), enters);
         TextColored(kQuiet, line);
     }
+    if (regions) TextColored(kQuiet, "  (the regions' transitions are not in the dry run: their states may change)");
 
     if (!ImGui::BeginTable("transitions", 3, ImGuiTableFlags_BordersInnerH | ImGuiTableFlags_SizingStretchProp))
         return;
-    ImGui::TableSetupColumn("transition, in the order tried", ImGuiTableColumnFlags_WidthStretch, 4.0f);
+    ImGui::TableSetupColumn(view.started ? "transition, in the order tried" : "transition, in the order the first tick tries",
+                            ImGuiTableColumnFlags_WidthStretch, 4.0f);
     ImGui::TableSetupColumn("to", ImGuiTableColumnFlags_WidthStretch, 1.6f);
     ImGui::TableSetupColumn("now", ImGuiTableColumnFlags_WidthStretch, 2.0f);
     ImGui::TableHeadersRow();
@@ -293,7 +339,8 @@ void DrawTransitions(const detail::InspectorView& view) {
         ImGui::TableSetColumnIndex(2);
         const auto here = static_cast<std::ptrdiff_t>(i);
         if (!TriedEachTick(rule)) TextColored(kQuiet, "on its event");
-        else if (rule.any && ActiveAt(view, rule.to) >= 0) TextColored(kQuiet, "passed over: active");
+        else if (!rule.any && InRegion(view, rule.from)) TextColored(kQuiet, "region: not dry-run");
+        else if (rule.any && IndexIn(path, rule.to) >= 0) TextColored(kQuiet, "passed over: active");
         else if (here == fires) TextColored(kFires, ambiguous ? "fires (or a later one to the same state)" : "fires");
         else if (fires < 0 || here < fires) TextColored(kQuiet, "false or gated");
         else TextColored(kQuiet, "not tried");

@@ -224,8 +224,10 @@ private:
 
 /// Draws the panel (an ImGui window titled `name`) of one machine: its states
 /// as a tree with the active path highlighted and each active state's ticks;
-/// the transitions of the active path in the order they are tried, with what
-/// a dry run (WouldTransition(next), which calls no hook) says of them; the
+/// the transitions of the active path in the order they are tried (before the
+/// first tick, of the initial state's path), with what a dry run
+/// (WouldTransition(next), which calls no hook and leaves out the parallel
+/// regions' transitions) says of them; the
 /// newest transitions of `state`'s history whose machine is named `name` (give
 /// SetObserver the same name); Pause, Step and a button to force a state.
 /// Call it once per frame between ImGui::NewFrame() and ImGui::Render(),

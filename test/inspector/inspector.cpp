@@ -324,7 +324,9 @@ void OpenForceList(const char* name) {
     ImGui::End();
 }
 
-struct Body {};
+struct Body {
+    bool run = false;
+};
 struct Alive {};
 struct Dead {};
 struct Legs {};
@@ -375,6 +377,59 @@ TEST_CASE("A panel offers to force no state while a push keeps states buried", "
     INFO(text);
     CHECK(text.find("force: off while states are buried under a push") != std::string::npos);
     CHECK(text.find("Force state") == std::string::npos);
+}
+
+namespace {
+// The line of `text` that holds `what`, or "".
+std::string LineOf(const std::string& text, std::string_view what) {
+    const std::size_t at = text.find(what);
+    if (at == std::string::npos) return {};
+    const std::size_t begin = text.rfind('\n', at) == std::string::npos ? 0 : text.rfind('\n', at) + 1;
+    return text.substr(begin, text.find('\n', at) - begin);
+}
+} // namespace
+
+TEST_CASE("A panel says a region's transitions are not judged by the dry run", "[inspector][panel]") {
+    Headless imgui;
+    Body b;
+    tickfsm::StateManager<Body, Pad> m(b);
+    m.SetInitialState<Alive>().To<Dead>([] { return false; });
+    m.SetRegions<Alive, Legs, Arms>();
+    m.SetSubstates<Legs, Stand, Run>();
+    m.SetSubstates<Arms, Lower, Aim>();
+    m.From<Stand>().To<Run>([](const Body& c) { return c.run; });
+    m.From<Dead>();
+    tickfsm::InspectorState state;
+    m.Perform({});
+    b.run = true; // the next tick takes Stand -> Run, in region Legs
+    const std::string text = Frame(state, [&] { tickfsm::DrawInspector("soldier", m, Pad{}, state); });
+    INFO(text);
+    const std::string stand = LineOf(text, "condition 0 of Stand");
+    CHECK(stand.find("region: not dry-run") != std::string::npos);
+    CHECK(stand.find("false or gated") == std::string::npos);
+    CHECK(LineOf(text, "condition 0 of Alive").find("false or gated") != std::string::npos);
+    CHECK(text.find("the regions' transitions are not in the dry run") != std::string::npos);
+    m.Perform({});
+    CHECK(m.ActivePath() == "Alive/{Legs/Run, Arms/Lower}");
+}
+
+TEST_CASE("The panel of a machine not started lists the transitions its first tick tries", "[inspector][panel]") {
+    Headless imgui;
+    Hero hero;
+    hero.enemy = true;
+    HeroMachine m(hero);
+    tickfsm::InspectorState state;
+    const std::string text = Frame(state, [&] { tickfsm::DrawInspector("hero", m, Pad{}, state); });
+    INFO(text);
+    CHECK(text.find("enters Idle, then -> Combat") != std::string::npos);
+    CHECK(LineOf(text, "condition 0 of Idle").find("fires") != std::string::npos);
+    CHECK(text.find("not by a transition listed") == std::string::npos);
+    hero.enemy = false;
+    const std::string stays = Frame(state, [&] { tickfsm::DrawInspector("hero", m, Pad{}, state); });
+    CHECK(stays.find("enters Idle and stays") != std::string::npos);
+    CHECK(LineOf(stays, "condition 0 of Idle").find("false or gated") != std::string::npos);
+    m.Perform({});
+    CHECK(m.ActivePath() == "Idle");
 }
 
 TEST_CASE("After Forget a panel shows the machine now at a forgotten machine's address", "[inspector][panel]") {
