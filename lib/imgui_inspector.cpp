@@ -1,6 +1,7 @@
-// The drawing half of tickfsm's inspector (include/tickfsm/imgui_inspector.hpp):
-// plain data in, Dear ImGui calls out. Compiled once, into tickfsm::imgui, so
-// imgui.h stays out of every header of tickfsm.
+// The compiled half of tickfsm's inspector (include/tickfsm/imgui_inspector.hpp):
+// the transition history's names, and the drawing: plain data in, Dear ImGui
+// calls out. Compiled once, into tickfsm::imgui, so imgui.h stays out of every
+// header of tickfsm.
 
 #include "tickfsm/imgui_inspector.hpp"
 
@@ -24,6 +25,55 @@ struct InspectorCache {
 };
 } // namespace detail
 
+namespace {
+std::size_t HashName(std::string_view name) noexcept {
+    std::uint64_t h = 14695981039346656037ull; // FNV-1a
+    for (const char c : name) h = (h ^ static_cast<unsigned char>(c)) * 1099511628211ull;
+    return static_cast<std::size_t>(h);
+}
+} // namespace
+
+TransitionHistory::TransitionHistory(std::size_t capacity) : entries(capacity == 0 ? 1 : capacity), slots(64, 0) {}
+TransitionHistory::~TransitionHistory() = default;
+
+std::string_view TransitionHistory::Keep(std::string_view name) {
+    if (name.empty()) return {};
+    const std::size_t mask = slots.size() - 1;
+    std::size_t at = HashName(name) & mask;
+    for (; slots[at] != 0; at = (at + 1) & mask)
+        if (names[slots[at] - 1] == name) return names[slots[at] - 1];
+    auto text = std::make_unique<char[]>(name.size());
+    std::copy_n(name.data(), name.size(), text.get());
+    names.emplace_back(text.get(), name.size());
+    texts.push_back(std::move(text));
+    slots[at] = static_cast<std::uint32_t>(names.size());
+    if (names.size() * 2 > slots.size()) { // at most half full: probes stay short
+        std::vector<std::uint32_t> grown(slots.size() * 2, 0);
+        for (std::size_t i = 0; i < names.size(); ++i) {
+            std::size_t to = HashName(names[i]) & (grown.size() - 1);
+            while (grown[to] != 0) to = (to + 1) & (grown.size() - 1);
+            grown[to] = static_cast<std::uint32_t>(i + 1);
+        }
+        slots = std::move(grown);
+    }
+    return names.back();
+}
+
+void TransitionHistory::OnTransition(const TransitionInfo& info) {
+    HistoryEntry& entry = entries[next];
+    entry.tick = current_tick;
+    entry.machine = Keep(info.machine);
+    entry.from = Keep(info.from);
+    entry.to = Keep(info.to);
+    entry.region = Keep(info.region);
+    entry.event = info.event ? Keep(info.event->enumerator.empty() ? info.event->name : info.event->enumerator)
+                             : std::string_view{};
+    entry.cause = info.cause;
+    entry.condition = info.condition;
+    next = next + 1 == entries.size() ? 0 : next + 1;
+    ++total;
+}
+
 InspectorState::InspectorState(const TransitionHistory* history) : transition_history(history) {}
 InspectorState::~InspectorState() = default;
 
@@ -32,6 +82,18 @@ bool InspectorState::ShouldTick() noexcept {
     if (steps == 0) return false;
     --steps;
     return true;
+}
+
+std::size_t InspectorState::SelectedCharacter(std::string_view panel) const noexcept {
+    for (const auto& [title, pick] : picks)
+        if (title == panel) return pick;
+    return static_cast<std::size_t>(-1);
+}
+
+std::size_t& InspectorState::PickOf(std::string_view panel) {
+    for (auto& [title, pick] : picks)
+        if (title == panel) return pick;
+    return picks.emplace_back(std::string(panel), static_cast<std::size_t>(-1)).second;
 }
 
 void InspectorState::ForgetCached(const void* machine) {
@@ -104,10 +166,10 @@ std::string_view NameOf(const detail::InspectorView& view, StateId id) {
     return s ? s->name : std::string_view("?");
 }
 
-// Where `id` is on the active path, or -1.
-std::ptrdiff_t ActiveAt(const detail::InspectorView& view, StateId id) {
-    for (std::size_t i = 0; i < view.active.size(); ++i)
-        if (view.active[i] == id) return static_cast<std::ptrdiff_t>(i);
+// Where `id` is on `path`, or -1.
+std::ptrdiff_t IndexIn(std::span<const StateId> path, StateId id) {
+    for (std::size_t i = 0; i < path.size(); ++i)
+        if (path[i] == id) return static_cast<std::ptrdiff_t>(i);
     return -1;
 }
 
@@ -148,7 +210,7 @@ void DrawStateRows(const detail::InspectorView& view, StateId parent) {
         bool has_children = false;
         for (const StateInfo& c : view.states)
             if (c.parent == s.id) has_children = true;
-        const std::ptrdiff_t at = ActiveAt(view, s.id);
+        const std::ptrdiff_t at = IndexIn(view.active, s.id);
         ImGui::TableNextRow();
         if (at >= 0) ImGui::TableSetBgColor(ImGuiTableBgTarget_RowBg0, kActiveRow);
         ImGui::TableSetColumnIndex(0);
@@ -172,26 +234,64 @@ void DrawStateRows(const detail::InspectorView& view, StateId parent) {
     }
 }
 
+// Whether `id` is a region or a state inside one: its transitions are tried
+// by the region's own step, which the dry run (WouldTransition) does not run.
+bool InRegion(const detail::InspectorView& view, StateId id) {
+    for (const StateInfo* at = FindState(view.states, id); at; at = FindState(view.states, at->parent))
+        if (at->region) return true;
+    return false;
+}
+
+// The states the first tick enters, outermost first: the initial state's
+// ancestors, itself, then down its initial substates (the machine's own
+// states; its regions' are left out, as the dry run leaves them out).
+std::vector<StateId> InitialPath(const detail::InspectorView& view) {
+    std::vector<StateId> path;
+    const StateInfo* initial = nullptr;
+    for (const StateInfo& s : view.states)
+        if (s.is_initial) initial = &s;
+    if (!initial) return path;
+    for (const StateInfo* at = initial; at; at = FindState(view.states, at->parent)) path.push_back(at->id);
+    std::reverse(path.begin(), path.end());
+    for (const StateInfo* at = initial; !at->parallel && path.size() <= view.states.size();) {
+        at = FindState(view.states, at->initial);
+        if (!at) break;
+        path.push_back(at->id);
+    }
+    return path;
+}
+
 void DrawTransitions(const detail::InspectorView& view) {
-    // The order one tick tries them: any-state transitions, then the active
-    // path's, outermost first, each state's in the order written.
+    // A machine not started has nothing active: its first tick enters the
+    // initial path and tries its transitions (as the dry run does).
+    std::vector<StateId> initial_path;
+    if (!view.started) initial_path = InitialPath(view);
+    const std::span<const StateId> path = view.started ? view.active : std::span<const StateId>(initial_path);
+
+    // The order one tick tries them: any-state transitions, then the path's,
+    // outermost first, each state's in the order written.
     std::vector<const TransitionRule*> tried;
     for (const TransitionRule& rule : view.transitions)
         if (rule.any) tried.push_back(&rule);
-    for (StateId id : view.active)
+    for (StateId id : path)
         for (const TransitionRule& rule : view.transitions)
             if (!rule.any && rule.from == id) tried.push_back(&rule);
 
     // The dry run names a target, not a transition: the first transition tried
     // each tick that goes there is the one that fires, unless a later one to
-    // the same target does and this one was refused by a gate.
+    // the same target does and this one was refused by a gate. A region's
+    // transitions are not in the dry run.
     std::ptrdiff_t fires = -1;
     bool ambiguous = false;
+    bool regions = false;
+    for (const TransitionRule* rule : tried)
+        if (!rule->any && InRegion(view, rule->from)) regions = true;
     if (view.next.Valid()) {
         for (std::size_t i = 0; i < tried.size(); ++i) {
             const TransitionRule& rule = *tried[i];
             if (!TriedEachTick(rule) || !(rule.to == view.next)) continue;
-            if (rule.any && ActiveAt(view, rule.to) >= 0) continue; // passed over: its target is active
+            if (!rule.any && InRegion(view, rule.from)) continue;
+            if (rule.any && IndexIn(path, rule.to) >= 0) continue; // passed over: its target is active
             if (fires < 0) fires = static_cast<std::ptrdiff_t>(i);
             else ambiguous = true;
         }
@@ -200,24 +300,32 @@ void DrawTransitions(const detail::InspectorView& view) {
             if (tried[i]->kind == TransitionKind::Pop) fires = static_cast<std::ptrdiff_t>(i);
     }
 
+    char enters[96] = ""; // what a machine not started does first
+    if (!view.started && !path.empty()) {
+        const std::string_view initial = NameOf(view, path.back());
+        std::snprintf(enters, sizeof enters, view.next.Valid() ? " enters %.*s, then" : " enters %.*s and",
+                      static_cast<int>(initial.size()), initial.data());
+    }
     if (view.next.Valid()) {
-        char line[200];
+        char line[300];
         const std::string_view to = NameOf(view, view.next);
-        std::snprintf(line, sizeof line, "next tick (dry run with %.*s): -> %.*s",
-                      static_cast<int>(view.dry_run_input.size()), view.dry_run_input.data(),
+        std::snprintf(line, sizeof line, "next tick (dry run with %.*s):%s -> %.*s",
+                      static_cast<int>(view.dry_run_input.size()), view.dry_run_input.data(), enters,
                       static_cast<int>(to.size()), to.data());
         TextColored(kFires, line);
         if (fires < 0) TextColored(kWarn, "  by a NextState request or a pop, not by a transition listed");
     } else {
-        char line[200];
-        std::snprintf(line, sizeof line, "next tick (dry run with %.*s): stays",
-                      static_cast<int>(view.dry_run_input.size()), view.dry_run_input.data());
+        char line[300];
+        std::snprintf(line, sizeof line, "next tick (dry run with %.*s):%s stays",
+                      static_cast<int>(view.dry_run_input.size()), view.dry_run_input.data(), enters);
         TextColored(kQuiet, line);
     }
+    if (regions) TextColored(kQuiet, "  (the regions' transitions are not in the dry run: their states may change)");
 
     if (!ImGui::BeginTable("transitions", 3, ImGuiTableFlags_BordersInnerH | ImGuiTableFlags_SizingStretchProp))
         return;
-    ImGui::TableSetupColumn("transition, in the order tried", ImGuiTableColumnFlags_WidthStretch, 4.0f);
+    ImGui::TableSetupColumn(view.started ? "transition, in the order tried" : "transition, in the order the first tick tries",
+                            ImGuiTableColumnFlags_WidthStretch, 4.0f);
     ImGui::TableSetupColumn("to", ImGuiTableColumnFlags_WidthStretch, 1.6f);
     ImGui::TableSetupColumn("now", ImGuiTableColumnFlags_WidthStretch, 2.0f);
     ImGui::TableHeadersRow();
@@ -231,7 +339,8 @@ void DrawTransitions(const detail::InspectorView& view) {
         ImGui::TableSetColumnIndex(2);
         const auto here = static_cast<std::ptrdiff_t>(i);
         if (!TriedEachTick(rule)) TextColored(kQuiet, "on its event");
-        else if (rule.any && ActiveAt(view, rule.to) >= 0) TextColored(kQuiet, "passed over: active");
+        else if (!rule.any && InRegion(view, rule.from)) TextColored(kQuiet, "region: not dry-run");
+        else if (rule.any && IndexIn(path, rule.to) >= 0) TextColored(kQuiet, "passed over: active");
         else if (here == fires) TextColored(kFires, ambiguous ? "fires (or a later one to the same state)" : "fires");
         else if (fires < 0 || here < fires) TextColored(kQuiet, "false or gated");
         else TextColored(kQuiet, "not tried");
@@ -277,9 +386,25 @@ void DrawControls(InspectorState& state) {
     TextColored(state.Paused() ? kWarn : kQuiet, state.Paused() ? "paused" : "running");
 }
 
+// Whether ForceSetState(s.id) enters `s`: a region and the states inside one
+// are entered with their parallel state (forcing one is a ConfigError), and
+// forcing the global state would make it current as well.
+bool Forceable(const detail::InspectorView& view, const StateInfo& s) {
+    if (s.name == view.global) return false;
+    for (const StateInfo* at = &s; at; at = FindState(view.states, at->parent))
+        if (at->region) return false;
+    return true;
+}
+
 StateId DrawForce(const detail::InspectorView& view) {
     if (!view.can_force) {
         TextColored(kQuiet, "force: the Action has no default constructor");
+        return {};
+    }
+    // Entering a buried state (or one inside it) is refused, and the view
+    // cannot tell which states a push buried.
+    if (view.buried > 0) {
+        TextColored(kQuiet, "force: off while states are buried under a push (pop first)");
         return {};
     }
     ImGuiStorage* storage = ImGui::GetStateStorage();
@@ -288,10 +413,12 @@ StateId DrawForce(const detail::InspectorView& view) {
     const StateInfo* picked = pick >= 0 && static_cast<std::size_t>(pick) < view.states.size()
                                   ? &view.states[static_cast<std::size_t>(pick)]
                                   : nullptr;
+    if (picked && !Forceable(view, *picked)) picked = nullptr; // the global state may have changed
     ImGui::SetNextItemWidth(ImGui::GetContentRegionAvail().x * 0.5f);
     if (ImGui::BeginCombo("##force", picked ? CText(picked->name) : "pick a state")) {
         for (std::size_t i = 0; i < view.states.size(); ++i)
-            if (ImGui::Selectable(CText(view.states[i].name), static_cast<int>(i) == pick)) {
+            if (Forceable(view, view.states[i]) &&
+                ImGui::Selectable(CText(view.states[i].name), static_cast<int>(i) == pick)) {
                 pick = static_cast<int>(i);
                 storage->SetInt(key, pick);
             }
@@ -358,6 +485,7 @@ detail::InspectorRequest DrawInspectorView(const detail::InspectorView& view, In
 }
 
 std::size_t DrawCrowdView(const detail::CrowdView& view, InspectorState& state) {
+    std::size_t& selected = state.PickOf(view.name);
     BeginPanel(view.name);
     if (!state.log_path.empty()) {
         ImGui::LogToFile(-1, state.log_path.c_str());
@@ -391,8 +519,8 @@ std::size_t DrawCrowdView(const detail::CrowdView& view, InspectorState& state) 
                 ImGui::TableSetColumnIndex(0);
                 char label[48];
                 std::snprintf(label, sizeof label, "character %zu", i);
-                if (ImGui::Selectable(label, state.selected == i, ImGuiSelectableFlags_SpanAllColumns))
-                    state.selected = i;
+                if (ImGui::Selectable(label, selected == i, ImGuiSelectableFlags_SpanAllColumns))
+                    selected = i;
                 ImGui::TableSetColumnIndex(1);
                 ImGui::Text("%" PRIu32 " ticks", view.ticks_of[i]);
             }
@@ -404,20 +532,20 @@ std::size_t DrawCrowdView(const detail::CrowdView& view, InspectorState& state) 
         ImGui::EndTable();
     }
 
-    if (state.selected < view.state_of.size()) {
-        const std::size_t i = state.selected;
+    if (selected < view.state_of.size()) {
+        const std::size_t i = selected;
         const StateId id = view.state_of[i];
         const std::string_view name = id.Valid() && id.value < view.names.size() ? view.names[id.value]
                                                                                  : std::string_view("(not started)");
         ImGui::Separator();
         ImGui::Text("character %zu: %.*s, %" PRIu32 " ticks (%.2f s)", i, static_cast<int>(name.size()), name.data(),
                     view.ticks_of[i], static_cast<double>(view.ticks_of[i]) * view.dt);
-        if (ImGui::SmallButton("Unpick")) state.selected = static_cast<std::size_t>(-1);
+        if (ImGui::SmallButton("Unpick")) selected = static_cast<std::size_t>(-1);
     } else {
         TextColored(kQuiet, "open a state and pick a character");
     }
     ImGui::End();
-    return state.selected < view.state_of.size() ? state.selected : static_cast<std::size_t>(-1);
+    return selected < view.state_of.size() ? selected : static_cast<std::size_t>(-1);
 }
 
 } // namespace tickfsm

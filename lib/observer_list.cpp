@@ -1,4 +1,7 @@
-// tickfsm::ObserverList: every call passed on, in order.
+// tickfsm::ObserverList: every call passed on, in order. Each call walks the
+// list by index up to the size it had when the call began: an observer may
+// Add to the list while it is told something (the list may grow and move),
+// and the one added hears the calls after that one.
 
 #include <tickfsm/observer_list.hpp>
 
@@ -13,31 +16,31 @@ void ObserverList::Add(Observer& observer) { observers.push_back(&observer); }
 
 void ObserverList::OnInitialized(std::string_view machine, std::span<const std::string_view> states,
                                  std::size_t initial) {
-    for (Observer* o : observers) o->OnInitialized(machine, states, initial);
+    for (std::size_t i = 0, n = observers.size(); i < n; ++i) observers[i]->OnInitialized(machine, states, initial);
 }
 
 void ObserverList::OnStateEntered(std::string_view machine, std::string_view state) {
-    for (Observer* o : observers) o->OnStateEntered(machine, state);
+    for (std::size_t i = 0, n = observers.size(); i < n; ++i) observers[i]->OnStateEntered(machine, state);
 }
 
 void ObserverList::OnTransition(const TransitionInfo& info) {
-    for (Observer* o : observers) o->OnTransition(info);
+    for (std::size_t i = 0, n = observers.size(); i < n; ++i) observers[i]->OnTransition(info);
 }
 
 void ObserverList::OnUnhandledEvent(std::string_view machine, std::string_view state, const Event& event) {
-    for (Observer* o : observers) o->OnUnhandledEvent(machine, state, event);
+    for (std::size_t i = 0, n = observers.size(); i < n; ++i) observers[i]->OnUnhandledEvent(machine, state, event);
 }
 
 void ObserverList::OnRefused(std::string_view machine, std::string_view from, std::string_view to) {
-    for (Observer* o : observers) o->OnRefused(machine, from, to);
+    for (std::size_t i = 0, n = observers.size(); i < n; ++i) observers[i]->OnRefused(machine, from, to);
 }
 
 void ObserverList::OnBufferedRequest(std::string_view machine, std::string_view state, BufferOutcome outcome) {
-    for (Observer* o : observers) o->OnBufferedRequest(machine, state, outcome);
+    for (std::size_t i = 0, n = observers.size(); i < n; ++i) observers[i]->OnBufferedRequest(machine, state, outcome);
 }
 
 void ObserverList::OnWarning(std::string_view machine, std::string_view message) {
-    for (Observer* o : observers) o->OnWarning(machine, message);
+    for (std::size_t i = 0, n = observers.size(); i < n; ++i) observers[i]->OnWarning(machine, message);
 }
 
 } // namespace tickfsm

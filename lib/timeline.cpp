@@ -89,6 +89,8 @@ const TimelineWriter::States* TimelineWriter::StatesOf(std::string_view machine)
 
 void TimelineWriter::AddStates(std::string_view machine, std::span<const StateInfo> states) {
     TrackOf(machine);
+    // The states given last win over those a Watch still waits to read.
+    std::erase_if(waiting, [&](const Waiting& w) { return w.machine == machine; });
     auto found = std::find_if(tables.begin(), tables.end(), [&](const States& s) { return s.machine == machine; });
     if (found == tables.end()) found = tables.insert(tables.end(), States{std::string(machine), {}, {}});
     States* table = &*found;
@@ -103,6 +105,27 @@ void TimelineWriter::AddStates(std::string_view machine, std::span<const StateIn
         table->names[id] = std::string(state.name);
         table->parents[id] = state.parent.Valid() ? state.parent.value : kTop;
     }
+}
+
+void TimelineWriter::WatchFromStart(std::string_view machine, const void* watched, DescribeFn describe) {
+    TrackOf(machine); // the track is numbered in the order machines are watched
+    for (Waiting& w : waiting)
+        if (w.machine == machine) {
+            w.watched = watched;
+            w.describe = describe;
+            return;
+        }
+    waiting.push_back(Waiting{std::string(machine), watched, describe});
+}
+
+void TimelineWriter::TakeStates(std::string_view machine) {
+    for (std::size_t i = 0; i < waiting.size(); ++i)
+        if (waiting[i].machine == machine) {
+            const Waiting w = std::move(waiting[i]);
+            waiting.erase(waiting.begin() + static_cast<std::ptrdiff_t>(i));
+            w.describe(w.watched, *this, w.machine);
+            return;
+        }
 }
 
 std::vector<std::string> TimelineWriter::PathOf(const Track& track, std::string_view leaf) const {
@@ -169,22 +192,31 @@ void TimelineWriter::Instant(std::size_t t, std::string name, std::string args) 
 }
 
 void TimelineWriter::OnInitialized(std::string_view machine, std::span<const std::string_view>, std::size_t) {
-    if (!finished) TrackOf(machine); // the track is there before its first slice
+    if (finished) return;
+    if (!waiting.empty()) TakeStates(machine);
+    TrackOf(machine); // the track is there before its first slice
 }
 
 void TimelineWriter::OnTransition(const TransitionInfo& info) {
     if (finished) return;
+    if (!waiting.empty()) TakeStates(info.machine);
     const std::size_t t = TrackOf(info.machine, info.region);
     const std::vector<std::string> path = PathOf(tracks[t], info.to);
     const std::string left =
         fmt::format(",{},\"to\":{},\"left_tick\":{}", CauseMembers("left_by", info), Quoted(info.to), current_tick);
+    // The change keeps the active states above the one it named (its
+    // target), and enters that one and those below it again even when they
+    // were active (a composite entered from its own substate, or from itself).
+    std::size_t named = path.size() - 1;
+    if (!info.target.empty())
+        for (std::size_t i = 0; i < path.size(); ++i)
+            if (path[i] == info.target) named = i;
     // What the observer cannot see (a start, a Reset, an observer attached
     // mid-run) shows as every open slice ending here.
     std::size_t keep = 0;
     const std::vector<Open>& open = tracks[t].open;
     if (info.cause != Cause::Initial && !open.empty() && open.back().state == info.from) {
-        while (keep < open.size() && keep < path.size() && open[keep].state == path[keep]) ++keep;
-        if (keep == path.size() && info.from == info.to) --keep; // the state is left and entered again
+        while (keep < open.size() && keep < named && open[keep].state == path[keep]) ++keep;
         // A push buries the whole active path and a pop leaves the whole pushed one.
         if (info.cause == Cause::Push || info.cause == Cause::Pop) keep = 0;
     }

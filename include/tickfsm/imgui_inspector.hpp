@@ -8,7 +8,8 @@
 //
 // Nothing here runs on the tick path. A machine pays for the history only
 // while a TransitionHistory is attached as its observer (SetObserver), and
-// the history allocates once, when it is constructed.
+// the history allocates when it is constructed and once for each name it has
+// not heard before, never for a transition of names it knows.
 
 #include <cstddef>
 #include <cstdint>
@@ -32,7 +33,9 @@ namespace tickfsm {
 inline constexpr std::uint32_t kInspectorActiveRowColor = 0x1F7A3Au;
 
 /// One change of state, as TransitionHistory keeps it. The names point into
-/// the machine's table and the name given to SetObserver, which outlive it.
+/// the history's own copies: they stay valid while the history lives, after
+/// the machine that reported them is gone (a machine's private table, with
+/// the names of its keyed states, goes with it).
 struct HistoryEntry {
     std::uint64_t tick = 0;        // the game loop's clock (TransitionHistory::SetTick) when it happened
     std::string_view machine;      // the name given to SetObserver
@@ -45,32 +48,24 @@ struct HistoryEntry {
 };
 
 /// An Observer that keeps the last `capacity` transitions of the machines it
-/// is attached to, for the inspector's history. It allocates once, in its
-/// constructor; after that a transition is one copy into a ring.
+/// is attached to, for the inspector's history. It keeps one copy of each
+/// name it hears (machines, states, regions, events) for as long as it lives:
+/// a transition of names it has heard before is one copy into a ring, with no
+/// allocation. Compiled once, in lib/imgui_inspector.cpp.
 class TransitionHistory : public Observer {
 public:
     /// Keeps the last `capacity` transitions (at least one).
-    explicit TransitionHistory(std::size_t capacity = 64) : entries(capacity == 0 ? 1 : capacity) {}
+    explicit TransitionHistory(std::size_t capacity = 64);
+    ~TransitionHistory() override;
+    TransitionHistory(const TransitionHistory&) = delete;
+    TransitionHistory& operator=(const TransitionHistory&) = delete;
 
     /// Stamps the transitions that follow with `tick`: the game loop calls it
     /// before it ticks, since an observer cannot know the game's clock.
     void SetTick(std::uint64_t tick) noexcept { current_tick = tick; }
 
     /// Records one change (called by the machine).
-    void OnTransition(const TransitionInfo& info) override {
-        HistoryEntry& entry = entries[next];
-        entry.tick = current_tick;
-        entry.machine = info.machine;
-        entry.from = info.from;
-        entry.to = info.to;
-        entry.region = info.region;
-        entry.event = info.event ? (info.event->enumerator.empty() ? info.event->name : info.event->enumerator)
-                                 : std::string_view{};
-        entry.cause = info.cause;
-        entry.condition = info.condition;
-        next = next + 1 == entries.size() ? 0 : next + 1;
-        ++total;
-    }
+    void OnTransition(const TransitionInfo& info) override;
 
     /// How many transitions are kept now (at most Capacity()).
     std::size_t Size() const noexcept { return total < entries.size() ? static_cast<std::size_t>(total) : entries.size(); }
@@ -83,17 +78,23 @@ public:
         const std::size_t n = entries.size();
         return entries[(next + n - 1 - i % n) % n];
     }
-    /// Forgets every transition (keeps the memory).
+    /// Forgets every transition (keeps the memory and the names).
     void Clear() noexcept {
         next = 0;
         total = 0;
     }
 
 private:
+    /// The history's copy of `name` (empty stays empty).
+    std::string_view Keep(std::string_view name);
+
     std::vector<HistoryEntry> entries;
     std::size_t next = 0;
     std::uint64_t total = 0;
     std::uint64_t current_tick = 0;
+    std::vector<std::unique_ptr<char[]>> texts; // one per distinct name, never moved
+    std::vector<std::string_view> names;        // names[i] views texts[i]
+    std::vector<std::uint32_t> slots;           // open addressing by hash: 0 empty, else an index of names + 1
 };
 
 namespace detail {
@@ -132,8 +133,9 @@ struct InspectorCache;
 } // namespace detail
 
 /// What the inspector's panels keep between frames (the states and
-/// transitions of each machine, the picked character, the pause) and what
-/// they ask of the game loop. One per game, shared by all its panels.
+/// transitions of each machine, each crowd panel's picked character, the
+/// pause) and what they ask of the game loop. One per game, shared by all its
+/// panels.
 class InspectorState {
 public:
     /// Panels show the transitions `history` keeps (it may be null, or set later).
@@ -159,10 +161,11 @@ public:
     /// How many of the newest transitions a panel lists.
     void SetHistoryRows(std::size_t rows) noexcept { history_rows = rows; }
 
-    /// The character picked in a crowd panel, or -1 (std::size_t) for none.
-    std::size_t SelectedCharacter() const noexcept { return selected; }
-    /// Picks character `i` of the crowd panels.
-    void SelectCharacter(std::size_t i) noexcept { selected = i; }
+    /// The character picked in the crowd panel titled `panel` (each crowd
+    /// panel keeps its own pick), or -1 (std::size_t) for none.
+    std::size_t SelectedCharacter(std::string_view panel) const noexcept;
+    /// Picks character `i` in the crowd panel titled `panel` (-1: none).
+    void SelectCharacter(std::string_view panel, std::size_t i) { PickOf(panel) = i; }
 
     /// The next panel drawn copies its text to the end of the file at `path`
     /// (ImGui's LogToFile), once: a bug report's or a test's record of what
@@ -199,6 +202,7 @@ private:
     friend detail::InspectorRequest DrawInspectorView(const detail::InspectorView& view, InspectorState& state);
     friend std::size_t DrawCrowdView(const detail::CrowdView& view, InspectorState& state);
 
+    std::size_t& PickOf(std::string_view panel);
     void ForgetCached(const void* machine);
     bool FindCached(const void* machine, std::span<const StateInfo>& states,
                     std::span<const TransitionRule>& transitions) const;
@@ -210,7 +214,7 @@ private:
     std::size_t history_rows = 12;
     bool paused = false;
     unsigned steps = 0;
-    std::size_t selected = static_cast<std::size_t>(-1);
+    std::vector<std::pair<std::string, std::size_t>> picks; // a crowd panel's title and its picked character
     std::string log_path;
     Buffers scratch;
     // One per machine drawn. A machine's configuration closes when it starts,
@@ -220,8 +224,10 @@ private:
 
 /// Draws the panel (an ImGui window titled `name`) of one machine: its states
 /// as a tree with the active path highlighted and each active state's ticks;
-/// the transitions of the active path in the order they are tried, with what
-/// a dry run (WouldTransition(next), which calls no hook) says of them; the
+/// the transitions of the active path in the order they are tried (before the
+/// first tick, of the initial state's path), with what a dry run
+/// (WouldTransition(next), which calls no hook and leaves out the parallel
+/// regions' transitions) says of them; the
 /// newest transitions of `state`'s history whose machine is named `name` (give
 /// SetObserver the same name); Pause, Step and a button to force a state.
 /// Call it once per frame between ImGui::NewFrame() and ImGui::Render(),

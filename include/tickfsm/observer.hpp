@@ -44,6 +44,7 @@ struct TransitionInfo {
     /// The state the change named: `to` itself, or the composite `to` was
     /// entered through (a change into a composite enters down to a leaf).
     /// A change to a composite that holds `from` leaves and re-enters it.
+    /// Empty in a TransitionInfo made by hand: read it as `to`.
     std::string_view target;
     /// The state whose transition list held the condition transition that
     /// fired (`condition` counts in that list): `from` or one of its

@@ -22,7 +22,9 @@ public:
     /// A list of the `given` observers; null pointers are skipped.
     ObserverList(std::initializer_list<Observer*> given);
 
-    /// Adds `observer` at the end of the list.
+    /// Adds `observer` at the end of the list. An observer of the list may
+    /// call it while the list passes a call on: the one added hears the calls
+    /// after that one, not that one.
     void Add(Observer& observer);
     /// How many observers the list holds.
     std::size_t Size() const noexcept { return observers.size(); }
@@ -38,6 +40,7 @@ public:
     void OnUnhandledEvent(std::string_view machine, std::string_view state, const Event& event) override;
     /// Passed on to every observer.
     void OnBufferedRequest(std::string_view machine, std::string_view state, BufferOutcome outcome) override;
+    /// Passed on to every observer.
     void OnRefused(std::string_view machine, std::string_view from, std::string_view to) override;
     /// Passed on to every observer.
     void OnWarning(std::string_view machine, std::string_view message) override;

@@ -61,11 +61,21 @@ public:
     /// Without it, each track shows its current states (the leaves) only.
     void AddStates(std::string_view machine, std::span<const StateInfo> states);
 
-    /// AddStates(name, machine.States()), then attaches this writer to
-    /// `machine` under `name` (which must outlive the machine, as for SetObserver).
+    /// Attaches this writer to `machine` under `name` (which must outlive the
+    /// machine, as for SetObserver) and tells it the machine's states as
+    /// AddStates does: at once if the machine has started, else when the
+    /// machine first reports (its first Perform), when its configuration is
+    /// closed, so that it may be configured after Watch. Until then the writer
+    /// keeps the machine's address: the machine must live until that report.
     template <class Manager>
     void Watch(Manager& machine, std::string_view name) {
-        AddStates(name, machine.States());
+        if (machine.IsStarted()) {
+            AddStates(name, machine.States());
+        } else {
+            WatchFromStart(name, &machine, [](const void* watched, TimelineWriter& writer, std::string_view as) {
+                writer.AddStates(as, static_cast<const Manager*>(watched)->States());
+            });
+        }
         machine.SetObserver(this, name);
     }
 
@@ -113,7 +123,16 @@ private:
         std::size_t depth = 0; // parents before their substates on one tick
         std::string json;
     };
+    // A machine watched before it started: its states are read at its first report.
+    using DescribeFn = void (*)(const void* machine, TimelineWriter& writer, std::string_view name);
+    struct Waiting {
+        std::string machine;
+        const void* watched = nullptr;
+        DescribeFn describe = nullptr;
+    };
 
+    void WatchFromStart(std::string_view machine, const void* watched, DescribeFn describe);
+    void TakeStates(std::string_view machine);
     std::size_t TrackOf(std::string_view machine, std::string_view region = {});
     const States* StatesOf(std::string_view machine) const;
     std::vector<std::string> PathOf(const Track& track, std::string_view leaf) const;
@@ -128,6 +147,7 @@ private:
     std::vector<Track> tracks;
     std::vector<States> tables;
     std::vector<Record> records;
+    std::vector<Waiting> waiting;
 };
 
 } // namespace tickfsm

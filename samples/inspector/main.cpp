@@ -179,7 +179,7 @@ int main(int argc, char** argv) {
     reaction.SetObserver(&history, kReaction.title);
     movement.SetObserver(&history, kMovement.title);
     tickfsm::InspectorState inspector(&history);
-    inspector.SelectCharacter(4); // a villager picked from the start: the crowd panel's details, a ring in the view
+    inspector.SelectCharacter(kCrowd.title, 4); // a villager picked from the start: the crowd panel's details, a ring in the view
 
     std::deque<std::string> lines; // what the guard said last
     std::uint64_t tick = 0;
@@ -236,7 +236,7 @@ int main(int argc, char** argv) {
             for (std::size_t i = 0; i < villagers.size(); ++i) {
                 const ImVec2 c(to_x(villagers[i].x), at.y + 70 + static_cast<float>(i % 3) * 14);
                 draw->AddCircleFilled(c, 5, VillagerColor(crowd.CurrentStateName(i)));
-                if (inspector.SelectedCharacter() == i) draw->AddCircle(c, 9, IM_COL32(255, 255, 255, 255), 16, 2);
+                if (inspector.SelectedCharacter(kCrowd.title) == i) draw->AddCircle(c, 9, IM_COL32(255, 255, 255, 255), 16, 2);
             }
             ImGui::Dummy(ImVec2(street_width + 20, 126));
             for (const std::string& line : lines) ImGui::TextUnformatted(line.c_str());

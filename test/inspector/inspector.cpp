@@ -8,6 +8,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <memory>
 #include <cstddef>
 #include <new>
 #include <random>
@@ -15,6 +16,7 @@
 #include <string>
 
 #include <imgui.h>
+#include <imgui_internal.h> // ImGui::OpenPopupEx: opens the force list without a click
 
 #include <tickfsm/imgui_inspector.hpp>
 #include <tickfsm/tickfsm.hpp>
@@ -136,7 +138,7 @@ TEST_CASE("A transition history keeps the newest transitions and drops the oldes
     CHECK(history.Size() == 0);
 }
 
-TEST_CASE("A transition history allocates nothing per transition once constructed", "[inspector][history]") {
+TEST_CASE("A transition history allocates nothing per transition of names it has heard", "[inspector][history]") {
     Hero hero;
     HeroMachine m(hero);
     tickfsm::TransitionHistory history(4);
@@ -153,6 +155,46 @@ TEST_CASE("A transition history allocates nothing per transition once constructe
     counting = false;
     CHECK(history.Total() == 101); // the first of the 100 ticks changes nothing
     CHECK(allocations == 0);
+}
+
+namespace {
+enum class CreatureState : int { Idle = 300, Attack = 301, Flee = 302, Hide = 303 };
+struct Creature {};
+struct Buttons {};
+using CreatureMachine = tickfsm::StateManager<Creature, Buttons>;
+
+// Keyed states: their names are made at run time and kept in the machine's private table.
+std::unique_ptr<CreatureMachine> Spawn(Creature& c, CreatureState from, CreatureState to) {
+    auto m = std::make_unique<CreatureMachine>(c);
+    m->AddState<Idle>(from);
+    m->AddState<Heavy>(to);
+    m->SetInitialState(from).To(to, [](const Creature&) { return true; });
+    m->From(to);
+    return m;
+}
+} // namespace
+
+TEST_CASE("A transition history keeps the names of a machine that is gone", "[inspector][history]") {
+    Headless imgui;
+    Creature c;
+    tickfsm::TransitionHistory history(8);
+    tickfsm::InspectorState state(&history);
+    auto m = Spawn(c, CreatureState::Idle, CreatureState::Attack);
+    m->SetObserver(&history, "creature");
+    m->Perform({});
+    m->Perform({});
+    REQUIRE(m->ActivePath() == "CreatureState(301)");
+    state.Forget(*m);
+    m.reset(); // the creature dies, its table with it
+    auto again = Spawn(c, CreatureState::Flee, CreatureState::Hide); // and another takes its memory
+    again->SetObserver(&history, "creature");
+    REQUIRE(history.Size() == 2);
+    CHECK(history.Recent(0).machine == "creature");
+    CHECK(history.Recent(0).from == "CreatureState(300)");
+    CHECK(history.Recent(0).to == "CreatureState(301)");
+    const std::string text = Frame(state, [&] { tickfsm::DrawInspector("creature", *again, Buttons{}, state); });
+    INFO(text);
+    CHECK(text.find("CreatureState(300) -> CreatureState(301)") != std::string::npos);
 }
 
 TEST_CASE("While paused the game ticks once per Step", "[inspector][pause]") {
@@ -230,7 +272,7 @@ TEST_CASE("A crowd's panel counts its characters by state", "[inspector][crowd]"
     tickfsm::Crowd<AntMachine> crowd(ants.size(), prototype);
     for (std::size_t i = 0; i + 1 < ants.size(); ++i) crowd.Perform(i, ants[i], World{.rain = true}); // 6 not started
     tickfsm::InspectorState state;
-    state.SelectCharacter(4);
+    state.SelectCharacter("ants", 4);
     std::size_t picked = 0;
     const std::string text = Frame(state, [&] { picked = tickfsm::DrawCrowdInspector("ants", crowd, state); });
     INFO(text);
@@ -240,6 +282,154 @@ TEST_CASE("A crowd's panel counts its characters by state", "[inspector][crowd]"
     CHECK(text.find("Shelter") != std::string::npos);
     CHECK(text.find("(not started)") != std::string::npos);
     CHECK(text.find("character 4: Shelter") != std::string::npos);
+}
+
+TEST_CASE("Each crowd panel keeps its own picked character", "[inspector][crowd]") {
+    struct Npc {};
+    struct World {};
+    struct Walk {};
+    struct Rest {};
+    struct NpcMachine : tickfsm::StateManager<Npc, World> {
+        explicit NpcMachine(Npc& n) : StateManager(n) {
+            SetInitialState<Walk>().To<Rest>([] { return false; });
+            From<Rest>();
+        }
+    };
+    Headless imgui;
+    std::vector<Npc> villagers(12), soldiers(3);
+    tickfsm::Crowd<NpcMachine> village(villagers.size()), army(soldiers.size());
+    village.TickAll(villagers, [](std::size_t, Npc&) { return World{}; });
+    army.TickAll(soldiers, [](std::size_t, Npc&) { return World{}; });
+    tickfsm::InspectorState state; // one for both panels
+    state.SelectCharacter("villagers", 1);
+    std::size_t picked_villager = 0, picked_soldier = 0;
+    const std::string first = Frame(state, [&] { picked_villager = tickfsm::DrawCrowdInspector("villagers", village, state); });
+    const std::string second = Frame(state, [&] { picked_soldier = tickfsm::DrawCrowdInspector("soldiers", army, state); });
+    INFO(second);
+    CHECK(picked_villager == 1);
+    CHECK(first.find("character 1: Walk") != std::string::npos);
+    CHECK(picked_soldier == static_cast<std::size_t>(-1));
+    CHECK(second.find("character 1: Walk") == std::string::npos);
+    CHECK(state.SelectedCharacter("villagers") == 1);
+    CHECK(state.SelectedCharacter("soldiers") == static_cast<std::size_t>(-1));
+}
+
+namespace {
+// Opens the Force state list of the panel titled `name` (call it in the frame
+// before the panel is drawn): what a click on the combo does.
+void OpenForceList(const char* name) {
+    ImGui::Begin(name);
+    const ImGuiID combo = ImGui::GetCurrentWindow()->GetID("##force");
+    ImGui::OpenPopupEx(ImHashStr("##ComboPopup", 0, combo));
+    ImGui::End();
+}
+
+struct Body {
+    bool run = false;
+};
+struct Alive {};
+struct Dead {};
+struct Legs {};
+struct Stand {};
+struct Run {};
+struct Arms {};
+struct Lower {};
+struct Aim {};
+struct Watcher {};
+} // namespace
+
+TEST_CASE("A panel offers to force only the states ForceSetState enters", "[inspector][panel]") {
+    Headless imgui;
+    Body b;
+    tickfsm::StateManager<Body, Pad> m(b);
+    m.SetInitialState<Alive>().To<Dead>([] { return false; });
+    m.SetRegions<Alive, Legs, Arms>();
+    m.SetSubstates<Legs, Stand, Run>();
+    m.SetSubstates<Arms, Lower, Aim>();
+    m.From<Dead>();
+    m.From<Watcher>();
+    m.SetGlobalState<Watcher>();
+    m.Perform({});
+    tickfsm::InspectorState state;
+    const std::string text = Frame(state, [&] {
+        OpenForceList("soldier");
+        tickfsm::DrawInspector("soldier", m, Pad{}, state);
+    });
+    const std::size_t list = text.find("{ pick a state }");
+    REQUIRE(list != std::string::npos);
+    const std::string offered = text.substr(list);
+    INFO(offered);
+    CHECK(offered.find("Alive") != std::string::npos);
+    CHECK(offered.find("Dead") != std::string::npos);
+    for (const char* region_or_global : {"Legs", "Stand", "Run", "Arms", "Lower", "Aim", "Watcher"})
+        CHECK(offered.find(region_or_global) == std::string::npos);
+}
+
+TEST_CASE("A panel offers to force no state while a push keeps states buried", "[inspector][panel]") {
+    Headless imgui;
+    Hero hero;
+    HeroMachine m(hero);
+    m.SetPushCapacity<1>();
+    m.Perform({});
+    m.Push<Block>(); // Idle is buried: forcing it would be refused
+    tickfsm::InspectorState state;
+    const std::string text = Frame(state, [&] { tickfsm::DrawInspector("hero", m, Pad{}, state); });
+    INFO(text);
+    CHECK(text.find("force: off while states are buried under a push") != std::string::npos);
+    CHECK(text.find("Force state") == std::string::npos);
+}
+
+namespace {
+// The line of `text` that holds `what`, or "".
+std::string LineOf(const std::string& text, std::string_view what) {
+    const std::size_t at = text.find(what);
+    if (at == std::string::npos) return {};
+    const std::size_t begin = text.rfind('\n', at) == std::string::npos ? 0 : text.rfind('\n', at) + 1;
+    return text.substr(begin, text.find('\n', at) - begin);
+}
+} // namespace
+
+TEST_CASE("A panel says a region's transitions are not judged by the dry run", "[inspector][panel]") {
+    Headless imgui;
+    Body b;
+    tickfsm::StateManager<Body, Pad> m(b);
+    m.SetInitialState<Alive>().To<Dead>([] { return false; });
+    m.SetRegions<Alive, Legs, Arms>();
+    m.SetSubstates<Legs, Stand, Run>();
+    m.SetSubstates<Arms, Lower, Aim>();
+    m.From<Stand>().To<Run>([](const Body& c) { return c.run; });
+    m.From<Dead>();
+    tickfsm::InspectorState state;
+    m.Perform({});
+    b.run = true; // the next tick takes Stand -> Run, in region Legs
+    const std::string text = Frame(state, [&] { tickfsm::DrawInspector("soldier", m, Pad{}, state); });
+    INFO(text);
+    const std::string stand = LineOf(text, "condition 0 of Stand");
+    CHECK(stand.find("region: not dry-run") != std::string::npos);
+    CHECK(stand.find("false or gated") == std::string::npos);
+    CHECK(LineOf(text, "condition 0 of Alive").find("false or gated") != std::string::npos);
+    CHECK(text.find("the regions' transitions are not in the dry run") != std::string::npos);
+    m.Perform({});
+    CHECK(m.ActivePath() == "Alive/{Legs/Run, Arms/Lower}");
+}
+
+TEST_CASE("The panel of a machine not started lists the transitions its first tick tries", "[inspector][panel]") {
+    Headless imgui;
+    Hero hero;
+    hero.enemy = true;
+    HeroMachine m(hero);
+    tickfsm::InspectorState state;
+    const std::string text = Frame(state, [&] { tickfsm::DrawInspector("hero", m, Pad{}, state); });
+    INFO(text);
+    CHECK(text.find("enters Idle, then -> Combat") != std::string::npos);
+    CHECK(LineOf(text, "condition 0 of Idle").find("fires") != std::string::npos);
+    CHECK(text.find("not by a transition listed") == std::string::npos);
+    hero.enemy = false;
+    const std::string stays = Frame(state, [&] { tickfsm::DrawInspector("hero", m, Pad{}, state); });
+    CHECK(stays.find("enters Idle and stays") != std::string::npos);
+    CHECK(LineOf(stays, "condition 0 of Idle").find("false or gated") != std::string::npos);
+    m.Perform({});
+    CHECK(m.ActivePath() == "Idle");
 }
 
 TEST_CASE("After Forget a panel shows the machine now at a forgotten machine's address", "[inspector][panel]") {

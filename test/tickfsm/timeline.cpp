@@ -132,6 +132,22 @@ TEST_CASE("A timeline shows nested states as slices around their substates", "[t
     CHECK(json.find("\"name\":\"Combat\"") < json.find("\"name\":\"Chase\""));
 }
 
+TEST_CASE("A timeline watching a machine before it is configured shows its nested states", "[timeline][nested]") {
+    Hero h;
+    tickfsm::StateManager<Hero, Input> m(h);
+    std::string json;
+    tickfsm::TimelineWriter timeline(json);
+    timeline.Watch(m, "fighter");
+    m.SetSubstates<Combat, Chase, Strike>();
+    m.SetInitialState<Combat>();
+    m.Perform({});
+    timeline.SetTick(3);
+    timeline.Finish();
+    CHECK(Count(json, "\"ph\":\"X\"") == 2);
+    CHECK(Has(json, "{\"name\":\"Combat\",\"cat\":\"state\",\"ph\":\"X\",\"ts\":0,\"dur\":3000,"));
+    CHECK(Has(json, "{\"name\":\"Chase\",\"cat\":\"state\",\"ph\":\"X\",\"ts\":0,\"dur\":3000,"));
+}
+
 TEST_CASE("A timeline shows only the current states of a machine whose states it was not told", "[timeline][nested]") {
     Hero h;
     tickfsm::StateManager<Hero, Input> m(h);
@@ -161,6 +177,40 @@ TEST_CASE("A state left and entered again is two slices", "[timeline]") {
     CHECK(Count(json, "{\"name\":\"Idle\",\"cat\":\"state\",\"ph\":\"X\"") == 2);
     CHECK(Has(json, "\"ts\":0,\"dur\":4000,"));
     CHECK(Has(json, "\"ts\":4000,\"dur\":1000,"));
+}
+
+TEST_CASE("A composite a transition enters again from inside is left and entered again", "[timeline][nested]") {
+    // What a machine with Combat = {Chase, Strike} reports for
+    // From<Strike>().To<Combat>() and From<Combat>().To<Combat>(): the leaf
+    // entered in `to`, the composite named in `target`.
+    Hero h;
+    tickfsm::StateManager<Hero, Input> m(h);
+    m.SetSubstates<Combat, Chase, Strike>();
+    m.SetInitialState<Combat>();
+    std::string json;
+    tickfsm::TimelineWriter timeline(json);
+    timeline.AddStates("fighter", m.States());
+    auto report = [&](std::uint64_t tick, std::string_view from, std::string_view to, std::string_view target) {
+        tickfsm::TransitionInfo info;
+        info.machine = "fighter";
+        info.from = from;
+        info.to = to;
+        info.target = target;
+        info.cause = from.empty() ? tickfsm::Cause::Initial : tickfsm::Cause::Condition;
+        timeline.SetTick(tick);
+        timeline.OnTransition(info);
+    };
+    report(0, "", "Chase", "Combat");
+    report(2, "Chase", "Strike", "Strike");
+    report(4, "Strike", "Chase", "Combat"); // From<Strike>().To<Combat>()
+    report(8, "Chase", "Chase", "Combat");  // From<Combat>().To<Combat>()
+    timeline.SetTick(10);
+    timeline.Finish();
+    CHECK(Count(json, "{\"name\":\"Combat\",\"cat\":\"state\",\"ph\":\"X\"") == 3);
+    CHECK(Has(json, "{\"name\":\"Combat\",\"cat\":\"state\",\"ph\":\"X\",\"ts\":0,\"dur\":4000,"));
+    CHECK(Has(json, "{\"name\":\"Combat\",\"cat\":\"state\",\"ph\":\"X\",\"ts\":4000,\"dur\":4000,"));
+    CHECK(Has(json, "{\"name\":\"Combat\",\"cat\":\"state\",\"ph\":\"X\",\"ts\":8000,\"dur\":2000,"));
+    CHECK(Count(json, "{\"name\":\"Chase\",\"cat\":\"state\",\"ph\":\"X\"") == 3);
 }
 
 TEST_CASE("Events, unhandled events and warnings are instants on the machine's track", "[timeline]") {
@@ -252,6 +302,39 @@ TEST_CASE("An observer list passes every call to each of its observers in order"
     m.SendEvent("Go");
     CHECK(first.ends_with(" -> Idle (initial)\nIdle -> Run (event Go)\nThe current state Run has no transition for event Go.\n"));
     CHECK(second.ends_with(" -> Idle\nIdle -> Run\nThe current state Run has no transition for event Go.\n"));
+}
+
+TEST_CASE("An observer added to an observer list while it passes a call on hears the calls after it",
+          "[timeline][observer]") {
+    struct Counter : tickfsm::Observer {
+        int transitions = 0;
+        void OnTransition(const tickfsm::TransitionInfo&) override { ++transitions; }
+    };
+    // On the first transition it hears, adds many: the list grows and moves
+    // while it walks it.
+    struct Adder : tickfsm::Observer {
+        tickfsm::ObserverList* list = nullptr;
+        Counter more[40];
+        void OnTransition(const tickfsm::TransitionInfo&) override {
+            if (list->Size() > 2) return;
+            for (Counter& c : more) list->Add(c);
+        }
+    };
+    Hero h;
+    HeroMachine m(h);
+    Adder adder;
+    Counter after;
+    tickfsm::ObserverList list{&adder, &after};
+    adder.list = &list;
+    m.SetObserver(&list, "hero");
+    m.Perform({}); // the initial transition
+    CHECK(list.Size() == 42);
+    CHECK(after.transitions == 1);
+    CHECK(adder.more[0].transitions == 0);
+    CHECK(m.SendEvent("Go"));
+    CHECK(after.transitions == 2);
+    CHECK(adder.more[0].transitions == 1);
+    CHECK(adder.more[39].transitions == 1);
 }
 
 namespace {
