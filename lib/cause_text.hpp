@@ -26,9 +26,13 @@ inline const char* CauseName(Cause cause) noexcept {
     return "direct";
 }
 
-/// "condition 1", "event Jump", or the kind of cause alone.
+/// "condition 1", "condition 0 of Combat" (a parent's or FromAny()'s list),
+/// "event Jump", or the kind of cause alone.
 inline std::string CauseText(const TransitionInfo& info) {
-    if (info.cause == Cause::Condition) return fmt::format("condition {}", info.condition);
+    if (info.cause == Cause::Condition) {
+        if (info.owner.empty() || info.owner == info.from) return fmt::format("condition {}", info.condition);
+        return fmt::format("condition {} of {}", info.condition, info.owner);
+    }
     if (info.cause == Cause::Event && info.event) return fmt::format("event {}", EventText(*info.event));
     return CauseName(info.cause);
 }

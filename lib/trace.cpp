@@ -5,6 +5,7 @@
 
 #include <tickfsm/detail/format.hpp>
 
+#include "cause_text.hpp"
 #include "fmt_text.hpp"
 
 namespace tickfsm {
@@ -24,20 +25,7 @@ void TracePrinter::OnTransition(const TransitionInfo& info) {
         Line(fmt::format("{} -> {}", info.from, info.to));
         return;
     }
-    switch (info.cause) {
-    case Cause::Initial: Line(fmt::format("{} -> {} (initial)", info.from, info.to)); break;
-    case Cause::Condition: // a parent's or FromAny()'s condition says whose list it counts in
-        if (info.owner == info.from) Line(fmt::format("{} -> {} (condition {})", info.from, info.to, info.condition));
-        else
-            Line(fmt::format("{} -> {} (condition {} of {})", info.from, info.to, info.condition,
-                             info.owner.empty() ? std::string_view("FromAny()") : info.owner));
-        break;
-    case Cause::Event: Line(fmt::format("{} -> {} (event {})", info.from, info.to, EventText(*info.event))); break;
-    case Cause::Request: Line(fmt::format("{} -> {} (request)", info.from, info.to)); break;
-    case Cause::Direct: Line(fmt::format("{} -> {} (direct)", info.from, info.to)); break;
-    case Cause::Push: Line(fmt::format("{} -> {} (push)", info.from, info.to)); break;
-    case Cause::Pop: Line(fmt::format("{} -> {} (pop)", info.from, info.to)); break;
-    }
+    Line(fmt::format("{} -> {} ({})", info.from, info.to, detail::CauseText(info)));
 }
 
 void TracePrinter::OnUnhandledEvent(std::string_view machine, std::string_view state, const Event& event) {

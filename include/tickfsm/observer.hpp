@@ -48,8 +48,8 @@ struct TransitionInfo {
     std::string_view target;
     /// The state whose transition list held the condition transition that
     /// fired (`condition` counts in that list): `from` or one of its
-    /// ancestors. Empty for FromAny()'s, an event's, and a change asked for
-    /// by code or a hook.
+    /// ancestors, or "FromAny()". Empty for an event's and for a change asked
+    /// for by code or a hook.
     std::string_view owner;
     /// `condition` of a push or pop that no transition made.
     static constexpr std::size_t kNoCondition = static_cast<std::size_t>(-1);

@@ -175,7 +175,7 @@ bool EnterDownTo(TickContext<C, A>& ctx, StateIndex from, StateIndex base, State
         info.condition = condition;
         info.event = event;
         info.target = table.NameOf(to);
-        if (ctx.owner != kNoState) info.owner = table.NameOf(ctx.owner);
+        if (ctx.owner != kNoState) info.owner = ctx.owner == table.any ? "FromAny()" : table.NameOf(ctx.owner);
         if (ctx.lane != kNoState) info.region = table.NameOf(ctx.lane);
         ctx.observer->OnTransition(info);
         ctx.observer->OnStateEntered(ctx.name, info.to);

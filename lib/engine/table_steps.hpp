@@ -173,8 +173,10 @@ template <class C, class A>
 Probed<C, A> Table<C, A>::ProbePath(StateIndex leaf, std::uint32_t leaf_ticks, const C& c, const A& a,
                                 std::byte* data, bool ahead, bool done, bool with_any) const {
     if (any != kNoState && with_any) // the any-state transitions first, with the current state's time
-        if (const Probed<C, A> fired = Probe(any, c, a, leaf_ticks, data, leaf); fired.to != kNoState)
+        if (Probed<C, A> fired = Probe(any, c, a, leaf_ticks, data, leaf); fired.to != kNoState) {
+            fired.owner = any;
             return fired;
+        }
     if (!nested) {
         Probed<C, A> fired = Probe(leaf, c, a, leaf_ticks, data, kNoState, leaf, done);
         fired.owner = leaf;

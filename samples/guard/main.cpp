@@ -19,10 +19,10 @@ constexpr std::string_view kPath[] = {
     "Quiet -> Listening (condition 0)",      // sensing hears the noise...
     "Patrol -> Investigate (event Heard)",   // ...and tells reaction, in the same tick
     "tick  5  reaction: heard something at 0",
-    "Listening -> Watching (condition 0)",
+    "Listening -> Watching (condition 0 of FromAny())",
     "Investigate -> Chase (event EnemySeen)", // Calm/Investigate -> Combat/Chase
     "tick 10  reaction: enemy at 8",
-    "Still -> Run (condition 1)",             // movement follows reaction's pace
+    "Still -> Run (condition 1 of FromAny())", // movement follows reaction's pace
     "Chase -> Stunned (push)",                // the flash: Combat/Chase buried
     "tick 14  reaction: stunned",
     "tick 14  guard at 4 (Stunned)",

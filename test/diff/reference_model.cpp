@@ -388,12 +388,20 @@ std::optional<int> Model::WouldTransition(const Act& a) const {
 // --- input buffers ----------------------------------------------------------------------------
 Model::Request_ Model::MakeRequest(int state, float timeout) const {
     const float ticks = std::ceil(timeout / cfg_.dt);
-    return {state, ticks < 1.0f ? 1u : static_cast<std::uint32_t>(ticks)};
+    return {state, ticks < 1.0f ? 1u : static_cast<std::uint32_t>(ticks), started_ && cur_ == state};
+}
+
+// Decision: a request is met once the machine is in its state after being
+// out of it since the request, by its own try or by any other change.
+bool Model::TryRequest(Request_& r) {
+    if (started_ && cur_ == r.state) return !r.inside;
+    r.inside = false;
+    return SetState(r.state, How::Try);
 }
 
 bool Model::BufferOne(int state, float timeout) {
     wanted_ = MakeRequest(state, timeout); // the latest request wins
-    if (!SetState(wanted_->state, How::Try)) return false;
+    if (!TryRequest(*wanted_)) return false;
     Cover(Cov::BufferEntered);
     wanted_.reset();
     return true;
@@ -401,7 +409,7 @@ bool Model::BufferOne(int state, float timeout) {
 
 void Model::UpdateOne() {
     if (!wanted_) return;
-    if (SetState(wanted_->state, How::Try)) {
+    if (TryRequest(*wanted_)) {
         Cover(Cov::BufferEntered);
         wanted_.reset();
         return;
@@ -413,7 +421,7 @@ void Model::UpdateOne() {
 }
 
 bool Model::TryFront() {
-    if (!SetState(queue_.front().state, How::Try)) return false;
+    if (!TryRequest(queue_.front())) return false;
     Cover(Cov::BufferEntered);
     queue_.pop_front();
     return true;

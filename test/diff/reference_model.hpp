@@ -66,6 +66,7 @@ private:
     struct Request_ {
         int state;
         std::uint32_t ticks_left;
+        bool inside; // in `state` since the request: waits for it to be left
     };
 
     void Start(const Act& a);
@@ -77,6 +78,7 @@ private:
     const Edge* Probe(int from, const Act& a, std::uint32_t ticks, bool count) const;
     bool Allowed(int from, int to) const;
     Request_ MakeRequest(int state, float timeout) const;
+    bool TryRequest(Request_& r);
     bool TryFront();
 
     const Config& cfg_;

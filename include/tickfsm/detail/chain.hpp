@@ -553,7 +553,7 @@ struct Probed {
     std::size_t condition = 0;
     const ChainBase<C, A>* chain = nullptr; // where it was found, for a transition that builds its target
     int index = -1;
-    StateIndex owner = kNoState; // the state whose transitions held it (ProbePath); kNoState for FromAny()'s
+    StateIndex owner = kNoState; // the state whose transitions held it (ProbePath), or the Any pseudo-state
 };
 
 } // namespace tickfsm::detail
