@@ -563,6 +563,25 @@ TEST_CASE("Coverage takes the regions a pop resumes as part of the pop, and know
     }
 }
 
+TEST_CASE("After a push over a parallel state and the pop back, a scenario and coverage follow its regions",
+          "[testing][scenario][coverage][regions][push]") {
+    Squad squad;
+    Soldier m(squad);
+    TransitionCoverage coverage;
+    coverage.Track(m, "soldier");
+    Scenario run(m, "soldier");
+    run.Also(coverage);
+    run.Ticks(2).Call([](Squad& c) { c.shake = true; }).Ticks(2).Call([](Squad& c) { c.shake = false; }).Ticks(2);
+    run.Call([](Squad& c) { c.run = true; }).Ticks(1).Call([](Squad& c) { c.dead = true; }).Ticks(1);
+    const auto check = run.Expect({{"Alive", 2}, {"Stand", 2}, {"Lower", 2}, {"Shaken", 2}, {"Alive", 3},
+                                   {"Stand", 2}, {"Lower", 3}, {"Sprint", 1}, {"Dead", 1}});
+    INFO(check.message);
+    CHECK(check);
+    INFO(coverage.Table());
+    CHECK(coverage.Unmatched().empty());
+    CHECK(coverage.NeverFired().empty());
+}
+
 TEST_CASE("Coverage lists a change that no transition of the table fits", "[testing][coverage]") {
     Hero h;
     HeroMachine m(h);
