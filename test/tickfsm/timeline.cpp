@@ -213,6 +213,27 @@ TEST_CASE("A composite a transition enters again from inside is left and entered
     CHECK(Count(json, "{\"name\":\"Chase\",\"cat\":\"state\",\"ph\":\"X\"") == 3);
 }
 
+TEST_CASE("A machine's change to the composite that holds its state starts the composite's slice again",
+          "[timeline][nested]") {
+    Hero h;
+    int step = 0;
+    tickfsm::StateManager<Hero, Input> m(h);
+    m.SetSubstates<Combat, Chase, Strike>();
+    m.SetInitialState<Combat>().To<Combat>([&step] { return step == 8; });
+    m.From<Chase>().To<Strike>([&step] { return step == 2; });
+    m.From<Strike>().To<Combat>([&step] { return step == 4; });
+    std::string json;
+    tickfsm::TimelineWriter timeline(json);
+    timeline.Watch(m, "fighter");
+    for (; step < 10; ++step) {
+        timeline.SetTick(static_cast<std::uint64_t>(step));
+        m.Perform({});
+    }
+    timeline.Finish();
+    CHECK(Count(json, "{\"name\":\"Combat\",\"cat\":\"state\",\"ph\":\"X\"") == 3);
+    CHECK(Count(json, "{\"name\":\"Chase\",\"cat\":\"state\",\"ph\":\"X\"") == 3);
+}
+
 TEST_CASE("Events, unhandled events and warnings are instants on the machine's track", "[timeline]") {
     Hero h;
     HeroMachine m(h);
