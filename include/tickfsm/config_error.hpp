@@ -41,8 +41,9 @@ namespace detail {
 [[noreturn, gnu::cold]] void AbortWith(std::string_view message) noexcept;
 
 /// Every tickfsm error goes through here, so the tick path only holds a call.
-/// Inline, so that each file's choice of exceptions decides: throw a
-/// ConfigError, or print the message and abort.
+/// Inline, so that the program's choice of exceptions decides: throw a
+/// ConfigError, or print the message and abort. Files of one program must
+/// agree: the linker keeps one copy of an inline function.
 [[noreturn, gnu::cold, gnu::noinline]] inline void ReportConfigError(std::string_view message) {
 #if defined(__cpp_exceptions) || defined(__EXCEPTIONS)
     throw ConfigError(message);
