@@ -71,11 +71,13 @@ std::string_view TextOf(Message id) {
     case Message::NotAStateOfMachine:
         return "{}<{}>(): {} is not a state of this machine";
     case Message::ChangeInsideHookTo:
-        return "{}({}) called on the machine from inside one of its hooks or conditions (state {}); take "
-               "a tickfsm::Machine<Controller, Action>& as the hook's last parameter and call it there";
+        return "{}({}) called on the machine from inside one of its hooks or conditions (state {}); a "
+               "condition changes nothing (it may run in a dry run); in a hook, take a "
+               "tickfsm::Machine<Controller, Action>& as its last parameter and call it there";
     case Message::ChangeInsideHook:
-        return "{}() called on the machine from inside one of its hooks or conditions (state {}); take a "
-               "tickfsm::Machine<Controller, Action>& as the hook's last parameter and call it there";
+        return "{}() called on the machine from inside one of its hooks or conditions (state {}); a "
+               "condition changes nothing (it may run in a dry run); in a hook, take a "
+               "tickfsm::Machine<Controller, Action>& as its last parameter and call it there";
     case Message::CallInsideHook:
         return "{}() called from inside a hook or condition of this machine (state {}); {} between ticks";
     case Message::RestoreGlobalOutOfRange:
@@ -180,6 +182,8 @@ std::string_view TextOf(Message id) {
         return "{}(StateId {}): not a state of this machine, which has {} states";
     case Message::MachineTypes:
         return "<{}, {}>";
+    case Message::FormAndTypes:
+        return "{}<{}, {}>";
     case Message::StaticManagerInsideHook:
         return "tickfsm: StaticStateManager{}: {} called from inside a hook or condition of this machine "
                "(state {}); call it from outside the tick";

@@ -138,7 +138,7 @@ public:
     /// `fixed_dt` not finite and positive is a ConfigError.
     explicit StaticStateManager(Controller& character, float fixed_dt = 1.0f / 60.0f)
         : bound_controller(&character), fixed_step(fixed_dt) {
-        if (!detail::PositiveFinite(fixed_dt)) Core::FailDt(fixed_dt);
+        if (!detail::PositiveFinite(fixed_dt)) Core::FailDt("StaticStateManager", fixed_dt);
     }
 
     StaticStateManager(const StaticStateManager& other)
@@ -236,7 +236,7 @@ public:
 
     /// `count` characters, none started; one tick lasts `fixed_dt` seconds.
     explicit StaticCrowd(std::size_t count, float fixed_dt = 1.0f / 60.0f) : runtimes(count), dt(fixed_dt) {
-        if (!detail::PositiveFinite(fixed_dt)) Core::FailDt(fixed_dt);
+        if (!detail::PositiveFinite(fixed_dt)) Core::FailDt("StaticCrowd", fixed_dt);
         if constexpr (Core::kHasData) states.resize(count);
         if constexpr (Core::kNested) bases.resize(count);
         Recount();

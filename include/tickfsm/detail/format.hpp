@@ -120,6 +120,7 @@ enum class Message : std::uint8_t {
     BufferTimeoutInvalid,
     StateIdOutOfRange,
     MachineTypes,
+    FormAndTypes,
     StaticManagerInsideHook,
     PerformCall,
     TickAllActions,

@@ -27,7 +27,7 @@ template <class Controller, class Action>
 inline bool StateManager<Controller, Action>::SendEvent(const Event& event, const Action& action) {
     if (InsideOwnTick())
         MachineTable::Fail(
-            detail::MessageText(detail::Message::SendEventInsideHook, detail::EventText(event), CurrentStateName()));
+            detail::MessageText(detail::Message::SendEventInsideHook, detail::EventText(event), ManagerEngine::CurrentName(machine_seat)));
     if (!CurrentTable()) ResolvedTable(); // not started: only the observer hears of it
     BusyScope busy(machine_seat.rt);
     auto ctx = TickContextFor(&action);
@@ -40,7 +40,7 @@ template <class E>
 inline bool StateManager<Controller, Action>::SendEvent(const E& event, const Action& action) {
     if (InsideOwnTick())
         MachineTable::Fail(
-            detail::MessageText(detail::Message::SendTypedEventInsideHook, detail::TypeName<E>(), CurrentStateName()));
+            detail::MessageText(detail::Message::SendTypedEventInsideHook, detail::TypeName<E>(), ManagerEngine::CurrentName(machine_seat)));
     if (!CurrentTable()) ResolvedTable();
     BusyScope busy(machine_seat.rt);
     auto ctx = TickContextFor(&action);
@@ -50,7 +50,7 @@ inline bool StateManager<Controller, Action>::SendEvent(const E& event, const Ac
 template <class Controller, class Action>
 inline void StateManager<Controller, Action>::SetObserver(Observer* observer, std::string_view name) {
     if (InsideOwnTick())
-        MachineTable::Fail(detail::MessageText(detail::Message::SetObserverInsideHook, CurrentStateName()));
+        MachineTable::Fail(detail::MessageText(detail::Message::SetObserverInsideHook, ManagerEngine::CurrentName(machine_seat)));
     OwnBlock()->observer = observer;
     OwnBlock()->name = name.empty() ? std::string_view("StateManager") : name;
     machine_seat.rt.flags = static_cast<std::uint16_t>(observer ? machine_seat.rt.flags | detail::kObserved
@@ -60,7 +60,7 @@ inline void StateManager<Controller, Action>::SetObserver(Observer* observer, st
 
 template <class Controller, class Action>
 inline void StateManager<Controller, Action>::Reset() {
-    if (InsideOwnTick()) MachineTable::Fail(detail::MessageText(detail::Message::ResetInsideHook, CurrentStateName()));
+    if (InsideOwnTick()) MachineTable::Fail(detail::MessageText(detail::Message::ResetInsideHook, ManagerEngine::CurrentName(machine_seat)));
     machine_seat.rt.state = detail::kNoState;
     if (machine_seat.rt.flags & detail::kInitialized) machine_seat.rt.ticks = 0; // else it counts the states initialized
     machine_seat.rt.flags =

@@ -45,8 +45,15 @@ struct ManagerEngine {
     /// Inside one of the machine's hooks or conditions, on either path (kBusy).
     static bool Busy(const Seat& seat) noexcept { return (seat.rt.flags & kBusy) != 0; }
     /// The current state's name, or empty before the first Perform.
+    /// The state an error inside a hook names: the current one, or, while the
+    /// machine initializes, the state whose OnStateInit runs (Initialize
+    /// walks the states with the ticks as its index).
     static std::string_view CurrentName(const Seat& seat) noexcept {
-        return seat.rt.state == kNoState ? std::string_view{} : Storage::TableOf(seat)->NameOf(seat.rt.state);
+        const auto& table = *Storage::TableOf(seat);
+        if (seat.rt.state != kNoState) return table.NameOf(seat.rt.state);
+        if (!(seat.rt.flags & kInitialized) && seat.rt.ticks < table.meta.size())
+            return table.NameOf(static_cast<StateIndex>(seat.rt.ticks));
+        return "none: the machine has not started";
     }
 
     static TickContext<AnyController, AnyAction> ContextOf(Seat& seat, C& controller, const A* action) {

@@ -136,7 +136,7 @@ inline bool StateManager<Controller, Action>::SharesTable() const {
 template <class Controller, class Action>
 inline StateId StateManager<Controller, Action>::WouldTransition(const Action& action) const {
     if (InsideOwnTick())
-        MachineTable::Fail(detail::MessageText(detail::Message::WouldTransitionInsideHook, CurrentStateName()));
+        MachineTable::Fail(detail::MessageText(detail::Message::WouldTransitionInsideHook, ManagerEngine::CurrentName(machine_seat)));
     const MachineTable& table = ResolvedTable();
     if (machine_seat.rt.flags & detail::kNextPending) return StateId{BlockIfAny()->next}; // applied before any condition
     detail::StateIndex from = machine_seat.rt.state;

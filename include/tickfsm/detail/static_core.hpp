@@ -269,9 +269,11 @@ struct StaticCore {
     static Text Machine() {
         return detail::MessageText(detail::Message::MachineTypes, TypeName<C>(), TypeName<A>());
     }
-    /// A fixed_dt that is not finite and positive, refused.
-    [[noreturn, gnu::cold, gnu::noinline]] static void FailDt(float fixed_dt) {
-        ReportConfigError(KindMessage(Machine(), MessageText(Message::FixedDtInvalid, fixed_dt)));
+    /// A fixed_dt that is not finite and positive, refused; `form` names the
+    /// class refusing it ("StaticStateManager", "StaticCrowd").
+    [[noreturn, gnu::cold, gnu::noinline]] static void FailDt(const char* form, float fixed_dt) {
+        ReportConfigError(KindMessage(MessageText(Message::FormAndTypes, form, TypeName<C>(), TypeName<A>()),
+                                      MessageText(Message::FixedDtInvalid, fixed_dt)));
     }
 
     /// Back to not started, entered on the next tick; OnStateInit stays done.
