@@ -35,12 +35,11 @@ void CheckNotBuried(TickContext<C, A>& ctx, StateIndex base, StateIndex to) {
 template <class C, class A>
 void PauseLane(TickContext<C, A>& ctx, StateIndex leaf) {
     const Table<C, A>& table = *ctx.table;
-    for (StateIndex r = table.tree[leaf].first_region; r != kNoNode; r = table.tree[r].next_region) {
-        const StateIndex lane_leaf = LaneOf(table.tree[r], ctx.data).state;
-        if (lane_leaf == kNoState) continue;
+    table.AnyEnteredRegion(leaf, ctx.data, [&](StateIndex r, StateIndex lane_leaf) {
         LaneScope<C, A> scope(ctx, r);
         PauseLane(ctx, lane_leaf);
-    }
+        return false;
+    });
     Leaving<C, A> leaving(ctx);
     for (StateIndex s = leaf; s != kNoState; s = table.tree[s].parent)
         if (const StateMeta<C, A>& m = table.meta[s]; m.pause) m.pause(ctx, m.offset);
@@ -58,18 +57,15 @@ bool ResumeLane(TickContext<C, A>& ctx, StateIndex leaf) {
     for (std::size_t i = 0; i < n && ctx.pending == kNoState; ++i)
         if (const StateMeta<C, A>& m = table.meta[path[i]]; m.resume) m.resume(ctx, m.offset);
     if (ctx.pending != kNoState) return false;
-    for (StateIndex r = table.tree[leaf].first_region; r != kNoNode; r = table.tree[r].next_region) {
-        const StateIndex lane_leaf = LaneOf(table.tree[r], ctx.data).state;
-        if (lane_leaf == kNoState) continue;
+    return !table.AnyEnteredRegion(leaf, ctx.data, [&](StateIndex r, StateIndex lane_leaf) {
         {
             LaneScope<C, A> scope(ctx, r);
             if (!ResumeLane(ctx, lane_leaf))
                 ChangeTo(ctx, ctx.pending, ctx.pending_cause, AskedCondition(ctx.pending_cause), ctx.pending_event,
                          StagedPrepare(ctx));
         }
-        if (ctx.pending != kNoState) return false;
-    }
-    return true;
+        return ctx.pending != kNoState; // a change this region handed out stops the resume
+    });
 }
 
 /// Tells the observer that each region of a parallel `leaf` a pop brings
@@ -78,9 +74,7 @@ bool ResumeLane(TickContext<C, A>& ctx, StateIndex leaf) {
 template <class C, class A>
 void ReportResumedRegions(TickContext<C, A>& ctx, StateIndex leaf) {
     const Table<C, A>& table = *ctx.table;
-    for (StateIndex r = table.tree[leaf].first_region; r != kNoNode; r = table.tree[r].next_region) {
-        const StateIndex lane_leaf = LaneOf(table.tree[r], ctx.data).state;
-        if (lane_leaf == kNoState) continue;
+    table.AnyEnteredRegion(leaf, ctx.data, [&](StateIndex r, StateIndex lane_leaf) {
         TransitionInfo info;
         info.machine = ctx.name;
         info.to = table.NameOf(lane_leaf);
@@ -91,7 +85,8 @@ void ReportResumedRegions(TickContext<C, A>& ctx, StateIndex leaf) {
         ctx.observer->OnTransition(info);
         ctx.observer->OnStateEntered(ctx.name, info.to);
         ReportResumedRegions(ctx, lane_leaf);
-    }
+        return false;
+    });
 }
 
 template <class C, class A>

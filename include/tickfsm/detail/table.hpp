@@ -422,14 +422,25 @@ struct Table {
     /// them; the first found, or null.
     template <class Find>
     auto FindInRegions(StateIndex leaf, const std::byte* data, Find& find) const -> decltype(find(leaf)) {
-        if (!parallel || leaf == kNoState) return nullptr;
-        for (StateIndex r = tree[leaf].first_region; r != kNoNode; r = tree[r].next_region) {
-            const StateIndex lane_leaf = LaneOf(tree[r], data).state;
-            if (lane_leaf == kNoState) continue;
-            if (auto found = FindInRegions(lane_leaf, data, find)) return found;
-            if (auto found = find(lane_leaf)) return found;
-        }
-        return nullptr;
+        decltype(find(leaf)) found = nullptr;
+        if (!parallel || leaf == kNoState) return found;
+        AnyEnteredRegion(leaf, data, [&](StateIndex, StateIndex lane_leaf) {
+            found = FindInRegions(lane_leaf, data, find);
+            if (!found) found = find(lane_leaf);
+            return found != nullptr;
+        });
+        return found;
+    }
+
+    /// Calls `visit(region, region_leaf)` for each region of `leaf` that has a
+    /// current state, in the order written, until it returns true; returns
+    /// whether one did.
+    template <class Visit>
+    bool AnyEnteredRegion(StateIndex leaf, const std::byte* data, Visit&& visit) const {
+        for (StateIndex r = tree[leaf].first_region; r != kNoNode; r = tree[r].next_region)
+            if (const StateIndex lane_leaf = LaneOf(tree[r], data).state; lane_leaf != kNoState && visit(r, lane_leaf))
+                return true;
+        return false;
     }
 
     /// The transition for `event` of the innermost state of `leaf`'s active
