@@ -4,6 +4,7 @@
 // header of tickfsm.
 
 #include "tickfsm/imgui_inspector.hpp"
+#include "tickfsm/event.hpp"
 
 #include <algorithm>
 #include <cinttypes>
@@ -26,11 +27,7 @@ struct InspectorCache {
 } // namespace detail
 
 namespace {
-std::size_t HashName(std::string_view name) noexcept {
-    std::uint64_t h = 14695981039346656037ull; // FNV-1a
-    for (const char c : name) h = (h ^ static_cast<unsigned char>(c)) * 1099511628211ull;
-    return static_cast<std::size_t>(h);
-}
+std::size_t HashName(std::string_view name) noexcept { return static_cast<std::size_t>(detail::Fnv1a(name)); }
 } // namespace
 
 TransitionHistory::TransitionHistory(std::size_t capacity) : entries(capacity == 0 ? 1 : capacity), slots(64, 0) {}

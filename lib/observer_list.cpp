@@ -6,6 +6,16 @@
 #include <tickfsm/observer_list.hpp>
 
 namespace tickfsm {
+namespace {
+
+/// `tell(observer)` for each observer in order, by index up to the count the
+/// call began with (see above).
+template <class Observers, class Tell>
+void EachObserver(const Observers& observers, Tell tell) {
+    for (std::size_t i = 0, n = observers.size(); i < n; ++i) tell(*observers[i]);
+}
+
+} // namespace
 
 ObserverList::ObserverList(std::initializer_list<Observer*> given) {
     for (Observer* observer : given)
@@ -16,31 +26,31 @@ void ObserverList::Add(Observer& observer) { observers.push_back(&observer); }
 
 void ObserverList::OnInitialized(std::string_view machine, std::span<const std::string_view> states,
                                  std::size_t initial) {
-    for (std::size_t i = 0, n = observers.size(); i < n; ++i) observers[i]->OnInitialized(machine, states, initial);
+    EachObserver(observers, [&](Observer& o) { o.OnInitialized(machine, states, initial); });
 }
 
 void ObserverList::OnStateEntered(std::string_view machine, std::string_view state) {
-    for (std::size_t i = 0, n = observers.size(); i < n; ++i) observers[i]->OnStateEntered(machine, state);
+    EachObserver(observers, [&](Observer& o) { o.OnStateEntered(machine, state); });
 }
 
 void ObserverList::OnTransition(const TransitionInfo& info) {
-    for (std::size_t i = 0, n = observers.size(); i < n; ++i) observers[i]->OnTransition(info);
+    EachObserver(observers, [&](Observer& o) { o.OnTransition(info); });
 }
 
 void ObserverList::OnUnhandledEvent(std::string_view machine, std::string_view state, const Event& event) {
-    for (std::size_t i = 0, n = observers.size(); i < n; ++i) observers[i]->OnUnhandledEvent(machine, state, event);
+    EachObserver(observers, [&](Observer& o) { o.OnUnhandledEvent(machine, state, event); });
 }
 
 void ObserverList::OnRefused(std::string_view machine, std::string_view from, std::string_view to) {
-    for (std::size_t i = 0, n = observers.size(); i < n; ++i) observers[i]->OnRefused(machine, from, to);
+    EachObserver(observers, [&](Observer& o) { o.OnRefused(machine, from, to); });
 }
 
 void ObserverList::OnBufferedRequest(std::string_view machine, std::string_view state, BufferOutcome outcome) {
-    for (std::size_t i = 0, n = observers.size(); i < n; ++i) observers[i]->OnBufferedRequest(machine, state, outcome);
+    EachObserver(observers, [&](Observer& o) { o.OnBufferedRequest(machine, state, outcome); });
 }
 
 void ObserverList::OnWarning(std::string_view machine, std::string_view message) {
-    for (std::size_t i = 0, n = observers.size(); i < n; ++i) observers[i]->OnWarning(machine, message);
+    EachObserver(observers, [&](Observer& o) { o.OnWarning(machine, message); });
 }
 
 } // namespace tickfsm
