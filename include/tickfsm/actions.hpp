@@ -12,34 +12,50 @@
 
 namespace tickfsm {
 
-/// Sends `event` once the state has lasted `seconds`: the wait is counted in
-/// whole ticks, so the event goes on the tick where TimeInState() reaches it.
+/// Sends `event` once, when the state has lasted `seconds`: the wait is
+/// counted in whole ticks, so the event goes on the tick where TimeInState()
+/// reaches it. Entering the state again starts a new wait.
 struct TimedWait {
     float seconds = 0;
     Event event;
+    bool sent = false;
 
     TimedWait(float wait_seconds, const Event& done) : seconds(wait_seconds), event(done) {}
 
     template <class C, class A>
-    void OnUpdate(C&, const A&, Machine<C, A>& machine) const {
-        if (static_cast<float>(machine.TimeInState()) >= seconds) machine.SendEvent(event); // as a condition sees it
+    void OnEnter(C&, const A&) {
+        sent = false;
+    }
+    template <class C, class A>
+    void OnUpdate(C&, const A&, Machine<C, A>& machine) {
+        if (sent || static_cast<float>(machine.TimeInState()) < seconds) return; // as a condition sees it
+        sent = true; // once: an event nothing handles is not sent again each tick
+        machine.SendEvent(event);
     }
 };
 
-/// Sends `event` on the first update where `condition` holds; the condition
-/// takes the same forms as a transition condition.
+/// Sends `event` once, on the first update where `condition` holds; the
+/// condition takes the same forms as a transition condition. Entering the
+/// state again arms it again.
 template <class Condition>
 struct SendEventWhen {
     Condition condition;
     Event event;
+    bool sent = false;
 
     SendEventWhen(Condition when, const Event& what) : condition(std::move(when)), event(what) {}
 
     template <class C, class A>
-    void OnUpdate(C& controller, const A& action, Machine<C, A>& machine) const {
-        if (detail::CallCondition(condition, static_cast<const C&>(controller), action,
-                                  static_cast<float>(machine.TimeInState())))
-            machine.SendEvent(event);
+    void OnEnter(C&, const A&) {
+        sent = false;
+    }
+    template <class C, class A>
+    void OnUpdate(C& controller, const A& action, Machine<C, A>& machine) {
+        if (sent || !detail::CallCondition(condition, static_cast<const C&>(controller), action,
+                                           static_cast<float>(machine.TimeInState())))
+            return;
+        sent = true;
+        machine.SendEvent(event);
     }
 };
 

@@ -290,6 +290,12 @@ public:
         });
         return TransitionBuilder(m, chain, nullptr);
     }
+    /// Do<X> for an action class template, its arguments deduced from `args`:
+    /// `Do<tickfsm::SendEventWhen>(condition, event)`.
+    template <template <class...> class X, class... Args>
+    TransitionBuilder Do(Args&&... args) && {
+        return std::move(*this).template Do<decltype(X(std::forward<Args>(args)...))>(std::forward<Args>(args)...);
+    }
 
     template <class T, class F>
     void To(F&&) & {
@@ -446,6 +452,11 @@ public:
         static_assert(detail::CheckAction<X, Controller, Action>());
         Configuration::template AddKeyedAction<X>(manager->machine_seat, from, std::forward<Args>(args)...);
         return std::move(*this);
+    }
+    /// Do<X> with X's arguments deduced from `args` (see TransitionBuilder::Do).
+    template <template <class...> class X, class... Args>
+    KeyedTransitionBuilder Do(Args&&... args) && {
+        return std::move(*this).template Do<decltype(X(std::forward<Args>(args)...))>(std::forward<Args>(args)...);
     }
 
 private:

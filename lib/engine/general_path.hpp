@@ -338,7 +338,7 @@ void Initialize(TickContext<C, A>& ctx) {
     }
     rt.ticks = 0;
     rt.flags = static_cast<std::uint16_t>(rt.flags | kInitialized);
-    if (ctx.observer) ctx.observer->OnInitialized(ctx.name, table.names, table.initial);
+    if (ctx.observer) ctx.observer->OnInitialized(ctx.name, table.observed, table.observed_initial);
 }
 
 /// Marks a machine started, in no state yet with 0 ticks (initializing it if
@@ -458,10 +458,16 @@ template <class C, class A>
 void GeneralTick(TickContext<C, A>& ctx) {
     const Table<C, A>& table = *ctx.table;
     Runtime& rt = *ctx.rt;
-    if (!(rt.flags & kStarted)) Start(ctx);
+    const bool starting = !(rt.flags & kStarted);
+    if (starting) Start(ctx);
     CountTick(rt.ticks);
     if (table.nested) CountAbove(table, ctx.data, rt.state); // every active composite and region counts the tick too
-    if (rt.flags & kNextPending) {
+    if (starting && (rt.flags & kNextPending)) {
+        // A request from the initial state's enter hooks waits for the next
+        // Perform, as one from a state entered by a transition does: the
+        // initial state performs once first. Being asked, it stands for this
+        // tick's transition, so no condition is tried.
+    } else if (rt.flags & kNextPending) {
         rt.flags = static_cast<std::uint16_t>(rt.flags & ~kNextPending);
         const StateIndex to = *ctx.next;
         *ctx.next = kNoState;

@@ -26,9 +26,12 @@ void Table<C, A>::Finalize() {
     uses_machine = false;
     all_fast = true;
     names.clear();
+    observed.clear();
     for (std::size_t s = 0; s < meta.size(); ++s) {
         StateMeta<C, A>& m = meta[s];
         names.push_back(m.name);
+        if (s == initial) observed_initial = observed.size();
+        if (s != any) observed.push_back(m.name);
         std::size_t non_empty = 0;
         m.slow = general[s];
         for (const auto& chain : m.chains) {

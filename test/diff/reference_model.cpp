@@ -251,13 +251,17 @@ const Edge* Model::Probe(int from, const Act& a, std::uint32_t ticks, bool count
 
 void Model::Perform(const Act& a) {
     // 1. First Perform only: OnStateInit (unless Initialize() ran), enter the initial state.
-    if (!started_) Start(a);
+    const bool starting = !started_;
+    if (starting) Start(a);
     if (cfg_.keyed) Cover(Cov::KeyedTick);
     // 2. Ticks in state += 1.
     if (ticks_ == std::numeric_limits<std::uint32_t>::max()) Cover(Cov::TicksSaturated);
     ticks_ = Saturating(ticks_);
     // 3. A waiting NextState request is this tick's one transition; else the conditions.
-    if (next_ != kNone) {
+    //    hooks.md: a request waits for the next Perform, also one from the initial
+    //    state's enter hooks; asked, it still stands for this tick's transition.
+    if (starting && next_ != kNone) {
+    } else if (next_ != kNone) {
         const int to = next_;
         next_ = kNone;
         Cover(Cov::NextStateApplied);

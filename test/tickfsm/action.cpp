@@ -2,6 +2,7 @@
 
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <string>
 #include <vector>
 
@@ -139,11 +140,59 @@ TEST_CASE("SendEventWhen sends its event on the first update its condition holds
     Hero h;
     tickfsm::StateManager<Hero, Pad> m(h);
     auto pressed = [](const Hero&, const Pad& p) { return p.go; };
-    m.SetInitialState<A>().Do<tickfsm::SendEventWhen<decltype(pressed)>>(pressed, Go).On(Go).To<B>();
+    m.SetInitialState<A>().Do<tickfsm::SendEventWhen>(pressed, Go).On(Go).To<B>();
     m.Perform({});
     CHECK(m.IsIn<A>());
     m.Perform({true});
     CHECK(m.IsIn<B>());
+}
+
+namespace {
+struct SendGoOnEnter {
+    void OnEnter(Hero&, const Pad&, M& m) { m.SendEvent(Go); }
+};
+struct Sound {
+    void OnEnter(Hero& h, const Pad&) { h.log.push_back("sound on"); }
+    void OnExit(Hero& h, const Pad&) { h.log.push_back("sound off"); }
+};
+} // namespace
+
+TEST_CASE("Leaving a state runs every action's OnExit, even one whose OnEnter a change skipped",
+          "[action][order]") {
+    Hero h;
+    tickfsm::StateManager<Hero, Pad> m(h);
+    m.SetInitialState<A>().Do<SendGoOnEnter>().Do<Sound>().On(Go).To<B>();
+    m.From<B>();
+    m.Perform({});
+    CHECK(m.IsIn<B>());
+    CHECK(std::count(h.log.begin(), h.log.end(), "sound on") == 0);
+    CHECK(std::count(h.log.begin(), h.log.end(), "sound off") == 1); // as seed 000's ExitState does
+}
+
+namespace {
+struct CountUnhandled : tickfsm::Observer {
+    int unhandled = 0;
+    void OnUnhandledEvent(std::string_view, std::string_view, const tickfsm::Event&) override { ++unhandled; }
+};
+inline constexpr tickfsm::Event Ping{"Ping"};
+} // namespace
+
+TEST_CASE("TimedWait and SendEventWhen send once per visit, not on every tick after", "[action][ready]") {
+    Hero h;
+    CountUnhandled heard;
+    tickfsm::StateManager<Hero, Pad> m(h, 0.25f);
+    auto pressed = [](const Hero&, const Pad& p) { return p.go; };
+    m.SetInitialState<A>()
+        .Do<tickfsm::TimedWait>(0.5f, Ping) // nothing handles Ping
+        .Do<tickfsm::SendEventWhen>(pressed, Ping)
+        .On(Go)
+        .To<A>();
+    m.SetObserver(&heard);
+    for (int i = 0; i < 6; ++i) m.Perform({true});
+    CHECK(heard.unhandled == 2); // one each
+    m.SendEvent(Go);             // A again: both are armed again
+    for (int i = 0; i < 6; ++i) m.Perform({true});
+    CHECK(heard.unhandled == 4);
 }
 
 TEST_CASE("LogLine writes a line when its state is entered", "[action][ready]") {

@@ -114,6 +114,39 @@ TEST_CASE("A tick that applies NextState does not try conditions", "[machine][ne
     CHECK(m.IsIn<Raise>()); // ...but the request is this tick's one transition
 }
 
+namespace {
+struct Opening {
+    void OnStateEnter(Gun& g, const Trigger&, M& m) {
+        g.log.push_back("enter Opening");
+        m.NextState<Idle>();
+    }
+    void Perform(Gun& g, const Trigger&) { g.log.push_back("run Opening"); }
+    void OnStateExit(Gun& g, const Trigger&) { g.log.push_back("exit Opening"); }
+};
+} // namespace
+
+TEST_CASE("A NextState asked by the initial state's enter hook waits for the second Perform", "[machine][next]") {
+    Gun g;
+    tickfsm::StateManager<Gun, Trigger> m(g);
+    m.SetInitialState<Opening>().To<Lower>([](const Gun&) { return true; }); // not tried while a request waits
+    m.From<Idle>();
+    m.Perform({});
+    CHECK(m.IsIn<Opening>());
+    CHECK(g.log == std::vector<std::string>{"enter Opening", "run Opening"});
+    CHECK(m.WouldTransition({}) == m.IdOf<Idle>());
+    g.log.clear();
+    m.Perform({});
+    CHECK(m.IsIn<Idle>());
+    CHECK(g.log == std::vector<std::string>{"exit Opening", "enter Idle", "run Idle"});
+    SECTION("and after Reset, the same") {
+        m.Reset();
+        g.log.clear();
+        m.Perform({});
+        CHECK(m.IsIn<Opening>());
+        CHECK(g.log == std::vector<std::string>{"enter Opening", "run Opening"});
+    }
+}
+
 TEST_CASE("NextState of a type that is not a state is an error", "[machine][error]") {
     struct Stranger {};
     struct Asks {

@@ -255,6 +255,37 @@ TEST_CASE("State<S>() is this manager's one object of S", "[query]") {
 }
 
 namespace {
+int sentries_alive = 0;
+// No data members, but a constructor and destructor with effects (a sound
+// started and stopped, a counter of live guards).
+struct Sentry {
+    Sentry() { ++sentries_alive; }
+    Sentry(const Sentry&) { ++sentries_alive; }
+    ~Sentry() { --sentries_alive; }
+    void Perform(Bot&, const Cmd&) {}
+};
+} // namespace
+
+TEST_CASE("A state without data whose constructor has effects is one object per manager", "[query][data]") {
+    CHECK(sentries_alive == 0); // not made before main, as a shared object would be
+    {
+        Bot bot1, bot2;
+        Manager m1(bot1), m2(bot2);
+        m1.SetInitialState<Sentry>();
+        m2.SetInitialState<Sentry>();
+        m1.Perform({});
+        m2.Perform({});
+        CHECK(sentries_alive == 2);
+        CHECK(&m1.State<Sentry>() != &m2.State<Sentry>());
+        const tickfsm::Snapshot saved = m1.Save(); // nothing to save, and no refusal
+        m1.Perform({});
+        m1.Restore(saved);
+        CHECK(m1.IsIn<Sentry>());
+    }
+    CHECK(sentries_alive == 0);
+}
+
+namespace {
 struct Big {
     alignas(32) double values[8] = {};
     int entered = 0;

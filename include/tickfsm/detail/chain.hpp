@@ -87,7 +87,9 @@ using ChainPtr = detail::Owned<ChainBase<C, A>, ChainDelete>;
 /// A transition taken when an event is sent.
 /// The pseudo-state that holds the any-state transitions (FromAny()): never
 /// entered, its transitions are tried before the active path's.
-struct Any {};
+struct Any {
+    static constexpr std::string_view Name = "FromAny()"; // a name no class can have
+};
 
 /// No arguments for the entered state: it is entered as it is.
 struct NoMaker {};
@@ -188,7 +190,7 @@ void StepNone(const ErasedWord* steps, AnyController& any_c, const AnyAction& an
     const A& a = Real<A>(any_a);
     const StateIndex state = rt.state;
     CountTickInPlace(rt.ticks);
-    if constexpr (std::is_empty_v<S>) {
+    if constexpr (kStateless<S>) {
         (void)steps;
         (void)state;
         CallPerform(StateObject<S>(data, 0), c, a);
@@ -205,7 +207,7 @@ void StepNoneBare(const ErasedWord*, AnyController& c, const AnyAction& a, Runti
 /// StepNone for a StateManager (see Seat).
 template <class C, class A, class S>
 void StepNoneMachine(AnyController& c, const AnyAction& a, Runtime& rt) {
-    if constexpr (std::is_empty_v<S>) StepNoneBare<C, A, S>(nullptr, c, a, rt);
+    if constexpr (kStateless<S>) StepNoneBare<C, A, S>(nullptr, c, a, rt);
     else StepNone<C, A, S>(SeatedSteps<AnyController, AnyAction>(rt), c, a, rt, SeatedData(rt));
 }
 
@@ -269,7 +271,7 @@ template <class C, class A, class S, class T, std::size_t I, class... Data>
 [[TICKFSM_DETAIL_OUT_OF_LINE]] void FireEdge(const ErasedWord* steps, C& c, const A& a, Runtime& rt,
                                              Data... data) {
     const auto& self = SelfOf<ChainBase<AnyController, AnyAction>>(steps, rt.state);
-    Fire<C, A, S, T, false>(c, a, rt, DataOf(data...), std::is_empty_v<S> ? 0u : self.offset, self.targets[I],
+    Fire<C, A, S, T, false>(c, a, rt, DataOf(data...), kStateless<S> ? 0u : self.offset, self.targets[I],
                             NoMaker{}, steps);
 }
 /// FireEdge for a StateManager's step (see Chain::FireAtMachine).
@@ -278,8 +280,8 @@ template <class C, class A, class S, class T, std::size_t I>
     const ErasedWord* steps = SeatedSteps<AnyController, AnyAction>(rt);
     const auto& self = SelfOf<ChainBase<AnyController, AnyAction>>(steps, rt.state);
     std::byte* data = nullptr;
-    if constexpr (!std::is_empty_v<S> || !std::is_empty_v<T>) data = SeatedData(rt);
-    Fire<C, A, S, T, true>(c, a, rt, data, std::is_empty_v<S> ? 0u : self.offset, self.targets[I], NoMaker{}, steps);
+    if constexpr (!kStateless<S> || !kStateless<T>) data = SeatedData(rt);
+    Fire<C, A, S, T, true>(c, a, rt, data, kStateless<S> ? 0u : self.offset, self.targets[I], NoMaker{}, steps);
 }
 
 /// Transition I of a chain: its condition, and the maker of its target (if
@@ -307,7 +309,7 @@ struct Chain final : ChainBase<AnyController, AnyAction> {
     static constexpr std::array<std::uint8_t, kCount> kForced{std::uint8_t{Edges::kForced}...};
     static constexpr std::array<std::uint8_t, kCount> kKinds{Edges::kKind...};
     /// Whether a tick of S can touch per-character data: S's, a target's, or a target's maker.
-    static constexpr bool kReadsData = !std::is_empty_v<S> || (... || !std::is_empty_v<typename Edges::To>) ||
+    static constexpr bool kReadsData = !kStateless<S> || (... || !kStateless<typename Edges::To>) ||
                                        (... || !std::is_same_v<typename Edges::Maker, NoMaker>);
 
     /// The chain of `store`'s conditions to the targets `previous` (one fewer) then `last`.
@@ -456,7 +458,7 @@ struct Chain final : ChainBase<AnyController, AnyAction> {
 
     /// Where S's object lives in a character's data (0 if S has none: no load).
     [[gnu::always_inline]] static std::uint32_t OffsetOf(const ErasedWord* steps, StateIndex state) noexcept {
-        if constexpr (std::is_empty_v<S>) {
+        if constexpr (kStateless<S>) {
             (void)steps;
             (void)state;
             return 0;

@@ -169,13 +169,20 @@ struct BufferedRequest {
     bool inside = false; // the machine has been in `state` since the request: it waits for it to be left
 };
 
-/// States without data are never instantiated per character: one object serves all.
+/// A state without data whose constructor and destructor do nothing: never
+/// instantiated per character, one object serves all. A state whose
+/// constructor or destructor has effects gets its own object per character, so
+/// that they run when the character's data is made and destroyed.
+template <class S>
+inline constexpr bool kStateless =
+    std::is_empty_v<S> && std::is_trivially_default_constructible_v<S> && std::is_trivially_destructible_v<S>;
+
 template <class S>
 inline S kEmptyState{};
 
 template <class S>
 [[gnu::always_inline]] inline S& StateObject(std::byte* data, std::uint32_t offset) noexcept {
-    if constexpr (std::is_empty_v<S>) {
+    if constexpr (kStateless<S>) {
         (void)data;
         (void)offset;
         return kEmptyState<S>;

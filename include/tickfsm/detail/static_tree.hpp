@@ -79,7 +79,7 @@ struct FusedPath {
             (..., [&] {
                 if constexpr (kStaticComposite<X, Tree>)
                     if (exits[I].slot != kNoSlot) reinterpret_cast<HistorySlot*>(data + exits[I].slot)->last = from;
-                CallExit(StateObject<X>(data, std::is_empty_v<X> ? 0u : exits[I].offset), c, a);
+                CallExit(StateObject<X>(data, kStateless<X> ? 0u : exits[I].offset), c, a);
             }());
         }(typename Move::Exits{}, std::make_index_sequence<Move::kExits>{});
         // Each composite that stays active keeps its time (Table::composite_bases);
@@ -101,7 +101,7 @@ struct FusedPath {
             }());
             (..., [&] {
                 rt.state = enters[I].state;
-                CallEnter(StateObject<Y>(data, std::is_empty_v<Y> ? 0u : enters[I].offset), c, a);
+                CallEnter(StateObject<Y>(data, kStateless<Y> ? 0u : enters[I].offset), c, a);
             }());
         }(typename Move::Enters{}, std::make_index_sequence<Move::kEnters>{});
         guard.entered = true;
@@ -112,7 +112,7 @@ struct FusedPath {
         }
         const Self& entered = SelfOf<Self>(steps, move.leaf);
         [&]<class... Z, std::size_t... I>(TypeList<Z...>, std::index_sequence<I...>) {
-            (CallPerform(StateObject<Z>(data, std::is_empty_v<Z> ? 0u : entered.offsets.data()[I]), c, a), ...);
+            (CallPerform(StateObject<Z>(data, kStateless<Z> ? 0u : entered.offsets.data()[I]), c, a), ...);
         }(typename Move::EnteredPath{}, std::make_index_sequence<Move::kEnteredDepth>{});
     }
 
@@ -153,7 +153,7 @@ struct FusedPath {
     /// Where state J's object lives (no load for a state without data).
     template <std::size_t J, class S>
     [[gnu::always_inline]] static S& ObjectAt(const Self& self, std::byte* data) noexcept {
-        if constexpr (std::is_empty_v<S>) return StateObject<S>(data, 0);
+        if constexpr (kStateless<S>) return StateObject<S>(data, 0);
         else return StateObject<S>(data, self.offsets.data()[J]);
     }
 

@@ -124,6 +124,10 @@ DataItem DataItemFor(std::uint32_t offset, detail::Shared<const void> prototype)
         item.load = [](void* object, SnapshotReader& reader) { static_cast<T*>(object)->Load(reader); };
     } else if constexpr (std::is_trivially_copyable_v<T>) {
         item.kept = Kept::Bytes;
+    } else if constexpr (std::is_empty_v<T>) { // an object only for its constructor's and destructor's effects
+        item.kept = Kept::Hooks;
+        item.save = [](const void*, SnapshotWriter&) {};
+        item.load = [](void*, SnapshotReader&) {};
     } else {
         item.kept = Kept::No;
     }
@@ -204,7 +208,9 @@ struct Table {
     List<StateMeta<C, A>> meta;
     List<const void*> keys;
     List<DataItem> items;          // per-character copies, in construction order
-    List<std::string_view> names;  // set by Finalize, for observers
+    List<std::string_view> names;  // set by Finalize, by id (the Any pseudo-state's too)
+    List<std::string_view> observed; // set by Finalize: the states alone (no Any), for Observer::OnInitialized
+    std::size_t observed_initial = 0; // the initial state's place in `observed`
     List<TreeNode> tree;           // one per state: which state holds which (see tree.hpp)
     Owned<KeyedStates, DeleteInLibrary> keyed; // keyed states by key, for FindKey; made with the first
     float dt = 1.0f / 60.0f;
@@ -628,12 +634,12 @@ struct KindTable final : Table<AnyController, AnyAction> {
         if (const StateIndex found = PrepareAdd(identity, name); found != kNoState) return found;
         DataItem item;
         std::uint32_t offset = 0;
-        if constexpr (!std::is_empty_v<S>) {
+        if constexpr (!kStateless<S>) {
             offset = Place<S>();
             item = DataItemFor<S, kFromPrototype>(offset, std::move(prototype));
         }
         // Nothing below throws: PrepareAdd made room.
-        StateMeta<AnyController, AnyAction>& m = PushState(identity, name, std::is_empty_v<S> ? nullptr : &item);
+        StateMeta<AnyController, AnyAction>& m = PushState(identity, name, kStateless<S> ? nullptr : &item);
         m.offset = offset;
         m.type = TypeKey<S>();
         m.type_name = TypeName<S>();
@@ -664,7 +670,7 @@ struct KindTable final : Table<AnyController, AnyAction> {
         if constexpr (HasOnStateEnter<S, C, A>) m.plain_enter = &PlainEnter<C, A, S>;
         if constexpr (HasOnStateExit<S, C, A>) m.plain_exit = &PlainExit<C, A, S>;
         m.step_none.step = &StepNone<C, A, S>;
-        if constexpr (std::is_empty_v<S>) m.step_none.bare = &StepNoneBare<C, A, S>;
+        if constexpr (kStateless<S>) m.step_none.bare = &StepNoneBare<C, A, S>;
         m.step_none.machine = &StepNoneMachine<C, A, S>;
         m.step_none.offset = offset;
         if constexpr (std::is_same_v<S, Any>) any = static_cast<StateIndex>(meta.size() - 1);

@@ -60,6 +60,11 @@ constexpr std::string_view StateName() noexcept {
 // the ambiguity trick (a class deriving from S and from a class that declares
 // the name cannot take its address iff S declares it too), so overloads and
 // templates with the name are found as well.
+//
+// Each Check*() fires its static_assert and then returns true, so that the
+// caller's static_assert(Check*()) adds no second, message-less error; the
+// Call*() helpers skip a hook or condition that does not fit, so nothing
+// else fails. Only a type that cannot be used at all returns false.
 
 struct HookNameProbe {
     void OnStateEnter();
@@ -103,7 +108,7 @@ struct HookNameDetector : S, HookNameProbe {};
     consteval bool Check##Hook() {                                                                      \
         if constexpr (Declares##Hook<S>() && !Has##Hook<S, C, A> && !Has##Hook##M<S, C, A>) {           \
             (void)sizeof(HookHasABadlyTyped_##Hook<S>);                                               \
-            return false;                                                                               \
+            return true;                                                                               \
         }                                                                                               \
         return true;                                                                                    \
     }                                                                                                   \
@@ -145,7 +150,7 @@ template <class S, class C>
 consteval bool CheckOnStateInit() {
     if constexpr (DeclaresOnStateInit<S>() && !HasOnStateInit<S, C>) {
         (void)sizeof(StateHasABadlyTyped_OnStateInit<S>);
-        return false;
+        return true;
     }
     return true;
 }
@@ -172,7 +177,7 @@ consteval bool CheckOnStateInit() {
     consteval bool Check##Gate() {                                                                            \
         if constexpr (Declares##Gate<S>() && !Has##Gate<S, C>) {                                              \
             (void)sizeof(HookHasABadlyTyped_##Gate<S>);                                                       \
-            return false;                                                                                     \
+            return true;                                                                                     \
         }                                                                                                     \
         return true;                                                                                          \
     }
@@ -198,16 +203,42 @@ struct StateMustBeDefaultConstructible {
                                    "StateMustBeDefaultConstructible<...> above); give it a default constructor");
 };
 
+template <class S>
+struct StateHasAnActionHook {
+    static_assert(kAlwaysFalse<S>, "tickfsm: the state in StateHasAnActionHook<...> above has a member OnEnter, "
+                                   "OnUpdate or OnExit that fits an action's hook, which a state never calls: a "
+                                   "state's hooks are OnStateEnter, Perform and OnStateExit; rename it, or attach "
+                                   "the class to a state as an action with From<S>().Do<X>()");
+};
+template <class X>
+struct ActionHasAStateHook {
+    static_assert(kAlwaysFalse<X>, "tickfsm: the action in ActionHasAStateHook<...> above has a member "
+                                   "OnStateEnter, Perform or OnStateExit that fits a state's hook, which an action "
+                                   "never calls: an action's hooks are OnEnter, OnUpdate and OnExit; rename it");
+};
+/// A hook of the other kind (an action's on a state, a state's on an action)
+/// with a signature that fits: a mix-up that would otherwise be silent.
+template <class S, class C, class A>
+inline constexpr bool kHasActionHooks = HasOnEnter<S, C, A> || HasOnEnterM<S, C, A> || HasOnUpdate<S, C, A> ||
+                                        HasOnUpdateM<S, C, A> || HasOnExit<S, C, A> || HasOnExitM<S, C, A>;
+template <class X, class C, class A>
+inline constexpr bool kHasStateHooks = HasOnStateEnter<X, C, A> || HasOnStateEnterM<X, C, A> ||
+                                       HasPerform<X, C, A> || HasPerformM<X, C, A> || HasOnStateExit<X, C, A> ||
+                                       HasOnStateExitM<X, C, A>;
+
 /// Every compile-time check of a state type; instantiating it fires the
 /// matching static_assert, each naming the state.
 template <class S, class C, class A>
 consteval bool CheckState() {
     if constexpr (!std::is_class_v<S>) {
         (void)sizeof(StateMustBeAClassType<S>);
-        return false;
+        return false; // the type cannot be used at all: stop here
     } else if constexpr (!std::is_default_constructible_v<S>) {
         (void)sizeof(StateMustBeDefaultConstructible<S>);
-        return false;
+        return false; // the type cannot be used at all: stop here
+    } else if constexpr (kHasActionHooks<S, C, A>) {
+        (void)sizeof(StateHasAnActionHook<S>);
+        return true;
     } else {
         return CheckOnStateEnter<S, C, A>() && CheckPerform<S, C, A>() && CheckOnStateExit<S, C, A>() &&
                CheckOnStatePause<S, C, A>() && CheckOnStateResume<S, C, A>() &&
@@ -227,7 +258,10 @@ template <class X, class C, class A>
 consteval bool CheckAction() {
     if constexpr (!std::is_class_v<X> || !std::is_copy_constructible_v<X>) {
         (void)sizeof(ActionMustBeACopyableClass<X>);
-        return false;
+        return false; // the type cannot be used at all: stop here
+    } else if constexpr (kHasStateHooks<X, C, A>) {
+        (void)sizeof(ActionHasAStateHook<X>);
+        return true;
     } else {
         return CheckOnEnter<X, C, A>() && CheckOnUpdate<X, C, A>() && CheckOnExit<X, C, A>();
     }
@@ -278,7 +312,8 @@ struct ConditionHasTheWrongSignature {
     static_assert(kAlwaysFalse<F>,
                   "tickfsm: a transition condition must be callable as bool(const Controller&, const Action&, float "
                   "timeInState), bool(const Controller&, const Action&), bool(const Controller&) or bool(), and "
-                  "callable on a const object (no `mutable` lambda); the condition is the type in "
+                  "callable on a const object (no `mutable` lambda); a parameter taken by non-const reference "
+                  "does not fit: take it by const reference; the condition is the type in "
                   "ConditionHasTheWrongSignature<...> above");
 };
 
@@ -286,7 +321,7 @@ template <class F, class C, class A>
 consteval bool CheckCondition() {
     if constexpr (!Condition<F, C, A>) {
         (void)sizeof(ConditionHasTheWrongSignature<F>);
-        return false;
+        return true;
     }
     return true;
 }
