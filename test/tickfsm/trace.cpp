@@ -55,6 +55,32 @@ TEST_CASE("The trace printer writes the seed's initialization and transition lin
                  "The current state STATE_RAISE has no transition for event Fire.\n");
 }
 
+namespace {
+struct Any {}; // a game's own state of this name
+struct Alarm {};
+} // namespace
+
+TEST_CASE("A state named Any lives beside FromAny(), and the trace lists only the states", "[trace][any]") {
+    Weapon w;
+    std::string out;
+    tickfsm::TracePrinter printer(out);
+    tickfsm::StateManager<Weapon, Tick> m(w);
+    m.FromAny().To<Alarm>([](const Weapon&, const Tick& t) { return t.hurt; });
+    m.SetInitialState<Any>();
+    m.From<Alarm>().To<Any>([](const Weapon&, const Tick& t) { return !t.hurt; });
+    m.SetObserver(&printer, "guard");
+    m.Perform({});
+    CHECK(m.CurrentStateName() == "Any");
+    m.Perform({false, true});
+    CHECK(m.IsIn<Alarm>());
+    INFO(out);
+    CHECK(out.rfind("Initializing state machine 'guard'\n"
+                    "...state 'Alarm'\n"
+                    "...state 'Any' (initial state)\n"
+                    "Successfully initialized 2 fsmStates\n",
+                    0) == 0);
+}
+
 TEST_CASE("The trace printer can say what caused each transition", "[trace]") {
     Weapon w;
     std::string out;
