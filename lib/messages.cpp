@@ -152,15 +152,19 @@ std::string_view TextOf(Message id) {
     case Message::StateManagerName:
         return "StateManager<{}, {}>";
     case Message::EnsembleAddTwice:
-        return "tickfsm: Ensemble::Add({}): that machine is in the ensemble already, as {}";
+        return "Ensemble::Add({}): that machine is in the ensemble already, as {}";
     case Message::EnsembleNoMachine:
-        return "tickfsm: Ensemble::{}({}): there is no machine {} (the ensemble has {})";
-    case Message::EnsembleInTick:
-        return "tickfsm: Ensemble::{}({}) from a hook while the ensemble ticks its machines; Post to a machine "
-               "instead, or add machines before the first Perform";
+        return "Ensemble::{}({}): there is no machine {} (the ensemble has {})";
+    case Message::EnsembleAddInTick:
+        return "Ensemble::Add({}) from a hook while the ensemble ticks its machines; add machines between "
+               "Performs (before the first, or after the Perform that wants them)";
+    case Message::EnsemblePerformInTick:
+        return "Ensemble::Perform() from a hook while the ensemble ticks its machines; each Perform ticks "
+               "every machine once: call Perform between ticks (from the game loop), and Post to a machine "
+               "to make it react";
     case Message::EnsembleMailboxFull:
-        return "tickfsm: Ensemble::Post({}, {}): the mailbox of {} is full ({} events wait for its next "
-               "tick); give the Ensemble a larger kMailCapacity";
+        return "Ensemble::Post({}, {}): the mailbox of {} is full ({} events wait for its next tick); give the "
+               "Ensemble a larger kMailCapacity";
     case Message::NoStateUnderKeyInHook:
         return "no state is registered under the key {}";
     case Message::SetStateNotAState:
