@@ -248,27 +248,47 @@ std::string CrowdText(CrowdMistake mistake, const CrowdFacts& f) {
     case CrowdMistake::TickAllControllers:
         return Format("Crowd::TickAll: {} controllers for {} characters", f.a, f.i);
     case CrowdMistake::TickAllInsideTickAll:
-        return "Crowd::TickAll called from inside a hook or condition of the same crowd";
+        return "Crowd::TickAll called during TickAll of the same crowd (from a hook, a condition or make_action); "
+               "each TickAll ticks every character once: call it from the game loop, between ticks";
     case CrowdMistake::TickAllInsideCharacter:
-        return Format("Crowd::TickAll called from inside a hook or condition of character {} of the same crowd",
+        return Format("Crowd::TickAll called from inside a hook or condition of character {} of the same crowd; "
+                      "call it from the game loop, between ticks",
                       f.i);
     case CrowdMistake::PerformInsideTickAll:
-        return Format("Crowd::Perform({}) called from inside a hook or condition during TickAll of the same crowd",
+        return Format("Crowd::Perform({}) called during TickAll of the same crowd (from a hook, a condition or "
+                      "make_action), which ticks every character once already; to tick characters one by one, "
+                      "call Perform(i) for each between ticks instead of TickAll",
                       f.i);
     case CrowdMistake::PerformInsideCharacter:
-        return Format("Crowd::Perform({}) called from inside a hook or condition of that character", f.i);
+        return Format("Crowd::Perform({}) called from inside a hook or condition of that character; a character "
+                      "does not tick inside its own tick: call Perform between ticks",
+                      f.i);
     case CrowdMistake::AddWhileTicking:
-        return "Crowd::Add called from inside a hook or condition (it would move the characters that are "
-               "ticking); add between ticks";
+        return "Crowd::Add called from inside a hook, a condition or make_action (it would move the characters "
+               "that are ticking); add between ticks";
     case CrowdMistake::ResetWhileTicking:
-        return Format("Crowd::Reset({}) called from inside a hook or condition", f.i);
+        return Format("Crowd::Reset({}) called from inside a hook or condition of that character; reset it "
+                      "between ticks",
+                      f.i);
     case CrowdMistake::CallWhileTicking:
-        return Format("Crowd::{} called from inside a hook or condition; call it between ticks", f.name);
+        return Format("Crowd::{} called from inside a hook, a condition or make_action; call it between ticks",
+                      f.name);
     case CrowdMistake::SendEventWhileTicking:
-        return Format("Crowd::SendEvent({}, {}) called from inside a hook or condition; {}", f.i, f.what, f.fix);
+        return Format("Crowd::SendEvent({}, {}) called from inside a hook or condition of that character; a "
+                      "condition sends nothing (it may run in a dry run); in a hook, take a "
+                      "tickfsm::Machine<Controller, Action>& as its last parameter and call SendEvent on it",
+                      f.i, f.what);
+    case CrowdMistake::CallInsideTickAll:
+        return Format("Crowd::{}({}{}{}) called during TickAll (from a hook, a condition or make_action), which "
+                      "reaches no character from inside its loop; to reach another character from a hook (a "
+                      "squad leader's order), tick the crowd with a Perform(i) loop instead of TickAll, or keep "
+                      "the request and make the call after TickAll; a hook changes its own character through a "
+                      "tickfsm::Machine<Controller, Action>& as its last parameter",
+                      f.name, f.i, f.what.empty() ? "" : ", ", f.what);
     case CrowdMistake::RevertWhileTicking:
-        return Format("Crowd::RevertToPreviousState({}) called from inside a hook or condition; take a "
-                      "tickfsm::Machine<Controller, Action>& as the hook's last parameter instead",
+        return Format("Crowd::RevertToPreviousState({}) called from inside a hook or condition of that "
+                      "character; in a hook, take a tickfsm::Machine<Controller, Action>& as its last parameter "
+                      "and call RevertToPreviousState on it",
                       f.i);
     case CrowdMistake::NoPreviousState:
         return Format("Crowd<{}>::PreviousState({}) needs KeepPreviousState() in the configuration", f.manager,
