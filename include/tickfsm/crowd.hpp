@@ -213,7 +213,9 @@ public:
         return runtimes.size() - 1;
     }
 
-    /// Character i back to the initial state, entered on its next Perform.
+    /// Character i back to the initial state, entered on its next Perform. No
+    /// hook runs and its state objects keep their data (Restore(i, snapshot)
+    /// of a character not started yet gives fresh data).
     void Reset(std::size_t i) {
         CheckIndex(i, "Reset");
         if (active == kTickingAll)

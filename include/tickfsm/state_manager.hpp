@@ -232,7 +232,8 @@ public:
     void SetObserver(Observer* observer, std::string_view name = {});
 
     /// Back to the initial state, entered on the next Perform. No hook runs now:
-    /// the current state's exit is not called and state objects keep their data.
+    /// the current state's exit is not called and state objects keep their data
+    /// (Restore a snapshot saved before the first Perform to clear it).
     void Reset();
 
     /// True when S is the current state, or holds it (nested states); false

@@ -973,3 +973,44 @@ TEST_CASE("A hook that sends to another character during TickAll is told to use 
     CHECK(soldiers[1].target == 7);
     CHECK(soldiers[2].target == 7);
 }
+
+namespace {
+
+struct Gather {
+    int eaten = 0;
+    void Perform(Ant&, const World&) { ++eaten; }
+};
+class GatheringAntStateManager : public tickfsm::StateManager<Ant, World> {
+public:
+    explicit GatheringAntStateManager(Ant& ant) : StateManager(ant) { SetInitialState<Gather>(); }
+};
+
+} // namespace
+
+TEST_CASE("Reset keeps the state objects' data and restoring a fresh snapshot clears it", "[crowd][reset][snapshot]") {
+    Ant ant;
+    GatheringAntStateManager machine(ant);
+    const auto fresh_machine = machine.Save();
+    std::vector<Ant> ants(2);
+    tickfsm::Crowd<GatheringAntStateManager> crowd(ants.size());
+    const auto fresh = crowd.Save(1); // character 1, not started yet
+    for (int tick = 0; tick < 3; ++tick) {
+        machine.Perform(World{});
+        crowd.Perform(0, ants[0], World{});
+    }
+    machine.Reset();
+    crowd.Reset(0);
+    machine.Perform(World{});
+    crowd.Perform(0, ants[0], World{});
+    CHECK(machine.State<Gather>().eaten == 4); // as documented: Reset runs no hook and keeps the data
+    CHECK(crowd.State<Gather>(0).eaten == 4);
+
+    machine.Restore(fresh_machine);
+    crowd.Restore(0, fresh);
+    CHECK_FALSE(machine.IsStarted());
+    CHECK_FALSE(crowd.IsStarted(0));
+    machine.Perform(World{});
+    crowd.Perform(0, ants[0], World{});
+    CHECK(machine.State<Gather>().eaten == 1);
+    CHECK(crowd.State<Gather>(0).eaten == 1);
+}
