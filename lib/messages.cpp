@@ -57,11 +57,12 @@ std::string_view TextOf(Message id) {
         return "From({}).Do<{}>()";
     case Message::SendEventInsideHook:
         return "SendEvent({}) called on the machine from inside one of its hooks or conditions (state "
-               "{}); take a tickfsm::Machine<Controller, Action>& as the hook's last parameter and call "
-               "SendEvent on it";
+               "{}); a condition sends nothing (it may run in a dry run); in a hook, take a "
+               "tickfsm::Machine<Controller, Action>& as its last parameter and call SendEvent on it";
     case Message::SendTypedEventInsideHook:
         return "SendEvent({}) called on the machine from inside one of its hooks or conditions (state "
-               "{}); send typed events from outside the tick";
+               "{}); a condition sends nothing (it may run in a dry run); in a hook, take a "
+               "tickfsm::Machine<Controller, Action>& as its last parameter and call SendEvent on it";
     case Message::SetObserverInsideHook:
         return "SetObserver() called from inside a hook or condition of this machine (state {}); attach "
                "or detach the observer between ticks";
@@ -69,7 +70,8 @@ std::string_view TextOf(Message id) {
         return "Reset() called from inside a hook or condition of this machine (state {}); reset from "
                "outside the tick";
     case Message::NotAStateOfMachine:
-        return "{}<{}>(): {} is not a state of this machine";
+        return "{}<{}>(): {} is not a state of this machine; configure it with From<{}>() or a transition "
+               "To<{}>() before the machine starts";
     case Message::ChangeInsideHookTo:
         return "{}({}) called on the machine from inside one of its hooks or conditions (state {}); a "
                "condition changes nothing (it may run in a dry run); in a hook, take a "
@@ -128,7 +130,9 @@ std::string_view TextOf(Message id) {
         return "SetGlobalState<{}>(): {} is a nested state (it has a parent, substates or regions); a "
                "global state performs beside the active path and cannot be part of it";
     case Message::StateNeverConfigured:
-        return "State<{}>() of a state never configured";
+        return "State<{}>(): {} is not a state of this machine, and its transition table is frozen (by its "
+               "first Perform, or before it by a direct change, a push, SetGlobalState, Save or Restore); "
+               "configure it with From<{}>() or a transition To<{}>() before then";
     case Message::SetSubstatesCall:
         return "SetSubstates<{}, {}, ...>()";
     case Message::SetRegionsCall:

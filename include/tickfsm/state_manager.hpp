@@ -168,6 +168,8 @@ public:
     /// state it does nothing and returns false.
     template <class A = Action> // a template so that explicit instantiation does not require Action{}
     bool RevertToPreviousState(bool force = false) {
+        if (!ResolvedTable().keep_previous)
+            MachineTable::Fail(detail::MessageText(detail::Message::RevertNeedsPreviousState));
         const detail::StateIndex previous = PreviousState().Id().value;
         if (previous == detail::kNoState) return false;
         return MakeChangeTo<A>(previous, force ? detail::Direct::Force : detail::Direct::Try,
