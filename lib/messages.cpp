@@ -57,11 +57,12 @@ std::string_view TextOf(Message id) {
         return "From({}).Do<{}>()";
     case Message::SendEventInsideHook:
         return "SendEvent({}) called on the machine from inside one of its hooks or conditions (state "
-               "{}); take a tickfsm::Machine<Controller, Action>& as the hook's last parameter and call "
-               "SendEvent on it";
+               "{}); a condition sends nothing (it may run in a dry run); in a hook, take a "
+               "tickfsm::Machine<Controller, Action>& as its last parameter and call SendEvent on it";
     case Message::SendTypedEventInsideHook:
         return "SendEvent({}) called on the machine from inside one of its hooks or conditions (state "
-               "{}); send typed events from outside the tick";
+               "{}); a condition sends nothing (it may run in a dry run); in a hook, take a "
+               "tickfsm::Machine<Controller, Action>& as its last parameter and call SendEvent on it";
     case Message::SetObserverInsideHook:
         return "SetObserver() called from inside a hook or condition of this machine (state {}); attach "
                "or detach the observer between ticks";
@@ -69,7 +70,8 @@ std::string_view TextOf(Message id) {
         return "Reset() called from inside a hook or condition of this machine (state {}); reset from "
                "outside the tick";
     case Message::NotAStateOfMachine:
-        return "{}<{}>(): {} is not a state of this machine";
+        return "{}<{}>(): {} is not a state of this machine; configure it with From<{}>() or a transition "
+               "To<{}>() before the machine starts";
     case Message::ChangeInsideHookTo:
         return "{}({}) called on the machine from inside one of its hooks or conditions (state {}); a "
                "condition changes nothing (it may run in a dry run); in a hook, take a "
@@ -128,7 +130,9 @@ std::string_view TextOf(Message id) {
         return "SetGlobalState<{}>(): {} is a nested state (it has a parent, substates or regions); a "
                "global state performs beside the active path and cannot be part of it";
     case Message::StateNeverConfigured:
-        return "State<{}>() of a state never configured";
+        return "State<{}>(): {} is not a state of this machine, and its transition table is frozen (by its "
+               "first Perform, or before it by a direct change, a push, SetGlobalState, Save or Restore); "
+               "configure it with From<{}>() or a transition To<{}>() before then";
     case Message::SetSubstatesCall:
         return "SetSubstates<{}, {}, ...>()";
     case Message::SetRegionsCall:
@@ -152,15 +156,19 @@ std::string_view TextOf(Message id) {
     case Message::StateManagerName:
         return "StateManager<{}, {}>";
     case Message::EnsembleAddTwice:
-        return "tickfsm: Ensemble::Add({}): that machine is in the ensemble already, as {}";
+        return "Ensemble::Add({}): that machine is in the ensemble already, as {}";
     case Message::EnsembleNoMachine:
-        return "tickfsm: Ensemble::{}({}): there is no machine {} (the ensemble has {})";
-    case Message::EnsembleInTick:
-        return "tickfsm: Ensemble::{}({}) from a hook while the ensemble ticks its machines; Post to a machine "
-               "instead, or add machines before the first Perform";
+        return "Ensemble::{}({}): there is no machine {} (the ensemble has {})";
+    case Message::EnsembleAddInTick:
+        return "Ensemble::Add({}) from a hook while the ensemble ticks its machines; add machines between "
+               "Performs (before the first, or after the Perform that wants them)";
+    case Message::EnsemblePerformInTick:
+        return "Ensemble::Perform() from a hook while the ensemble ticks its machines; each Perform ticks "
+               "every machine once: call Perform between ticks (from the game loop), and Post to a machine "
+               "to make it react";
     case Message::EnsembleMailboxFull:
-        return "tickfsm: Ensemble::Post({}, {}): the mailbox of {} is full ({} events wait for its next "
-               "tick); give the Ensemble a larger kMailCapacity";
+        return "Ensemble::Post({}, {}): the mailbox of {} is full ({} events wait for its next tick); give the "
+               "Ensemble a larger kMailCapacity";
     case Message::NoStateUnderKeyInHook:
         return "no state is registered under the key {}";
     case Message::SetStateNotAState:
@@ -244,27 +252,47 @@ std::string CrowdText(CrowdMistake mistake, const CrowdFacts& f) {
     case CrowdMistake::TickAllControllers:
         return Format("Crowd::TickAll: {} controllers for {} characters", f.a, f.i);
     case CrowdMistake::TickAllInsideTickAll:
-        return "Crowd::TickAll called from inside a hook or condition of the same crowd";
+        return "Crowd::TickAll called during TickAll of the same crowd (from a hook, a condition or make_action); "
+               "each TickAll ticks every character once: call it from the game loop, between ticks";
     case CrowdMistake::TickAllInsideCharacter:
-        return Format("Crowd::TickAll called from inside a hook or condition of character {} of the same crowd",
+        return Format("Crowd::TickAll called from inside a hook or condition of character {} of the same crowd; "
+                      "call it from the game loop, between ticks",
                       f.i);
     case CrowdMistake::PerformInsideTickAll:
-        return Format("Crowd::Perform({}) called from inside a hook or condition during TickAll of the same crowd",
+        return Format("Crowd::Perform({}) called during TickAll of the same crowd (from a hook, a condition or "
+                      "make_action), which ticks every character once already; to tick characters one by one, "
+                      "call Perform(i) for each between ticks instead of TickAll",
                       f.i);
     case CrowdMistake::PerformInsideCharacter:
-        return Format("Crowd::Perform({}) called from inside a hook or condition of that character", f.i);
+        return Format("Crowd::Perform({}) called from inside a hook or condition of that character; a character "
+                      "does not tick inside its own tick: call Perform between ticks",
+                      f.i);
     case CrowdMistake::AddWhileTicking:
-        return "Crowd::Add called from inside a hook or condition (it would move the characters that are "
-               "ticking); add between ticks";
+        return "Crowd::Add called from inside a hook, a condition or make_action (it would move the characters "
+               "that are ticking); add between ticks";
     case CrowdMistake::ResetWhileTicking:
-        return Format("Crowd::Reset({}) called from inside a hook or condition", f.i);
+        return Format("Crowd::Reset({}) called from inside a hook or condition of that character; reset it "
+                      "between ticks",
+                      f.i);
     case CrowdMistake::CallWhileTicking:
-        return Format("Crowd::{} called from inside a hook or condition; call it between ticks", f.name);
+        return Format("Crowd::{} called from inside a hook, a condition or make_action; call it between ticks",
+                      f.name);
     case CrowdMistake::SendEventWhileTicking:
-        return Format("Crowd::SendEvent({}, {}) called from inside a hook or condition; {}", f.i, f.what, f.fix);
+        return Format("Crowd::SendEvent({}, {}) called from inside a hook or condition of that character; a "
+                      "condition sends nothing (it may run in a dry run); in a hook, take a "
+                      "tickfsm::Machine<Controller, Action>& as its last parameter and call SendEvent on it",
+                      f.i, f.what);
+    case CrowdMistake::CallInsideTickAll:
+        return Format("Crowd::{}({}{}{}) called during TickAll (from a hook, a condition or make_action), which "
+                      "reaches no character from inside its loop; to reach another character from a hook (a "
+                      "squad leader's order), tick the crowd with a Perform(i) loop instead of TickAll, or keep "
+                      "the request and make the call after TickAll; a hook changes its own character through a "
+                      "tickfsm::Machine<Controller, Action>& as its last parameter",
+                      f.name, f.i, f.what.empty() ? "" : ", ", f.what);
     case CrowdMistake::RevertWhileTicking:
-        return Format("Crowd::RevertToPreviousState({}) called from inside a hook or condition; take a "
-                      "tickfsm::Machine<Controller, Action>& as the hook's last parameter instead",
+        return Format("Crowd::RevertToPreviousState({}) called from inside a hook or condition of that "
+                      "character; in a hook, take a tickfsm::Machine<Controller, Action>& as its last parameter "
+                      "and call RevertToPreviousState on it",
                       f.i);
     case CrowdMistake::NoPreviousState:
         return Format("Crowd<{}>::PreviousState({}) needs KeepPreviousState() in the configuration", f.manager,

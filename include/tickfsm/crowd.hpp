@@ -166,15 +166,13 @@ public:
     /// Sends `event` to character i from outside a tick (see StateManager::SendEvent).
     bool SendEvent(std::size_t i, Controller& controller, const Event& event, const Action& action) {
         return Deliver(i, controller, action, detail::EventText(event),
-                        "take a tickfsm::Machine<Controller, Action>& as the hook's last parameter instead",
                         [&](auto& ctx) { return detail::DeliverEvent(ctx, event); });
     }
     /// The typed SendEvent (see StateManager::SendEvent) for character i.
     template <class E>
         requires detail::TypedEventValue<E>
     bool SendEvent(std::size_t i, Controller& controller, const E& event, const Action& action) {
-        return Deliver(i, controller, action, detail::TypeName<E>(), "send typed events from outside the tick",
-                        [&](auto& ctx) {
+        return Deliver(i, controller, action, detail::TypeName<E>(), [&](auto& ctx) {
                             return detail::DeliverTyped(ctx, detail::TypeKey<E>(), &event, detail::kTypedEvent<E>);
                         });
     }
@@ -215,10 +213,14 @@ public:
         return runtimes.size() - 1;
     }
 
-    /// Character i back to the initial state, entered on its next Perform.
+    /// Character i back to the initial state, entered on its next Perform. No
+    /// hook runs and its state objects keep their data (Restore(i, snapshot)
+    /// of a character not started yet gives fresh data).
     void Reset(std::size_t i) {
         CheckIndex(i, "Reset");
-        if (active == kTickingAll || Busy(i))
+        if (active == kTickingAll)
+            FailInsideTickAll("Reset", i, {});
+        if (Busy(i))
             Fail(detail::CrowdMistake::ResetWhileTicking, {.i = i});
         if (runtimes[i].flags & detail::kStarted) Recount(checks + 1);
         runtimes[i] = detail::Runtime{detail::kNoState, static_cast<std::uint16_t>(runtimes[i].flags & detail::kInitialized), 0};
@@ -243,7 +245,9 @@ public:
         CheckIndex(i, "RevertToPreviousState");
         if (!table->keep_previous)
             Fail(detail::CrowdMistake::RevertNoPreviousState, {.i = i});
-        if (active == kTickingAll || Busy(i))
+        if (active == kTickingAll)
+            FailInsideTickAll("RevertToPreviousState", i, {});
+        if (Busy(i))
             Fail(detail::CrowdMistake::RevertWhileTicking, {.i = i});
         const detail::StateIndex previous = previous_states[i];
         if (previous == detail::kNoState) return false;
@@ -299,6 +303,7 @@ public:
     /// TicksInState<S>(i) in seconds.
     template <class S>
     double TimeInState(std::size_t i) const noexcept(!TICKFSM_CHECKED) {
+        CheckIndex(i, "TimeInState");
         return detail::SecondsOf(TicksInState<S>(i), table->dt);
     }
     /// Character i's active path as text, outermost first: "Combat/Attack" ("" before its first tick).
@@ -367,15 +372,16 @@ private:
             FailIndex(i, api);
 #endif
     }
-    /// An event for character i from outside a tick: refused from inside a
-    /// hook or condition (`what` names the event, `fix` the way out).
+    /// An event for character i from outside a tick: refused during TickAll
+    /// and from inside character i's own hooks and conditions (`what` names the event).
     template <class F>
-    bool Deliver(std::size_t i, Controller& controller, const Action& action, std::string_view what,
-                  std::string_view fix, F&& deliver) {
+    bool Deliver(std::size_t i, Controller& controller, const Action& action, std::string_view what, F&& deliver) {
         CheckIndex(i, "SendEvent");
         detail::Runtime& rt = runtimes[i];
-        if (active == kTickingAll || Busy(i))
-            Fail(detail::CrowdMistake::SendEventWhileTicking, {.what = what, .fix = fix, .i = i});
+        if (active == kTickingAll)
+            FailInsideTickAll("SendEvent", i, what);
+        if (Busy(i))
+            Fail(detail::CrowdMistake::SendEventWhileTicking, {.what = what, .i = i});
         Running running(active, Outermost(i));
         BusyScope busy(rt);
         auto ctx = Context(i, controller, action);
@@ -388,6 +394,12 @@ private:
         facts.character = character;
         facts.manager = detail::TypeName<Manager>();
         detail::FailCrowd(mistake, facts);
+    }
+
+    /// `api`(i[, what]) refused during TickAll, from a hook, a condition or make_action.
+    [[noreturn, gnu::cold, gnu::noinline]] static void FailInsideTickAll(const char* api, std::size_t i,
+                                                                        std::string_view what) {
+        Fail(detail::CrowdMistake::CallInsideTickAll, {.name = api, .what = what, .i = i});
     }
 
     [[noreturn, gnu::cold, gnu::noinline]] void FailIndex(std::size_t i, const char* api) const {

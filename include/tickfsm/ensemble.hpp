@@ -1,8 +1,7 @@
 #pragma once
-// tickfsm::Ensemble: several machines that run one character together (seed
-// 002's "several machines on one thread that talk": movement, sensing and
-// reaction of one AI), ticked in a declared order by one call, sending each
-// other events through bounded mailboxes.
+// tickfsm::Ensemble: several machines that run one character together
+// (movement, sensing and reaction of one AI), ticked in a declared order by
+// one call, sending each other events through bounded mailboxes.
 
 #include <cstddef>
 #include <new>
@@ -28,11 +27,15 @@ namespace tickfsm {
 /// posted; so an event posted by a machine ticked earlier in the same
 /// Perform arrives in that same Perform, and one posted to a machine ticked
 /// already (or to itself) arrives in the next. A machine not started yet
-/// receives its first events right after its first tick (which starts it).
-/// Posting to a full mailbox is a ConfigError. Ticking and delivering
-/// allocate nothing.
+/// receives the events that waited for it right after its first tick (which
+/// starts it); those it posts to itself in that tick arrive in the next.
+/// Posting to a full mailbox is a ConfigError. Mailboxes are in no snapshot
+/// (see ClearMail). Ticking and delivering allocate nothing.
 template <class Controller, class Action, std::size_t kMailCapacity = 16>
 class Ensemble {
+    static_assert(kMailCapacity > 0, "tickfsm: Ensemble<Controller, Action, kMailCapacity>: a mailbox of 0 events "
+                                     "refuses every Post; give kMailCapacity of at least 1 (or omit it: 16)");
+
 public:
     /// The room a typed event's value may take in a mailbox.
     static constexpr std::size_t kPayloadBytes = 64;
@@ -40,19 +43,16 @@ public:
     Ensemble() = default;
     Ensemble(const Ensemble&) = delete;
     Ensemble& operator=(const Ensemble&) = delete;
-    ~Ensemble() {
-        for (auto& member : members)
-            for (std::size_t i = 0; i < member->count; ++i) member->At(i).Drop();
-    }
+    ~Ensemble() { ClearMail(); }
 
     /// Adds `machine` (which must outlive the ensemble) under `name` (copied), ticked
     /// after every machine added before it; returns its index for Post. Not
     /// from a hook during this ensemble's Perform (a ConfigError).
     std::size_t Add(StateManager<Controller, Action>& machine, std::string_view name) {
-        if (ticking) detail::ReportConfigError(detail::MessageText(detail::Message::EnsembleInTick, "Add", name));
+        if (ticking) Fail(detail::MessageText(detail::Message::EnsembleAddInTick, name));
         for (const auto& member : members)
             if (member->machine == &machine)
-                detail::ReportConfigError(detail::MessageText(detail::Message::EnsembleAddTwice, name, member->name));
+                Fail(detail::MessageText(detail::Message::EnsembleAddTwice, name, member->name));
         auto member = detail::MakeOwned<Member>();
         member->machine = &machine;
         member->name = name;
@@ -64,7 +64,7 @@ public:
     /// the events posted to it (see the delivery rule above), then performs.
     /// Not from a hook during this ensemble's Perform (a ConfigError).
     void Perform(const Action& action) {
-        if (ticking) detail::ReportConfigError(detail::MessageText(detail::Message::EnsembleInTick, "Perform", ""));
+        if (ticking) Fail(detail::MessageText(detail::Message::EnsemblePerformInTick));
         struct Ticking { // the machines' hooks may Post, not Add or Perform
             bool& flag;
             explicit Ticking(bool& f) : flag(f) { flag = true; }
@@ -75,11 +75,12 @@ public:
         for (auto& held : members) {
             Member& member = *held;
             if (member.machine->IsStarted()) {
-                Deliver(member, action);
+                Deliver(member, action, member.count);
                 member.machine->Perform(action);
             } else { // nothing to receive events yet: its first tick starts it
+                const std::size_t due = member.count; // what it posts itself now waits for its next tick
                 member.machine->Perform(action);
-                Deliver(member, action);
+                Deliver(member, action, due);
             }
         }
     }
@@ -91,6 +92,7 @@ public:
         letter.deliver = [](StateManager<Controller, Action>& m, Letter& l, const Action& a) {
             m.SendEvent(l.event, a);
         };
+        letter.move = nullptr;
         ++members[to]->count;
     }
 
@@ -106,10 +108,31 @@ public:
         Letter& letter = Slot(to, detail::TypeName<E>());
         ::new (static_cast<void*>(letter.payload)) E(value); // if the copy throws, nothing was posted
         letter.drop = [](std::byte* p) noexcept { std::launder(reinterpret_cast<E*>(p))->~E(); };
+        letter.move = [](std::byte* source, std::byte* target) {
+            E& held = *std::launder(reinterpret_cast<E*>(source));
+            if constexpr (std::is_nothrow_move_constructible_v<E>)
+                ::new (static_cast<void*>(target)) E(std::move(held));
+            else
+                ::new (static_cast<void*>(target)) E(held);
+        };
         letter.deliver = [](StateManager<Controller, Action>& m, Letter& l, const Action& a) {
             m.SendEvent(*std::launder(reinterpret_cast<const E*>(l.payload)), a);
         };
         ++members[to]->count;
+    }
+
+    /// Drops every waiting event of every machine, destroying typed values.
+    /// Mailboxes are in no snapshot: after restoring the machines of a
+    /// rollback, call this and post again what the replay needs (or take the
+    /// snapshots when no machine has mail waiting).
+    void ClearMail() noexcept {
+        for (auto& member : members) {
+            while (member->count > 0) {
+                member->At(0).Drop();
+                member->PopFront();
+            }
+            member->first = 0;
+        }
     }
 
     /// How many events wait in machine `index`'s mailbox.
@@ -124,6 +147,7 @@ private:
         Event event;
         void (*deliver)(StateManager<Controller, Action>&, Letter&, const Action&) = nullptr;
         void (*drop)(std::byte*) noexcept = nullptr;
+        void (*move)(std::byte* from, std::byte* to) = nullptr; // a typed value into another letter
         alignas(std::max_align_t) std::byte payload[kPayloadBytes];
         void Drop() noexcept {
             if (drop) drop(payload);
@@ -133,7 +157,7 @@ private:
     struct Member {
         StateManager<Controller, Action>* machine = nullptr;
         Text name; // a copy: the caller's string may be a temporary
-        Letter box[kMailCapacity]; // a ring: `count` letters from `first`
+        Letter box[kMailCapacity > 0 ? kMailCapacity : 1]; // a ring: `count` letters from `first`
         std::size_t first = 0;
         std::size_t count = 0;
         Letter& At(std::size_t i) noexcept { return box[(first + i) % kMailCapacity]; }
@@ -143,31 +167,41 @@ private:
         }
     };
 
-    /// Sends `member` the events waiting for it, in the order posted. One by
-    /// one from the front: a hook that posts to this machine while it
-    /// receives adds behind, for its next tick.
-    static void Deliver(Member& member, const Action& action) {
-        const std::size_t due = member.count;
-        for (std::size_t i = 0; i < due; ++i) {
-            Letter& letter = member.At(0);
-            struct Done { // the letter goes even if its delivery throws
-                Member& member;
+    /// Sends `member` the first `due` events waiting for it, in the order
+    /// posted. Each leaves the mailbox before it is sent: a hook that posts
+    /// to this machine while it receives adds behind, for its next tick, and
+    /// finds the room of the letters taken out.
+    static void Deliver(Member& member, const Action& action, std::size_t due) {
+        for (std::size_t i = 0; i < due && member.count > 0; ++i) {
+            Letter taken;
+            Letter& front = member.At(0);
+            taken.event = front.event;
+            taken.deliver = front.deliver;
+            if (front.move) front.move(front.payload, taken.payload); // if this throws, the letter stays
+            taken.drop = front.drop;
+            front.Drop();
+            member.PopFront();
+            struct Done { // the value goes even if its delivery throws
                 Letter& letter;
-                ~Done() {
-                    letter.Drop();
-                    member.PopFront();
-                }
-            } done{member, letter};
-            letter.deliver(*member.machine, letter, action);
+                ~Done() { letter.Drop(); }
+            } done{taken};
+            taken.deliver(*member.machine, taken, action);
         }
     }
 
     /// Machine `index`'s member, refused with a ConfigError naming `call` if there is none.
     Member& MemberAt(std::size_t index, std::string_view call) const {
         if (index >= members.size())
-            detail::ReportConfigError(
-                detail::MessageText(detail::Message::EnsembleNoMachine, call, index, index, members.size()));
+            Fail(detail::MessageText(detail::Message::EnsembleNoMachine, call, index, index, members.size()));
         return *members[index];
+    }
+
+    /// Reports `what` as a ConfigError of this kind of character, as its machines name it.
+    [[noreturn]] static void Fail(std::string_view what) {
+        detail::ReportConfigError(detail::KindMessage(
+            detail::MessageText(detail::Message::StateManagerName, detail::TypeName<Controller>(),
+                                detail::TypeName<Action>()),
+            what));
     }
 
     /// The next free letter of machine `to`'s mailbox, counted by the caller
@@ -175,8 +209,7 @@ private:
     Letter& Slot(std::size_t to, std::string_view what) {
         Member& member = MemberAt(to, "Post");
         if (member.count == kMailCapacity)
-            detail::ReportConfigError(
-                detail::MessageText(detail::Message::EnsembleMailboxFull, to, what, member.name, kMailCapacity));
+            Fail(detail::MessageText(detail::Message::EnsembleMailboxFull, to, what, member.name, kMailCapacity));
         Letter& letter = member.box[(member.first + member.count) % kMailCapacity];
         letter.drop = nullptr;
         return letter;

@@ -245,6 +245,7 @@ public:
         const detail::StateIndex id = context.table->Find(detail::TypeKey<T>());
         if (id == detail::kNoState)
             context.table->Fail(detail::MessageText(detail::Message::NotAStateOfMachine, "NextState",
+                                                    detail::StateName<T>(), detail::StateName<T>(),
                                                     detail::StateName<T>(), detail::StateName<T>()));
         *context.next = id;
         context.rt->flags = static_cast<std::uint16_t>(context.rt->flags | detail::kNextPending);
@@ -281,6 +282,7 @@ public:
         const detail::StateIndex id = context.table->Find(detail::TypeKey<T>());
         if (id == detail::kNoState)
             context.table->Fail(detail::MessageText(detail::Message::NotAStateOfMachine, "Push", detail::StateName<T>(),
+                                                    detail::StateName<T>(), detail::StateName<T>(),
                                                     detail::StateName<T>()));
         context.staged.Clear();
         Pend(id);

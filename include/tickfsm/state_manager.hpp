@@ -168,6 +168,8 @@ public:
     /// state it does nothing and returns false.
     template <class A = Action> // a template so that explicit instantiation does not require Action{}
     bool RevertToPreviousState(bool force = false) {
+        if (!ResolvedTable().keep_previous)
+            MachineTable::Fail(detail::MessageText(detail::Message::RevertNeedsPreviousState));
         const detail::StateIndex previous = PreviousState().Id().value;
         if (previous == detail::kNoState) return false;
         return MakeChangeTo<A>(previous, force ? detail::Direct::Force : detail::Direct::Try,
@@ -232,7 +234,8 @@ public:
     void SetObserver(Observer* observer, std::string_view name = {});
 
     /// Back to the initial state, entered on the next Perform. No hook runs now:
-    /// the current state's exit is not called and state objects keep their data.
+    /// the current state's exit is not called and state objects keep their data
+    /// (Restore a snapshot saved before the first Perform to clear it).
     void Reset();
 
     /// True when S is the current state, or holds it (nested states); false

@@ -343,6 +343,7 @@ public:
     /// TicksInState<S>(i) in seconds.
     template <class S>
     double TimeInState(std::size_t i) const noexcept(!TICKFSM_CHECKED) {
+        CheckIndex(i, "TimeInState");
         return detail::SecondsOf(TicksInState<S>(i), dt);
     }
     bool IsStarted(std::size_t i) const noexcept(!TICKFSM_CHECKED) {

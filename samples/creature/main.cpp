@@ -1,4 +1,4 @@
-// Sample 5: seed 003's creature: a keyed machine (states registered under an
+// Sample 4: seed 003's creature: a keyed machine (states registered under an
 // enum), one Attack class under three keys for a three-hit combo, gates (an
 // attack can only be cut short by Flinch or Die; Die cannot be left), a swing
 // that ends itself with a forced change to Idle, Flinch made of lambdas, and

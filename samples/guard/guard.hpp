@@ -1,21 +1,28 @@
 #pragma once
-// Sample 6: seed 002's further work, an AI guard run by three machines that
-// talk (an Ensemble): sensing turns the world into typed events, reaction
-// decides, movement moves. Reaction uses nested states with history, typed
+// Sample 6: an AI guard run by three machines that talk (an Ensemble):
+// sensing turns the world into typed events, reaction decides, movement
+// moves. Reaction uses nested states with history, typed
 // events with data, and a push for a stun.
 //
-//   sensing:   Quiet ──noise──▶ Listening ──enemy in sight──▶ Watching
+//   sensing:   Quiet ──noise──▶ Listening ──after 0.1 s──▶ Quiet
+//              any state ──enemy in sight──▶ Watching ──enemy gone──▶ Quiet
 //              posts Heard{x} and EnemySeen{x} to reaction, EnemyLost when it loses sight
 //   reaction:  Calm (history) = {Patrol (initial), Investigate}
+//                Patrol ──Heard──▶ Investigate ──there, after 0.1 s──▶ Patrol
 //              Combat = {Chase (initial), Strike}
-//              Stunned: pushed from any state by a flash, popped when it wears off
-//              Calm --EnemySeen--> Combat --EnemyLost--> Calm (back where it was)
-//   movement:  Still / Walk / Run, following the goal and pace reaction sets
+//                Chase ──in reach──▶ Strike ──after 0.05 s──▶ Chase
+//              Calm ──EnemySeen──▶ Combat ──EnemyLost──▶ Calm (back where it was)
+//              Stunned: pushed from any state by a flash, popped after 0.05 s
+//   movement:  any state ──still, or there──▶ Still
+//              any state ──run pace, not there──▶ Run
+//              any state ──walk pace, not there──▶ Walk
+//              (following the goal and pace reaction sets)
 //
 // The world is a script: a noise at tick 5, an enemy from tick 10 to 19, a
 // flash at tick 14. After the enemy is lost the guard goes back to what it
-// did in Calm (its history: Investigate), then to its patrol. The run prints the machines' transitions and the
-// guard's moves, and checks itself (main.cpp).
+// did in Calm (its history: Investigate), then to its patrol. The run prints
+// the machines' transitions and the guard's moves, and checks itself
+// (main.cpp).
 
 #include <cmath>
 #include <cstddef>

@@ -1,6 +1,28 @@
-// Sample 6: the guard of guard.hpp. Prints the run and checks itself: the
-// lines below must appear in this order (other lines may come between), or it
-// exits 1.
+// Sample 6: the guard of guard.hpp, three machines in an Ensemble:
+//
+//   sensing:   Quiet ──noise──▶ Listening ──after 0.1 s──▶ Quiet
+//              any state ──enemy in sight──▶ Watching ──enemy gone──▶ Quiet
+//              posts Heard{x} and EnemySeen{x} to reaction, EnemyLost when it loses sight
+//   reaction:  Calm (history) = {Patrol (initial), Investigate}
+//                Patrol ──Heard──▶ Investigate ──there, after 0.1 s──▶ Patrol
+//              Combat = {Chase (initial), Strike}
+//                Chase ──in reach──▶ Strike ──after 0.05 s──▶ Chase
+//              Calm ──EnemySeen──▶ Combat ──EnemyLost──▶ Calm (back where it was)
+//              Stunned: pushed from any state by a flash, popped after 0.05 s
+//   movement:  any state ──still, or there──▶ Still
+//              any state ──run pace, not there──▶ Run
+//              any state ──walk pace, not there──▶ Walk
+//              (following the goal and pace reaction sets)
+//
+// It prints the machines' transitions and the guard's moves, e.g. when the
+// enemy comes into sight:
+//   Listening -> Watching (condition 0 of FromAny())
+//   Investigate -> Chase (event EnemySeen)
+//   tick 10  reaction: enemy at 8
+//   Still -> Run (condition 1 of FromAny())
+//   tick 10  guard at 1 (Combat/Chase)
+// and checks itself: the lines below must appear in this order (other lines
+// may come between), or it exits 1.
 
 #include <cstdio>
 #include <string>

@@ -6,7 +6,7 @@
 //
 // A scripted stream of inputs drives PlatformerCharacterStateManager for 150
 // ticks; one line a tick is printed, e.g.
-//   tick  10  Jump        t=0.000  x=0.667 y=0.097 vy=5.667 grounded=false jumps=1
+//   tick  10  Jump        t=0.000  x=0.667 y=0.000 vy=6.000 grounded=false jumps=1
 // The run checks itself: the state changes below must happen on these ticks,
 // or the program prints the difference and exits with 1.
 

@@ -1,4 +1,4 @@
-// Sample 4: seed 004's robot: a tile map, an A* path finder, and a machine with
+// Sample 5: seed 004's robot: a tile map, an A* path finder, and a machine with
 // a global state (the battery) and a revert to the previous state (after a
 // greeting, the robot goes back to what it was doing).
 //

@@ -1,4 +1,4 @@
-// Sample 6: rollback netcode (see rollback.hpp). Two players, 600 ticks; player
+// Sample 7: rollback netcode (see rollback.hpp). Two players, 600 ticks; player
 // 0's pads reach player 1 three ticks late, player 1's reach player 0 five
 // ticks late. Each side predicts, rolls back on a wrong guess and simulates
 // again; at the end both must equal the lockstep run. It prints, e.g.

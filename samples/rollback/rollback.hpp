@@ -1,5 +1,5 @@
 #pragma once
-// Sample 6: rollback netcode. Two players each run both fighters; a remote
+// Sample 7: rollback netcode. Two players each run both fighters; a remote
 // player's input reaches the other side a few ticks late. Each side predicts
 // the input it has not received (the last one it knows), and when the real
 // one arrives and differs, it restores the snapshot of the tick it guessed

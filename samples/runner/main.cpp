@@ -5,8 +5,8 @@
 //   Running --Jump--> Jumping --HitGround--> Running --HitObstacle--> Die
 //
 // It prints the actions and transitions, e.g.
-//   frame  10  JumpAction: vy = 7
 //   Running -> Jumping (event Jump)
+//   frame  10  JumpAction: vy = 7
 // and checks itself: the lines below must appear, in this order, or it exits 1.
 
 #include <cstdio>

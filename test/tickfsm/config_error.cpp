@@ -593,3 +593,60 @@ TEST_CASE("Two states of one name are a ConfigError by the first Perform: tools 
             Catch::Contains("rename one of the two classes (or keys) named Attack"));
     CHECK_FALSE(m.IsStarted());
 }
+
+namespace {
+struct Charge {};
+struct Strike {
+    int power = 0;
+};
+struct Rest {};
+} // namespace
+
+TEST_CASE("SendEvent from a condition is told that a condition sends nothing", "[error][event]") {
+    Knight k;
+    Manager m(k);
+    k.machine = &m;
+    m.SetInitialState<Patrol>().On("charge").To<Guard>().To<Guard>([](const Knight& kn) {
+        if (kn.reenter == 4) return kn.machine->SendEvent("charge", 0);
+        if (kn.reenter == 5) return kn.machine->SendEvent(Strike{}, 0);
+        return false;
+    });
+    m.Perform(0);
+    for (const int mode : {4, 5}) {
+        k.reenter = mode;
+        CAPTURE(mode);
+        REQUIRE_THROWS_WITH(m.Perform(0), Contains("a condition sends nothing (it may run in a dry run); in a hook, "
+                                                   "take a tickfsm::Machine<Controller, Action>& as its last "
+                                                   "parameter and call SendEvent on it"));
+    }
+    k.reenter = 0;
+    m.Perform(0);
+    CHECK(m.IsIn<Patrol>());
+}
+
+TEST_CASE("RevertToPreviousState without KeepPreviousState names RevertToPreviousState", "[error][previous]") {
+    Knight k;
+    Manager m(k);
+    m.SetInitialState<Patrol>().To<Guard>();
+    m.Perform(0);
+    REQUIRE_THROWS_WITH(m.RevertToPreviousState(),
+                        Contains("RevertToPreviousState() needs KeepPreviousState() in the machine's configuration"));
+    REQUIRE_THROWS_WITH(m.PreviousState(),
+                        Contains("PreviousState() needs KeepPreviousState()") && !Contains("Revert"));
+}
+
+TEST_CASE("A state that is not one of a started machine's is named first, with the configuration that adds it",
+          "[error]") {
+    Knight k;
+    Manager m(k);
+    m.SetInitialState<Patrol>().To<Guard>();
+    m.Perform(0);
+    REQUIRE_THROWS_WITH(m.State<Rest>(),
+                        Contains("State<Rest>(): Rest is not a state of this machine") &&
+                            Contains("configure it with From<Rest>() or a transition To<Rest>() before then"));
+    REQUIRE_THROWS_WITH(m.TrySetState<Charge>(),
+                        Contains("TrySetState<Charge>(): Charge is not a state of this machine; configure it with "
+                                 "From<Charge>() or a transition To<Charge>()"));
+    m.Perform(0); // usable after each refusal
+    CHECK(m.IsIn<Guard>());
+}

@@ -487,13 +487,13 @@ TEST_CASE("A crowd refuses to be grown reset or ticked again while its TickAll r
         CHECK_THROWS_WITH(crowd.TickAll(ants, [&](std::size_t, Ant&) { crowd.Add(); return dry; }),
                           Contains("Crowd::Add called from inside"));
         CHECK_THROWS_WITH(crowd.TickAll(ants, [&](std::size_t i, Ant&) { crowd.Reset(i); return dry; }),
-                          Contains("Crowd::Reset(0) called from inside"));
+                          Contains("Crowd::Reset(0) called during TickAll"));
         CHECK_THROWS_WITH(crowd.TickAll(ants,
                                         [&](std::size_t, Ant&) {
                                             crowd.TickAll(ants, [&](std::size_t, Ant&) { return dry; });
                                             return dry;
                                         }),
-                          Contains("Crowd::TickAll called from inside"));
+                          Contains("Crowd::TickAll called during TickAll"));
         CHECK(crowd.Size() == count);
 
         crowd.TickAll(ants, [&](std::size_t, Ant&) { return dry; }); // TickAll is over after each refusal
@@ -665,7 +665,7 @@ TEST_CASE("A crowd refuses to be grown or reset while its TickAll by state runs"
     CHECK_THROWS_WITH(crowd.TickAll(ants, [&](std::size_t, Ant&) { crowd.Add(); return dry; }, tickfsm::TickOrder::ByState),
                       Contains("Crowd::Add called from inside"));
     CHECK_THROWS_WITH(crowd.TickAll(ants, [&](std::size_t i, Ant&) { crowd.Reset(i); return dry; }, tickfsm::TickOrder::ByState),
-                      Contains("Crowd::Reset(0) called from inside"));
+                      Contains("Crowd::Reset(0) called during TickAll"));
     CHECK(crowd.Size() == kCount);
     crowd.TickAll(ants, [&](std::size_t, Ant&) { return dry; }, tickfsm::TickOrder::ByState); // the crowd ticks on after each refusal
     CHECK(crowd.Add() == kCount);
@@ -716,6 +716,8 @@ void RequireIndexRefused(Crowd& crowd, Ant& stranger, Matcher out_of_range) {
     REQUIRE_THROWS_WITH(crowd.IsStarted(3), out_of_range("IsStarted(3)"));
     REQUIRE_THROWS_WITH(crowd.TicksInState(3), out_of_range("TicksInState(3)"));
     REQUIRE_THROWS_WITH(crowd.TimeInState(3), out_of_range("TimeInState(3)"));
+    REQUIRE_THROWS_WITH(crowd.template TicksInState<S>(3), out_of_range("TicksInState(3)"));
+    REQUIRE_THROWS_WITH(crowd.template TimeInState<S>(3), out_of_range("TimeInState(3)"));
     REQUIRE_THROWS_WITH(crowd.CurrentState(3), out_of_range("CurrentState(3)"));
     REQUIRE_THROWS_WITH(crowd.CurrentStateName(3), out_of_range("CurrentStateName(3)"));
     REQUIRE_THROWS_WITH(crowd.Reset(3), out_of_range("Reset(3)"));
@@ -868,4 +870,147 @@ public:
 TEST_CASE("A crowd of a manager that sets a global state is refused, naming the global state", "[crowd][config_error]") {
     CHECK_THROWS_WITH(tickfsm::Crowd<HungryAntStateManager>(2),
                       Catch::Contains("its constructor sets a global state (SetGlobalState)"));
+}
+
+namespace {
+
+struct Soldier;
+struct Order {
+    int target = 0;
+};
+struct Squad {
+    tickfsm::Crowd<class SoldierStateManager>* crowd = nullptr;
+    std::vector<Soldier>* soldiers = nullptr;
+    bool named = false; // the leader's order as a named event, else typed
+};
+struct Soldier {
+    int id = 0;
+    Squad* squad = nullptr;
+    int target = -1;
+};
+/// The squad leader orders every other soldier, through the crowd.
+struct Lead {
+    void Perform(Soldier& s, const World&);
+};
+struct Follow {};
+struct Attack {
+    void OnEvent(Soldier& s, const Order& o) { s.target = o.target; }
+};
+class SoldierStateManager : public tickfsm::StateManager<Soldier, World> {
+public:
+    explicit SoldierStateManager(Soldier& s) : StateManager(s) {
+        SetInitialState<Follow>().To<Lead>([](const Soldier& me) { return me.id == 0; }).On<Order>().To<Attack>();
+        From<Follow>().On("Charge").To<Attack>();
+        From<Attack>().On<Order>().Handle();
+    }
+};
+void Lead::Perform(Soldier& s, const World&) {
+    for (std::size_t i = 1; i < s.squad->soldiers->size(); ++i) {
+        if (s.squad->named) s.squad->crowd->SendEvent(i, (*s.squad->soldiers)[i], "Charge", World{});
+        else s.squad->crowd->SendEvent(i, (*s.squad->soldiers)[i], Order{.target = 7}, World{});
+    }
+}
+
+} // namespace
+
+TEST_CASE("A hook that sends to another character during TickAll is told to use a Perform loop or send after TickAll",
+          "[crowd][error]") {
+    using Catch::Matchers::Contains;
+    std::vector<Soldier> soldiers(3);
+    tickfsm::Crowd<SoldierStateManager> crowd(3);
+    Squad squad{&crowd, &soldiers};
+    for (std::size_t i = 0; i < soldiers.size(); ++i) {
+        soldiers[i].id = static_cast<int>(i);
+        soldiers[i].squad = &squad;
+    }
+    const auto tick_all = [&] { crowd.TickAll(soldiers, [](std::size_t, Soldier&) { return World{}; }); };
+    const auto message_of = [](auto call) -> std::string {
+        try {
+            call();
+        } catch (const tickfsm::ConfigError& e) {
+            return e.what();
+        }
+        return "no error";
+    };
+    const auto refused_during_tick_all = [](const std::string& message, const std::string& call) {
+        CHECK_THAT(message, Contains(call + " called during TickAll (from a hook, a condition or make_action)"));
+        CHECK_THAT(message, Contains("tick the crowd with a Perform(i) loop instead of TickAll"));
+        CHECK_THAT(message, Contains("make the call after TickAll"));
+        CHECK_THAT(message, !Contains("send typed events from outside the tick"));
+    };
+    refused_during_tick_all(message_of(tick_all), "Crowd::SendEvent(1, Order)");
+    squad.named = true;
+    refused_during_tick_all(message_of(tick_all), "Crowd::SendEvent(1, Charge)");
+    refused_during_tick_all(message_of([&] {
+                                crowd.TickAll(soldiers, [&](std::size_t i, Soldier&) {
+                                    crowd.Reset(i);
+                                    return World{};
+                                });
+                            }),
+                            "Crowd::Reset(0)");
+    const std::string perform = message_of([&] {
+        crowd.TickAll(soldiers, [&](std::size_t i, Soldier&) {
+            if (i == 0) crowd.Perform(1, soldiers[1], World{});
+            return World{};
+        });
+    });
+    CHECK_THAT(perform, Contains("Crowd::Perform(1) called during TickAll"));
+    CHECK_THAT(perform, Contains("call Perform(i) for each between ticks instead of TickAll"));
+    const std::string again = message_of([&] {
+        crowd.TickAll(soldiers, [&](std::size_t, Soldier&) {
+            crowd.TickAll(soldiers, [](std::size_t, Soldier&) { return World{}; });
+            return World{};
+        });
+    });
+    CHECK_THAT(again, Contains("call it from the game loop, between ticks"));
+
+    squad.named = false; // what works: a Perform(i) loop (the first starts the soldiers, which take orders after)
+    for (int tick = 0; tick < 3; ++tick)
+        for (std::size_t i = 0; i < soldiers.size(); ++i) crowd.Perform(i, soldiers[i], World{});
+    CHECK(crowd.IsIn<Lead>(0));
+    CHECK(crowd.IsIn<Attack>(1));
+    CHECK(crowd.IsIn<Attack>(2));
+    CHECK(soldiers[1].target == 7);
+    CHECK(soldiers[2].target == 7);
+}
+
+namespace {
+
+struct Gather {
+    int eaten = 0;
+    void Perform(Ant&, const World&) { ++eaten; }
+};
+class GatheringAntStateManager : public tickfsm::StateManager<Ant, World> {
+public:
+    explicit GatheringAntStateManager(Ant& ant) : StateManager(ant) { SetInitialState<Gather>(); }
+};
+
+} // namespace
+
+TEST_CASE("Reset keeps the state objects' data and restoring a fresh snapshot clears it", "[crowd][reset][snapshot]") {
+    Ant ant;
+    GatheringAntStateManager machine(ant);
+    const auto fresh_machine = machine.Save();
+    std::vector<Ant> ants(2);
+    tickfsm::Crowd<GatheringAntStateManager> crowd(ants.size());
+    const auto fresh = crowd.Save(1); // character 1, not started yet
+    for (int tick = 0; tick < 3; ++tick) {
+        machine.Perform(World{});
+        crowd.Perform(0, ants[0], World{});
+    }
+    machine.Reset();
+    crowd.Reset(0);
+    machine.Perform(World{});
+    crowd.Perform(0, ants[0], World{});
+    CHECK(machine.State<Gather>().eaten == 4); // as documented: Reset runs no hook and keeps the data
+    CHECK(crowd.State<Gather>(0).eaten == 4);
+
+    machine.Restore(fresh_machine);
+    crowd.Restore(0, fresh);
+    CHECK_FALSE(machine.IsStarted());
+    CHECK_FALSE(crowd.IsStarted(0));
+    machine.Perform(World{});
+    crowd.Perform(0, ants[0], World{});
+    CHECK(machine.State<Gather>().eaten == 1);
+    CHECK(crowd.State<Gather>(0).eaten == 1);
 }

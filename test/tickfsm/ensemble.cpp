@@ -1,4 +1,4 @@
-// Machines that talk (seed 002): an Ensemble ticks its machines in the order
+// Machines that talk: an Ensemble ticks its machines in the order
 // added and delivers posted events before the receiver's next tick.
 
 #include <catch2/catch.hpp>
@@ -159,4 +159,137 @@ TEST_CASE("An ensemble keeps a copy of each machine's name", "[ensemble]") {
     team.Add(reaction, std::string("reaction ") + std::string(40, 'x')); // the temporary dies here
     team.Post(0, Seen{});
     CHECK_THROWS_WITH(team.Post(0, Seen{}), Catch::Contains("the mailbox of reaction " + std::string(40, 'x') + " is full"));
+}
+
+namespace {
+struct Echo;
+using EchoTeam = tickfsm::Ensemble<Echo, int, 2>;
+struct Echo {
+    EchoTeam* team = nullptr;
+    std::vector<std::string> log;
+};
+struct Ping {
+    int seq = 0;
+};
+struct Listening { // posts to itself in its first tick; answers each Ping with another
+    void Perform(Echo& e, const int& tick) {
+        e.log.push_back("tick " + std::to_string(tick));
+        if (tick == 1) e.team->Post(0, tickfsm::Event("self"));
+    }
+    void OnEvent(Echo& e, const Ping& p) {
+        e.log.push_back("ping " + std::to_string(p.seq));
+        if (p.seq < 10) e.team->Post(0, Ping{.seq = p.seq + 10});
+    }
+};
+struct Answered {
+    void Perform(Echo& e, const int& tick) { e.log.push_back("answered " + std::to_string(tick)); }
+};
+struct EchoMachine : tickfsm::StateManager<Echo, int> {
+    explicit EchoMachine(Echo& e) : StateManager(e) {
+        SetInitialState<Listening>().On("self").To<Answered>();
+        From<Listening>().On<Ping>().Handle();
+    }
+};
+int counted_alive = 0; // Counted values alive
+struct Counted {
+    Counted() { ++counted_alive; }
+    Counted(const Counted&) { ++counted_alive; }
+    ~Counted() { --counted_alive; }
+};
+struct Unread {};
+struct CountedMachine : tickfsm::StateManager<Echo, int> {
+    explicit CountedMachine(Echo& e) : StateManager(e) { SetInitialState<Unread>().On<Counted>().To<Answered>(); }
+};
+} // namespace
+
+TEST_CASE("An event a machine posts to itself in its first tick arrives in the next Perform", "[ensemble]") {
+    Echo echo;
+    EchoMachine machine(echo);
+    EchoTeam team;
+    echo.team = &team;
+    team.Add(machine, "echo");
+    team.Perform(1);
+    CHECK(machine.IsIn<Listening>());
+    CHECK(team.Waiting(0) == 1);
+    team.Perform(2);
+    CHECK(machine.IsIn<Answered>());
+    CHECK(echo.log == std::vector<std::string>{"tick 1", "answered 2"});
+}
+
+TEST_CASE("A letter leaves the mailbox before it is delivered, so a full mailbox has room for the answer",
+          "[ensemble]") {
+    Echo echo;
+    EchoMachine machine(echo);
+    EchoTeam team;
+    echo.team = &team;
+    team.Add(machine, "echo");
+    team.Post(0, Ping{.seq = 1});
+    team.Post(0, Ping{.seq = 2}); // full: each delivery posts one back
+    team.Perform(0);
+    CHECK(team.Waiting(0) == 2);
+    team.Perform(0);
+    CHECK(team.Waiting(0) == 0);
+    CHECK(echo.log == std::vector<std::string>{"tick 0", "ping 1", "ping 2", "ping 11", "ping 12", "tick 0"});
+}
+
+TEST_CASE("ClearMail drops every waiting event and destroys typed values", "[ensemble]") {
+    Echo echo;
+    EchoMachine machine(echo);
+    CountedMachine counted(echo);
+    {
+        EchoTeam team;
+        echo.team = &team;
+        team.Add(machine, "echo");
+        team.Add(counted, "counted");
+        team.Post(0, tickfsm::Event("self"));
+        team.Post(1, Counted{});
+        team.Post(1, Counted{});
+        CHECK(counted_alive == 2);
+        team.ClearMail();
+        CHECK(counted_alive == 0);
+        CHECK(team.Waiting(0) == 0);
+        CHECK(team.Waiting(1) == 0);
+        team.Perform(2);
+        CHECK(machine.IsIn<Listening>());
+        CHECK(counted.IsIn<Unread>());
+        team.Post(1, Counted{}); // the mailbox works on after a clear
+        team.Perform(3);
+        CHECK(counted.IsIn<Answered>());
+        CHECK(counted_alive == 0);
+        team.Post(1, Counted{});
+    }
+    CHECK(counted_alive == 0); // the ensemble's end destroys what still waits
+}
+
+TEST_CASE("Rolling an ensemble's machines back replays the same when the mail is cleared and posted again",
+          "[ensemble][snapshot]") {
+    Echo echo;
+    EchoMachine machine(echo);
+    EchoTeam team;
+    echo.team = &team;
+    team.Add(machine, "echo");
+    team.Perform(1); // posts "self" to itself: mail waits between Performs
+    REQUIRE(team.Waiting(0) == 1);
+    const auto saved = machine.Save();
+    team.Perform(2);
+    CHECK(machine.IsIn<Answered>());
+    machine.Restore(saved);
+    team.ClearMail();                     // what waits now is not what waited then
+    team.Post(0, tickfsm::Event("self")); // the mail that waited at the snapshot
+    team.Perform(2);
+    CHECK(machine.IsIn<Answered>());
+}
+
+TEST_CASE("An ensemble's mistakes name the kind of machine and say what to do", "[ensemble][config_error]") {
+    Bot bot;
+    Recruiting recruiting(bot);
+    tickfsm::Ensemble<Bot, int, 2> team;
+    bot.team = &team;
+    team.Add(recruiting, "recruiting");
+    CHECK_THROWS_WITH(team.Post(4, tickfsm::Event("x")),
+                      Catch::StartsWith("tickfsm: StateManager<Bot, int>: Ensemble::Post(4): there is no machine 4"));
+    CHECK_THROWS_WITH(team.Perform(2), Catch::StartsWith("tickfsm: StateManager<Bot, int>: Ensemble::Perform() from "
+                                                         "a hook") &&
+                                           Catch::Contains("call Perform between ticks") &&
+                                           !Catch::Contains("before the first Perform"));
 }

@@ -110,7 +110,8 @@ enum class Message : std::uint8_t {
     EnsembleAddTwice,
     EnsembleMailboxFull,
     EnsembleNoMachine,
-    EnsembleInTick,
+    EnsembleAddInTick,
+    EnsemblePerformInTick,
     NoStateUnderKeyInHook,
     SetStateNotAState,
     EnterWithArgumentsFromOwnHook,
@@ -167,7 +168,8 @@ enum class CrowdMistake : std::uint8_t {
     AddWhileTicking,       // Add() from a hook
     ResetWhileTicking,     // Reset(i) from a hook
     CallWhileTicking,      // `name` from a hook
-    SendEventWhileTicking, // SendEvent(i, what) from a hook; `fix` says what to do
+    SendEventWhileTicking, // SendEvent(i, what) from a hook of character i
+    CallInsideTickAll,     // `name`(i[, what]) during TickAll
     RevertWhileTicking,    // RevertToPreviousState(i) from a hook
     NoPreviousState,       // PreviousState(i) without KeepPreviousState()
     RevertNoPreviousState, // RevertToPreviousState(i) without KeepPreviousState()
@@ -180,7 +182,6 @@ struct CrowdFacts {
     std::string_view manager = {};   // the StateManager subclass the crowd is of
     std::string_view name = {};      // an API or a state
     std::string_view what = {};
-    std::string_view fix = {};
     std::size_t i = 0;
     std::size_t a = 0;
     std::size_t b = 0;

@@ -78,6 +78,7 @@ inline void StateManager<Controller, Action>::Push() {
     const detail::StateIndex id = ResolvedTable().Find(detail::TypeKey<T>());
     if (id == detail::kNoState)
         MachineTable::Fail(detail::MessageText(detail::Message::NotAStateOfMachine, "Push", detail::StateName<T>(),
+                                               detail::StateName<T>(), detail::StateName<T>(),
                                                detail::StateName<T>()));
     ChangeStack<A>(id, Cause::Push, "Push");
 }
@@ -89,6 +90,7 @@ inline bool StateManager<Controller, Action>::MakeChange(detail::Direct how, std
     const detail::StateIndex id = ResolvedTable().Find(detail::TypeKey<T>());
     if (id == detail::kNoState)
         MachineTable::Fail(detail::MessageText(detail::Message::NotAStateOfMachine, api, detail::StateName<T>(),
+                                               detail::StateName<T>(), detail::StateName<T>(),
                                                detail::StateName<T>()));
     if constexpr (sizeof...(Args) > 0) {
         auto rebuild = [&](std::byte* object) { detail::RebuildState<T>(object, std::forward<Args>(args)...); };

@@ -94,9 +94,10 @@ inline S& StateManager<Controller, Action>::State() {
     static_assert(detail::CheckState<S, Controller, Action>());
     detail::StateIndex id = ResolvedTable().Find(detail::TypeKey<S>());
     if (id == detail::kNoState) {
-        ManagerConfig::CheckConfigurable(machine_seat, [] {
-            return detail::MessageText(detail::Message::StateNeverConfigured, detail::StateName<S>());
-        });
+        if (machine_seat.rt.flags & detail::kFrozen) // states are added only before the machine starts
+            MachineTable::Fail(detail::MessageText(detail::Message::StateNeverConfigured, detail::StateName<S>(),
+                                                   detail::StateName<S>(), detail::StateName<S>(),
+                                                   detail::StateName<S>()));
         if (!ManagerConfig::SharedStep(machine_seat, detail::TypeKey<detail::AddStep<S>>(),
                                        &detail::ReplayAdd<Controller, Action, S>))
             AddStatePrivately<S>();
