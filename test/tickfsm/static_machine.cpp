@@ -455,6 +455,22 @@ TEST_CASE("Compile-time machines answer the same queries as StateManager", "[sta
     CHECK(m.FixedDeltaTime() == 0.1f);
 }
 
+TEST_CASE("A flat compile-time machine's and crowd's ActivePath is the current state's name", "[static][crowd]") {
+    Hero hero;
+    HeroMachine m(hero);
+    CHECK(m.ActivePath() == "");
+    m.Perform(Pad{});
+    CHECK(m.ActivePath() == "Idle");
+    m.Perform(Pad{1.0f, false});
+    CHECK(m.ActivePath() == "Walk");
+    std::vector<Hero> heroes(2);
+    HeroCrowd crowd(heroes.size());
+    CHECK(crowd.ActivePath(0) == "");
+    crowd.TickAll(heroes, [](std::size_t i, Hero&) { return Pad{i == 0 ? 1.0f : 0.0f, false}; });
+    CHECK(crowd.ActivePath(0) == "Walk");
+    CHECK(crowd.ActivePath(1) == "Idle");
+}
+
 namespace {
 class NamedHeroMachine : public tickfsm::StaticStateManager<kHeroTransitions> {
 public:

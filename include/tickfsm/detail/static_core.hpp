@@ -237,7 +237,9 @@ struct StaticCore {
             return std::array<StateIndex, kStateCount>{
                 parent(IndexIn<typename StaticParentIn<S, Tree>::type>(States{}))...};
         } else {
-            return std::array<StateIndex, kStateCount>{}; // not read: a flat machine's states are all leaves
+            std::array<StateIndex, kStateCount> roots{};
+            roots.fill(kNoState);
+            return roots;
         }
     }(States{});
     /// A count per level of nesting above the leaves: the ticks the composite
