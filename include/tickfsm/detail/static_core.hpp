@@ -75,19 +75,42 @@ struct StaticStep<C, A, TypeList<St...>, StaticChain<S, Edges...>> {
     }
 };
 
+/// Makes composite `id` current if its enter hook throws (the leaf below it
+/// was made current before the enters): the machine is left in the deepest
+/// state whose enter ran, as a StateManager is. Nothing runs when the hook
+/// returns, so the compiler drops it there.
+struct StaticEnterGuard {
+    Runtime& rt;
+    StateIndex id;
+    bool entered = false;
+    ~StaticEnterGuard() {
+        if (!entered) rt.state = id;
+    }
+};
+
 /// Enters Y..., outermost first, the first at depth kStart of Tree; each
 /// composite's count (see StaticCore::kSlots) is 0 before any enter hook runs,
 /// so that one that throws leaves no composite of the path with an old time.
-template <std::size_t kStart, class Tree, class... Y, std::size_t... I, class States, class C, class A,
+/// A composite whose enter hook throws is left current (StaticEnterGuard).
+template <std::size_t kStart, class Tree, class... Y, std::size_t... I, class... St, class C, class A,
           class Storage>
-[[gnu::always_inline]] inline void StaticEnterAll(TypeList<Y...>, std::index_sequence<I...>, States,
+[[gnu::always_inline]] inline void StaticEnterAll(TypeList<Y...>, std::index_sequence<I...>, TypeList<St...>,
                                                   [[maybe_unused]] C& c, [[maybe_unused]] const A& a,
-                                                  [[maybe_unused]] Storage& d,
+                                                  [[maybe_unused]] Runtime& rt, [[maybe_unused]] Storage& d,
                                                   [[maybe_unused]] std::uint32_t* bases) {
     (..., [&] {
         if constexpr (kStaticComposite<Y, Tree>) bases[kStart + I] = 0;
     }());
-    (..., CallEnter(StaticObject<Y>(States{}, d), c, a));
+    (..., [&] {
+        Y& state = StaticObject<Y>(TypeList<St...>{}, d);
+        if constexpr (kStaticComposite<Y, Tree>) {
+            StaticEnterGuard guard{rt, static_cast<StateIndex>(IndexIn<Y>(TypeList<St...>{}))};
+            CallEnter(state, c, a);
+            guard.entered = true;
+        } else {
+            CallEnter(state, c, a);
+        }
+    }());
 }
 
 template <class C, class A, class States, class Tree, class Levels>
@@ -140,11 +163,13 @@ struct StaticPathStep<C, A, TypeList<St...>, Tree, TypeList<Levels...>> {
     template <class Move, class Storage>
     [[gnu::always_inline]] static void Fire(C& c, const A& a, Runtime& rt, Storage& d, std::uint32_t* bases) {
         ExitAll(typename Move::Exits{}, c, a, d);
-        KeepBases(std::make_index_sequence<Move::kStart>{}, bases, rt.ticks);
+        // A composite left current (see RunComposite) keeps none of its own
+        // ticks when it enters its substates, as in a StateManager.
+        KeepBases(std::make_index_sequence<(Move::kStart < kDepth ? Move::kStart : kDepth - 1)>{}, bases, rt.ticks);
         rt.state = LeafOf(typename Move::EnteredPath{});
         rt.ticks = 0;
         StaticEnterAll<Move::kStart, Tree>(typename Move::Enters{}, std::make_index_sequence<Move::kEnters>{},
-                                           TypeList<St...>{}, c, a, d, bases);
+                                           TypeList<St...>{}, c, a, rt, d, bases);
         PerformAll(typename Move::EnteredPath{}, c, a, d);
     }
 
@@ -174,6 +199,14 @@ struct StaticPathStep<C, A, TypeList<St...>, Tree, TypeList<Levels...>> {
     template <class Storage>
     [[gnu::always_inline]] static void Run(C& c, const A& a, Runtime& rt, float dt, Storage& d,
                                            std::uint32_t* bases) {
+        RunLevels(std::make_index_sequence<kDepth>{}, c, a, rt, dt, d, bases);
+    }
+    /// The tick of a composite left current by an enter hook that threw (see
+    /// StaticEnterGuard): its path's transitions and Performs, as a leaf's.
+    /// Out of line, so that the cases of leaves stay as they were.
+    template <class Storage>
+    [[gnu::cold, gnu::noinline]] static void RunComposite(C& c, const A& a, Runtime& rt, float dt, Storage& d,
+                                                          std::uint32_t* bases) {
         RunLevels(std::make_index_sequence<kDepth>{}, c, a, rt, dt, d, bases);
     }
 };
@@ -291,7 +324,7 @@ struct StaticCore {
     template <class... P>
     static auto PathChains(TypeList<P...>) -> TypeList<ChainOf<P>...>;
 
-    /// The tick of state I, a leaf (see StaticStep and StaticPathStep). A
+    /// The tick of state I (see StaticStep and StaticPathStep). A
     /// type, not a member function per state: a member's symbol would carry
     /// the whole table's type (see StaticStep).
     template <std::size_t I>
@@ -312,7 +345,7 @@ struct StaticCore {
         if constexpr (Base + (k) < kStateCount) {                                                            \
             if constexpr (!kStaticComposite<StateAt<Base + (k)>, Tree>)                                        \
                 return (StepAt<Base + (k)>::Run(c, a, rt, dt, d, bases), true);                               \
-            else return false;                                                                                \
+            else return (StepAt<Base + (k)>::RunComposite(c, a, rt, dt, d, bases), true);                    \
         } else {                                                                                              \
             return false;                                                                                     \
         }
@@ -366,7 +399,7 @@ struct StaticCore {
         rt.ticks = 0;
         rt.flags = static_cast<std::uint16_t>(rt.flags | kStarted);
         StaticEnterAll<0, Tree>(InitialPath{}, std::make_index_sequence<StaticCount(InitialPath{})>{}, States{}, c, a,
-                                d, bases);
+                                rt, d, bases);
     }
 
     /// One fixed tick by the tick rules (StateManager's): a character not
