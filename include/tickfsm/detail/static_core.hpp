@@ -39,6 +39,37 @@ struct StaticNames<TypeList<S...>> {
     static constexpr std::array<std::string_view, sizeof...(S)> kNames{StateName<S>()...};
 };
 
+template <class First, class Second>
+struct StaticStatesShareAName {
+    static_assert(kAlwaysFalse<First>,
+                  "tickfsm: two states of a compile-time machine (the types in StaticStatesShareAName<...> above) "
+                  "have the same name: states are told apart by name (ActivePath, CurrentStateName, StateNames); "
+                  "rename one of the two classes, or give one a `static constexpr std::string_view Name`");
+};
+
+/// The ids of the first two states that share a name ({N, N} if none do).
+template <std::size_t N>
+consteval std::pair<std::size_t, std::size_t> StaticNameRepeated(const std::array<std::string_view, N>& names) {
+    for (std::size_t i = 1; i < N; ++i)
+        for (std::size_t j = 0; j < i; ++j)
+            if (names[i] == names[j]) return {j, i};
+    return {N, N};
+}
+
+/// Whether every state of States has a name of its own (a static_assert
+/// naming two that do not, otherwise).
+template <class States>
+consteval bool StaticNamesDistinct() {
+    constexpr auto kNames = StaticNames<States>::kNames;
+    constexpr auto kRepeated = StaticNameRepeated(kNames);
+    if constexpr (kRepeated.first < kNames.size()) {
+        (void)sizeof(StaticStatesShareAName<typename TypeAt<kRepeated.first, States>::type,
+                                            typename TypeAt<kRepeated.second, States>::type>);
+        return false;
+    }
+    return true;
+}
+
 template <class C, class A, class States, class Chain>
 struct StaticStep;
 /// The tick of state S, whose transitions are Edges, in a machine of these
@@ -242,6 +273,7 @@ struct StaticCore {
     template <class S>
     using PathOf = typename StaticPathTo<1, S, Tree>::type;
 
+    static_assert(StaticNamesDistinct<States>());
     static constexpr std::size_t kStateCount = []<class... S>(TypeList<S...>) { return sizeof...(S); }(States{});
     static_assert(kStateCount < kNoState, "tickfsm: a compile-time machine holds at most 65534 states");
     using Indices = std::make_index_sequence<kStateCount>;
