@@ -685,3 +685,49 @@ TEST_CASE("A compile-time machine whose initial composite's enter hook throws st
     CHECK(npc.log == "+C.C-C+I.I");
     CHECK(m.ActivePath() == "Idle");
 }
+
+namespace init_order {
+struct Npc {
+    std::string log;
+};
+struct In {};
+template <char kName>
+struct Initialized {
+    void OnStateInit(Npc& n) { n.log += kName; }
+};
+struct Idle : Initialized<'I'> {};
+struct Combat : Initialized<'C'> {};
+struct Attack : Initialized<'A'> {};
+struct Block : Initialized<'B'> {};
+// The transitions name Idle first, the tree Combat, Attack and Block.
+inline constexpr auto kTable = tickfsm::Transitions<Npc, In>()
+                                   .SetSubstates<Combat, Attack, Block>()
+                                   .SetInitialState<Idle>()
+                                   .To<Combat>()
+                                   .From<Combat>()
+                                   .To<Idle>();
+class Words : public tickfsm::StateManager<Npc, In> {
+public:
+    explicit Words(Npc& n) : StateManager(n) {
+        SetSubstates<Combat, Attack, Block>();
+        SetInitialState<Idle>().To<Combat>();
+        From<Combat>().To<Idle>();
+    }
+};
+} // namespace init_order
+
+TEST_CASE("A compile-time machine runs OnStateInit in the order a StateManager declares the states",
+          "[nested][static][init]") {
+    using namespace init_order;
+    Npc words_npc, static_npc, crowd_npc;
+    Words words(words_npc);
+    words.Perform(init_order::In{});
+    CHECK(words_npc.log == "CABI"); // the tree's states first, as SetSubstates declared them
+    tickfsm::StaticStateManager<init_order::kTable> machine(static_npc);
+    machine.Perform(init_order::In{});
+    CHECK(static_npc.log == words_npc.log);
+    tickfsm::StaticCrowd<init_order::kTable> crowd(1);
+    crowd.Perform(0, crowd_npc, init_order::In{});
+    CHECK(crowd_npc.log == words_npc.log);
+    CHECK(machine.StateNames()[0] == "Idle"); // ids stay in the transitions' order
+}

@@ -402,21 +402,26 @@ struct StaticCore {
 #undef TICKFSM_DETAIL_STATE_CASE
     }
 
-    /// Every state's OnStateInit, in order. Until the character starts its tick
-    /// count is unused, so it counts the states initialized: after one that
-    /// throws, the next start resumes with that state (as a StateManager does).
-    /// One fold here rather than a member function per state (see StaticStep).
-    template <std::size_t... I>
-    static void InitAll(C& c, Runtime& rt, Storage& d, std::index_sequence<I...>) {
+    /// The states in the order a StateManager configured from the constant
+    /// declares them (the tree's, then the chains'): the order of OnStateInit.
+    using InitOrder = typename StaticChainStates<typename StaticStatesWithTree<TypeList<>, Tree>::type,
+                                                 typename Table::ChainTypes>::type;
+
+    /// Every state's OnStateInit, in InitOrder. Until the character starts its
+    /// tick count is unused, so it counts the states initialized: after one
+    /// that throws, the next start resumes with that state (as a StateManager
+    /// does). One fold here rather than a member function per state (see
+    /// StaticStep).
+    template <class... S, std::size_t... I>
+    static void InitAll(C& c, Runtime& rt, Storage& d, TypeList<S...>, std::index_sequence<I...>) {
         (..., (rt.ticks > I ? void()
-                            : (CallInit(static_cast<StaticStateSlot<I, StateAt<I>>&>(d).state, c),
-                               void(rt.ticks = static_cast<std::uint32_t>(I + 1)))));
+                            : (CallInit(Get<S>(d), c), void(rt.ticks = static_cast<std::uint32_t>(I + 1)))));
     }
 
     /// OnStateInit of every state, once per character.
     [[gnu::noinline, gnu::cold]] static void InitOnce(C& c, Runtime& rt, Storage& d) {
         if (!(rt.flags & kInitialized)) {
-            InitAll(c, rt, d, Indices{});
+            InitAll(c, rt, d, InitOrder{}, Indices{});
             rt.flags = static_cast<std::uint16_t>(rt.flags | kInitialized);
         }
     }
