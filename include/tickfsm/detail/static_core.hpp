@@ -494,7 +494,26 @@ struct StaticStateIds {
     static constexpr std::size_t StateCount() noexcept { return Core::kStateCount; }
 };
 
+/// What a StaticStateManager or StaticCrowd given anything but a constant of
+/// Transitions runs instead, after the static_assert that says so: a table
+/// of one state, so that the compiler stops at that message.
+struct StaticNotATable {};
+
+template <class T>
+struct StaticTableOf {
+    static_assert(kAlwaysFalse<T>,
+                  "tickfsm: StaticStateManager<kTransitions> and StaticCrowd<kTransitions> take the constant of a "
+                  "compile-time machine: write `inline constexpr auto kTable = tickfsm::Transitions<Controller, "
+                  "Action>().SetInitialState<S>()...;` (Transitions called, with its parentheses) and pass kTable");
+    using type = StaticTransitions<StaticNotATable, StaticNotATable, StaticNotATable, TypeList<>,
+                                   StaticChain<StaticNotATable>>;
+};
+template <class Controller, class Action, class Initial, class Done, class Current, class Tree>
+struct StaticTableOf<StaticTransitions<Controller, Action, Initial, Done, Current, Tree>> {
+    using type = StaticTransitions<Controller, Action, Initial, Done, Current, Tree>;
+};
+
 template <auto kTransitions>
-using StaticCoreOf = StaticCore<std::remove_cvref_t<decltype(kTransitions)>>;
+using StaticCoreOf = StaticCore<typename StaticTableOf<std::remove_cvref_t<decltype(kTransitions)>>::type>;
 
 } // namespace tickfsm::detail
