@@ -198,19 +198,19 @@ std::string_view TextOf(Message id) {
     case Message::PerformCall:
         return "Perform({})";
     case Message::TickAllActions:
-        return "TickAll with {} actions";
+        return "TickAll with {} action{}";
     case Message::ResetCall:
         return "Reset({})";
     case Message::TickAllByStateControllers:
-        return "TickAll(..., TickOrder::ByState) with {} controllers";
+        return "TickAll(..., TickOrder::ByState) with {} controller{}";
     case Message::StaticCrowdNoCharacter:
-        return "tickfsm: StaticCrowd{}: {}({}): no character {}: the crowd has {} characters";
+        return "tickfsm: StaticCrowd{}: {}({}): no character {}: the crowd has {} character{}";
     case Message::TickAllControllers:
-        return "TickAll with {} controllers";
+        return "TickAll with {} controller{}";
     case Message::StaticCrowdInsideCharacter:
         return "called from inside a hook or condition of character {}; call it between ticks";
     case Message::StaticCrowdSize:
-        return "for a crowd of {} characters";
+        return "for a crowd of {} character{}";
     case Message::StaticCrowdRefused:
         return "tickfsm: StaticCrowd{}: {} {}";
     case Message::RevertNeedsPreviousState:

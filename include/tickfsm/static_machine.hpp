@@ -125,7 +125,8 @@ constexpr StaticTransitions<Controller, Action, void, detail::TypeList<>, void> 
 /// transition whose condition holds fires; the current state performs) with
 /// every condition and hook inlined into one switch. Holds its controller, the
 /// current state and its ticks, and the objects of states that have data; a
-/// copy is a snapshot of all of it.
+/// copy (or copy-assignment) is a snapshot of all of it, the controller binding
+/// included.
 template <auto kTransitions>
 class StaticStateManager : public detail::StaticStateIds<detail::StaticCoreOf<kTransitions>> {
     using Core = detail::StaticCoreOf<kTransitions>;
@@ -184,6 +185,11 @@ public:
     S& State() noexcept {
         Core::template CheckQueried<S>();
         return Core::template Get<S>(state_objects);
+    }
+    /// This machine's object of state S, read-only.
+    template <class S>
+    const S& State() const noexcept {
+        return const_cast<StaticStateManager&>(*this).template State<S>();
     }
     std::uint32_t TicksInState() const noexcept { // 0 before the start (the count is Initialize's then)
         return machine_runtime.state == detail::kNoState ? 0 : machine_runtime.ticks;
@@ -254,7 +260,8 @@ public:
     /// One tick of every character: controllers[i] with actions[i].
     void TickAll(std::span<Controller> controllers, std::span<const Action> actions) {
         if (actions.size() != runtimes.size()) [[unlikely]]
-            Refuse(detail::MessageText(detail::Message::TickAllActions, actions.size()));
+            Refuse(detail::MessageText(detail::Message::TickAllActions, actions.size(),
+                                       detail::PluralEnding(actions.size())));
         TickAll(controllers, [actions](std::size_t i, Controller&) -> const Action& { return actions[i]; });
     }
 
@@ -326,6 +333,11 @@ public:
         CheckIndex(i, "State");
         return Core::template Get<S>(StatesOf(i));
     }
+    /// Character i's object of state S, read-only.
+    template <class S>
+    const S& State(std::size_t i) const noexcept(!TICKFSM_CHECKED) {
+        return const_cast<StaticCrowd&>(*this).template State<S>(i);
+    }
     std::uint32_t TicksInState(std::size_t i) const noexcept(!TICKFSM_CHECKED) {
         CheckIndex(i, "TicksInState");
         return runtimes[i].state == detail::kNoState ? 0 : runtimes[i].ticks; // 0 before the start
@@ -380,7 +392,8 @@ private:
         } else {
             if (controllers.size() < detail::kGroupMin) return TickAll(controllers, make_action);
             if (active != kNothing || controllers.size() != runtimes.size()) [[unlikely]]
-                Refuse(detail::MessageText(detail::Message::TickAllByStateControllers, controllers.size()));
+                Refuse(detail::MessageText(detail::Message::TickAllByStateControllers, controllers.size(),
+                                           detail::PluralEnding(controllers.size())));
             detail::ScopedValue<std::size_t> running(active, kTickingAll);
             detail::Runtime* const runtime = runtimes.data();
             Controller* const controller = controllers.data();
@@ -406,7 +419,8 @@ private:
     }
     [[noreturn, gnu::cold, gnu::noinline]] void FailIndex(std::size_t i, const char* api) const {
         detail::ReportConfigError(
-            detail::MessageText(detail::Message::StaticCrowdNoCharacter, Core::Machine(), api, i, i, runtimes.size()));
+            detail::MessageText(detail::Message::StaticCrowdNoCharacter, Core::Machine(), api, i, i, runtimes.size(),
+                                detail::PluralEnding(runtimes.size())));
     }
 
     [[gnu::always_inline]] Storage& StatesOf(std::size_t i) noexcept {
@@ -429,7 +443,8 @@ private:
     /// else is a wrong number of controllers or a call from inside a tick.
     [[gnu::cold, gnu::noinline]] void TickNobody(std::size_t controllers) const {
         if (controllers != runtimes.size() || active != kNothing)
-            Refuse(detail::MessageText(detail::Message::TickAllControllers, controllers));
+            Refuse(detail::MessageText(detail::Message::TickAllControllers, controllers,
+                                       detail::PluralEnding(controllers)));
     }
 
     /// `what` was called while the crowd runs, or (TickAll) for the wrong number of characters.
@@ -440,7 +455,8 @@ private:
         else if (active != kNothing)
             why = detail::MessageText(detail::Message::StaticCrowdInsideCharacter, active - 1);
         else
-            why = detail::MessageText(detail::Message::StaticCrowdSize, runtimes.size());
+            why = detail::MessageText(detail::Message::StaticCrowdSize, runtimes.size(),
+                                      detail::PluralEnding(runtimes.size()));
         detail::ReportConfigError(detail::MessageText(detail::Message::StaticCrowdRefused, Core::Machine(), what, why));
     }
 

@@ -19,6 +19,7 @@
 #include <memory>
 #include <random>
 #include <set>
+#include <span>
 #include <stdexcept>
 #include <utility>
 #include <string>
@@ -553,7 +554,180 @@ TEST_CASE("A compile-time machine whose composite's enter hook throws leaves no 
     npc.go = true;
     npc.boom = true;
     REQUIRE_THROWS_AS(m.Perform({}), std::runtime_error);
-    CHECK(m.ActivePath() == "Alive/Combat/Attack/Light"); // the change's target leaf
+    CHECK(m.ActivePath() == "Alive/Combat"); // the composite whose enter threw, its substates not entered
     CHECK(m.TicksInState<Combat>() == 0);
-    CHECK(m.TicksInState<Attack>() == 0); // not the 5 of its last visit
+    CHECK(m.TicksInState<Attack>() == 0); // not active, and not the 5 of its last visit
+    npc.boom = false;
+    npc.go = false;
+    m.Perform({});
+    CHECK(m.TicksInState<Combat>() == 1);
+}
+
+namespace half {
+struct Npc {
+    bool go = false, back = false, boom = false;
+    std::string log;
+};
+struct In {};
+template <char kName>
+struct Hooked {
+    void OnStateEnter(Npc& n, const In&) { n.log += std::string("+") + kName; }
+    void OnStateExit(Npc& n, const In&) { n.log += std::string("-") + kName; }
+    void Perform(Npc& n, const In&) { n.log += std::string(".") + kName; }
+};
+struct Alive : Hooked<'L'> {};
+struct Idle : Hooked<'I'> {};
+struct Attack : Hooked<'A'> {};
+struct Light : Hooked<'H'> {};
+struct Combat : Hooked<'C'> {
+    void OnStateEnter(Npc& n, const In& in) {
+        Hooked::OnStateEnter(n, in);
+        if (n.boom) throw std::runtime_error("combat enter");
+    }
+};
+inline constexpr auto kHalf = tickfsm::Transitions<Npc, In>()
+                                  .SetSubstates<Alive, Idle, Combat>()
+                                  .SetSubstates<Combat, Attack>()
+                                  .SetSubstates<Attack, Light>()
+                                  .SetInitialState<Alive>()
+                                  .From<Idle>()
+                                  .To<Combat>([](const Npc& n) { return n.go; })
+                                  .From<Combat>()
+                                  .To<Idle>([](const Npc& n) { return n.back; })
+                                  .To<Attack>([](const Npc& n) { return n.go; });
+// The initial state is the composite that throws.
+inline constexpr auto kHalfStart = tickfsm::Transitions<Npc, In>()
+                                       .SetSubstates<Combat, Attack>()
+                                       .SetInitialState<Combat>()
+                                       .To<Idle>([](const Npc& n) { return n.back; });
+class HalfWords : public tickfsm::StateManager<Npc, In> {
+public:
+    explicit HalfWords(Npc& n) : StateManager(n) { Configure(kHalf); }
+};
+// One character's machine, whichever form: Perform and the queries.
+template <class M>
+struct One {
+    M m;
+    template <class... Args>
+    explicit One(Npc& n, Args... args) : m(n, args...) {}
+    void Perform() { m.Perform(In{}); }
+    std::string Path() const { return m.ActivePath(); }
+    template <class S>
+    std::uint32_t Ticks() const { return m.template TicksInState<S>(); }
+    template <class S>
+    bool In_() const { return m.template IsIn<S>(); }
+};
+template <auto kTable>
+struct OneOfCrowd {
+    Npc& npc;
+    tickfsm::StaticCrowd<kTable> crowd{1};
+    explicit OneOfCrowd(Npc& n) : npc(n) {}
+    void Perform() { crowd.TickAll(std::span<Npc>(&npc, 1), [](std::size_t, Npc&) { return In{}; }); }
+    std::string Path() const { return crowd.ActivePath(0); }
+    template <class S>
+    std::uint32_t Ticks() const { return crowd.template TicksInState<S>(0); }
+    template <class S>
+    bool In_() const { return crowd.template IsIn<S>(0); }
+};
+
+// Alive/Idle; to Combat, whose enter throws; a tick in Combat; to Attack
+// (Combat's own substate) and back to Idle. Returns the hooks that ran.
+template <class M>
+std::string HalfEntered() {
+    Npc npc;
+    M m(npc);
+    m.Perform();
+    npc.go = npc.boom = true;
+    REQUIRE_THROWS_AS(m.Perform(), std::runtime_error);
+    CHECK(m.Path() == "Alive/Combat");
+    CHECK(m.template In_<Combat>());
+    CHECK_FALSE(m.template In_<Attack>());
+    CHECK(m.template Ticks<Combat>() == 0);
+    npc.go = npc.boom = false;
+    m.Perform(); // Combat current: its and Alive's transitions tried, their Performs run
+    CHECK(m.Path() == "Alive/Combat");
+    CHECK(m.template Ticks<Combat>() == 1);
+    CHECK(m.template Ticks<Alive>() == 3);
+    npc.go = true;
+    m.Perform(); // Combat -> Attack, its substate: Combat stays
+    CHECK(m.Path() == "Alive/Combat/Attack/Light");
+    npc.go = false;
+    npc.back = true;
+    m.Perform();
+    CHECK(m.Path() == "Alive/Idle");
+    return npc.log;
+}
+} // namespace half
+
+TEST_CASE("A compile-time machine whose composite's enter hook throws stays in it and exits no state it did not "
+          "enter",
+          "[nested][static][error]") {
+    using namespace half;
+    const std::string words = HalfEntered<One<HalfWords>>();
+    CHECK(words == "+L+I.L.I-I+C.L.C+A+H.L.C.A.H-H-A-C+I.L.I");
+    CHECK(HalfEntered<One<tickfsm::StaticStateManager<kHalf>>>() == words);
+    CHECK(HalfEntered<OneOfCrowd<kHalf>>() == words);
+}
+
+TEST_CASE("A compile-time machine whose initial composite's enter hook throws starts in that composite",
+          "[nested][static][error]") {
+    using namespace half;
+    Npc npc;
+    npc.boom = true;
+    tickfsm::StaticStateManager<kHalfStart> m(npc);
+    REQUIRE_THROWS_AS(m.Perform(half::In{}), std::runtime_error);
+    CHECK(m.IsStarted());
+    CHECK(m.ActivePath() == "Combat");
+    npc.boom = false;
+    m.Perform(half::In{}); // not entered again
+    npc.back = true;
+    m.Perform(half::In{});
+    CHECK(npc.log == "+C.C-C+I.I");
+    CHECK(m.ActivePath() == "Idle");
+}
+
+namespace init_order {
+struct Npc {
+    std::string log;
+};
+struct In {};
+template <char kName>
+struct Initialized {
+    void OnStateInit(Npc& n) { n.log += kName; }
+};
+struct Idle : Initialized<'I'> {};
+struct Combat : Initialized<'C'> {};
+struct Attack : Initialized<'A'> {};
+struct Block : Initialized<'B'> {};
+// The transitions name Idle first, the tree Combat, Attack and Block.
+inline constexpr auto kTable = tickfsm::Transitions<Npc, In>()
+                                   .SetSubstates<Combat, Attack, Block>()
+                                   .SetInitialState<Idle>()
+                                   .To<Combat>()
+                                   .From<Combat>()
+                                   .To<Idle>();
+class Words : public tickfsm::StateManager<Npc, In> {
+public:
+    explicit Words(Npc& n) : StateManager(n) {
+        SetSubstates<Combat, Attack, Block>();
+        SetInitialState<Idle>().To<Combat>();
+        From<Combat>().To<Idle>();
+    }
+};
+} // namespace init_order
+
+TEST_CASE("A compile-time machine runs OnStateInit in the order a StateManager declares the states",
+          "[nested][static][init]") {
+    using namespace init_order;
+    Npc words_npc, static_npc, crowd_npc;
+    Words words(words_npc);
+    words.Perform(init_order::In{});
+    CHECK(words_npc.log == "CABI"); // the tree's states first, as SetSubstates declared them
+    tickfsm::StaticStateManager<init_order::kTable> machine(static_npc);
+    machine.Perform(init_order::In{});
+    CHECK(static_npc.log == words_npc.log);
+    tickfsm::StaticCrowd<init_order::kTable> crowd(1);
+    crowd.Perform(0, crowd_npc, init_order::In{});
+    CHECK(crowd_npc.log == words_npc.log);
+    CHECK(machine.StateNames()[0] == "Idle"); // ids stay in the transitions' order
 }

@@ -455,6 +455,37 @@ TEST_CASE("Compile-time machines answer the same queries as StateManager", "[sta
     CHECK(m.FixedDeltaTime() == 0.1f);
 }
 
+TEST_CASE("A flat compile-time machine's and crowd's ActivePath is the current state's name", "[static][crowd]") {
+    Hero hero;
+    HeroMachine m(hero);
+    CHECK(m.ActivePath() == "");
+    m.Perform(Pad{});
+    CHECK(m.ActivePath() == "Idle");
+    m.Perform(Pad{1.0f, false});
+    CHECK(m.ActivePath() == "Walk");
+    std::vector<Hero> heroes(2);
+    HeroCrowd crowd(heroes.size());
+    CHECK(crowd.ActivePath(0) == "");
+    crowd.TickAll(heroes, [](std::size_t i, Hero&) { return Pad{i == 0 ? 1.0f : 0.0f, false}; });
+    CHECK(crowd.ActivePath(0) == "Walk");
+    CHECK(crowd.ActivePath(1) == "Idle");
+}
+
+TEST_CASE("State<S>() of a const compile-time machine or crowd reads the state's object", "[static][crowd]") {
+    Hero hero;
+    HeroMachine m(hero);
+    m.Perform(Pad{0.0f, true}); // Idle -> Jump
+    const HeroMachine& seen = m;
+    CHECK(seen.State<Jump>().airborne_ticks == 1);
+    STATIC_REQUIRE(std::is_same_v<decltype(seen.State<Jump>()), const Jump&>);
+    std::vector<Hero> heroes(1);
+    HeroCrowd crowd(heroes.size());
+    crowd.TickAll(heroes, [](std::size_t, Hero&) { return Pad{0.0f, true}; });
+    const HeroCrowd& seen_crowd = crowd;
+    CHECK(seen_crowd.State<Jump>(0).airborne_ticks == 1);
+    STATIC_REQUIRE(std::is_same_v<decltype(seen_crowd.State<Jump>(0)), const Jump&>);
+}
+
 namespace {
 class NamedHeroMachine : public tickfsm::StaticStateManager<kHeroTransitions> {
 public:
@@ -578,7 +609,7 @@ TEST_CASE("Calling back into a running compile-time machine or crowd is a Config
     CHECK_THROWS_WITH(crowd.TickAll(three, [](std::size_t, Meddler&) { return Pad{}; }),
                       Catch::Contains("TickAll with 3 controllers for a crowd of 2 characters"));
     std::vector<Pad> pads(1);
-    CHECK_THROWS_WITH(crowd.TickAll(all, pads), Catch::Contains("TickAll with 1 actions for a crowd of 2"));
+    CHECK_THROWS_WITH(crowd.TickAll(all, pads), Catch::Contains("TickAll with 1 action for a crowd of 2 characters"));
     all[0].crowd = all[1].crowd = nullptr;
     crowd.TickAll(all, [](std::size_t, Meddler&) { return Pad{}; }); // the crowd runs on
     CHECK(crowd.IsIn<Meddle>(0));

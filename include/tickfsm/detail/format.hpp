@@ -149,6 +149,9 @@ Text MessageText(Message id, const Args&... args) {
     return VMessageText(id, {MessageArg(args)...});
 }
 
+/// The ending of a count's noun in a message: "s" unless there is one.
+inline const char* PluralEnding(std::size_t count) noexcept { return count == 1 ? "" : "s"; }
+
 /// "tickfsm: <kind>: <what>": the message of a mistake made with a kind of
 /// machine, named as its table names it ("StateManager<Hero, Pad>").
 Text KindMessage(std::string_view kind, std::string_view what);

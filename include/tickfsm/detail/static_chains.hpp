@@ -59,6 +59,14 @@ struct CollectStates {
     using type = typename decltype((StatesSoFar<Known>{} + ... + Chains{}))::type;
 };
 
+/// Known, then the states a TypeList of chains names that Known lacks.
+template <class Known, class ChainList>
+struct StaticChainStates;
+template <class Known, class... Chains>
+struct StaticChainStates<Known, TypeList<Chains...>> {
+    using type = typename CollectStates<Known, Chains...>::type;
+};
+
 template <class T, class... Ts>
 consteval std::size_t IndexIn(TypeList<Ts...>) {
     constexpr std::array<bool, sizeof...(Ts)> same{std::is_same_v<T, Ts>...};

@@ -39,6 +39,37 @@ struct StaticNames<TypeList<S...>> {
     static constexpr std::array<std::string_view, sizeof...(S)> kNames{StateName<S>()...};
 };
 
+template <class First, class Second>
+struct StaticStatesShareAName {
+    static_assert(kAlwaysFalse<First>,
+                  "tickfsm: two states of a compile-time machine (the types in StaticStatesShareAName<...> above) "
+                  "have the same name: states are told apart by name (ActivePath, CurrentStateName, StateNames); "
+                  "rename one of the two classes, or give one a `static constexpr std::string_view Name`");
+};
+
+/// The ids of the first two states that share a name ({N, N} if none do).
+template <std::size_t N>
+consteval std::pair<std::size_t, std::size_t> StaticNameRepeated(const std::array<std::string_view, N>& names) {
+    for (std::size_t i = 1; i < N; ++i)
+        for (std::size_t j = 0; j < i; ++j)
+            if (names[i] == names[j]) return {j, i};
+    return {N, N};
+}
+
+/// Whether every state of States has a name of its own (a static_assert
+/// naming two that do not, otherwise).
+template <class States>
+consteval bool StaticNamesDistinct() {
+    constexpr auto kNames = StaticNames<States>::kNames;
+    constexpr auto kRepeated = StaticNameRepeated(kNames);
+    if constexpr (kRepeated.first < kNames.size()) {
+        (void)sizeof(StaticStatesShareAName<typename TypeAt<kRepeated.first, States>::type,
+                                            typename TypeAt<kRepeated.second, States>::type>);
+        return false;
+    }
+    return true;
+}
+
 template <class C, class A, class States, class Chain>
 struct StaticStep;
 /// The tick of state S, whose transitions are Edges, in a machine of these
@@ -75,19 +106,42 @@ struct StaticStep<C, A, TypeList<St...>, StaticChain<S, Edges...>> {
     }
 };
 
+/// Makes composite `id` current if its enter hook throws (the leaf below it
+/// was made current before the enters): the machine is left in the deepest
+/// state whose enter ran, as a StateManager is. Nothing runs when the hook
+/// returns, so the compiler drops it there.
+struct StaticEnterGuard {
+    Runtime& rt;
+    StateIndex id;
+    bool entered = false;
+    ~StaticEnterGuard() {
+        if (!entered) rt.state = id;
+    }
+};
+
 /// Enters Y..., outermost first, the first at depth kStart of Tree; each
 /// composite's count (see StaticCore::kSlots) is 0 before any enter hook runs,
 /// so that one that throws leaves no composite of the path with an old time.
-template <std::size_t kStart, class Tree, class... Y, std::size_t... I, class States, class C, class A,
+/// A composite whose enter hook throws is left current (StaticEnterGuard).
+template <std::size_t kStart, class Tree, class... Y, std::size_t... I, class... St, class C, class A,
           class Storage>
-[[gnu::always_inline]] inline void StaticEnterAll(TypeList<Y...>, std::index_sequence<I...>, States,
+[[gnu::always_inline]] inline void StaticEnterAll(TypeList<Y...>, std::index_sequence<I...>, TypeList<St...>,
                                                   [[maybe_unused]] C& c, [[maybe_unused]] const A& a,
-                                                  [[maybe_unused]] Storage& d,
+                                                  [[maybe_unused]] Runtime& rt, [[maybe_unused]] Storage& d,
                                                   [[maybe_unused]] std::uint32_t* bases) {
     (..., [&] {
         if constexpr (kStaticComposite<Y, Tree>) bases[kStart + I] = 0;
     }());
-    (..., CallEnter(StaticObject<Y>(States{}, d), c, a));
+    (..., [&] {
+        Y& state = StaticObject<Y>(TypeList<St...>{}, d);
+        if constexpr (kStaticComposite<Y, Tree>) {
+            StaticEnterGuard guard{rt, static_cast<StateIndex>(IndexIn<Y>(TypeList<St...>{}))};
+            CallEnter(state, c, a);
+            guard.entered = true;
+        } else {
+            CallEnter(state, c, a);
+        }
+    }());
 }
 
 template <class C, class A, class States, class Tree, class Levels>
@@ -140,11 +194,13 @@ struct StaticPathStep<C, A, TypeList<St...>, Tree, TypeList<Levels...>> {
     template <class Move, class Storage>
     [[gnu::always_inline]] static void Fire(C& c, const A& a, Runtime& rt, Storage& d, std::uint32_t* bases) {
         ExitAll(typename Move::Exits{}, c, a, d);
-        KeepBases(std::make_index_sequence<Move::kStart>{}, bases, rt.ticks);
+        // A composite left current (see RunComposite) keeps none of its own
+        // ticks when it enters its substates, as in a StateManager.
+        KeepBases(std::make_index_sequence<(Move::kStart < kDepth ? Move::kStart : kDepth - 1)>{}, bases, rt.ticks);
         rt.state = LeafOf(typename Move::EnteredPath{});
         rt.ticks = 0;
         StaticEnterAll<Move::kStart, Tree>(typename Move::Enters{}, std::make_index_sequence<Move::kEnters>{},
-                                           TypeList<St...>{}, c, a, d, bases);
+                                           TypeList<St...>{}, c, a, rt, d, bases);
         PerformAll(typename Move::EnteredPath{}, c, a, d);
     }
 
@@ -174,6 +230,14 @@ struct StaticPathStep<C, A, TypeList<St...>, Tree, TypeList<Levels...>> {
     template <class Storage>
     [[gnu::always_inline]] static void Run(C& c, const A& a, Runtime& rt, float dt, Storage& d,
                                            std::uint32_t* bases) {
+        RunLevels(std::make_index_sequence<kDepth>{}, c, a, rt, dt, d, bases);
+    }
+    /// The tick of a composite left current by an enter hook that threw (see
+    /// StaticEnterGuard): its path's transitions and Performs, as a leaf's.
+    /// Out of line, so that the cases of leaves stay as they were.
+    template <class Storage>
+    [[gnu::cold, gnu::noinline]] static void RunComposite(C& c, const A& a, Runtime& rt, float dt, Storage& d,
+                                                          std::uint32_t* bases) {
         RunLevels(std::make_index_sequence<kDepth>{}, c, a, rt, dt, d, bases);
     }
 };
@@ -209,6 +273,7 @@ struct StaticCore {
     template <class S>
     using PathOf = typename StaticPathTo<1, S, Tree>::type;
 
+    static_assert(StaticNamesDistinct<States>());
     static constexpr std::size_t kStateCount = []<class... S>(TypeList<S...>) { return sizeof...(S); }(States{});
     static_assert(kStateCount < kNoState, "tickfsm: a compile-time machine holds at most 65534 states");
     using Indices = std::make_index_sequence<kStateCount>;
@@ -237,7 +302,9 @@ struct StaticCore {
             return std::array<StateIndex, kStateCount>{
                 parent(IndexIn<typename StaticParentIn<S, Tree>::type>(States{}))...};
         } else {
-            return std::array<StateIndex, kStateCount>{}; // not read: a flat machine's states are all leaves
+            std::array<StateIndex, kStateCount> roots{};
+            roots.fill(kNoState);
+            return roots;
         }
     }(States{});
     /// A count per level of nesting above the leaves: the ticks the composite
@@ -289,7 +356,7 @@ struct StaticCore {
     template <class... P>
     static auto PathChains(TypeList<P...>) -> TypeList<ChainOf<P>...>;
 
-    /// The tick of state I, a leaf (see StaticStep and StaticPathStep). A
+    /// The tick of state I (see StaticStep and StaticPathStep). A
     /// type, not a member function per state: a member's symbol would carry
     /// the whole table's type (see StaticStep).
     template <std::size_t I>
@@ -310,7 +377,7 @@ struct StaticCore {
         if constexpr (Base + (k) < kStateCount) {                                                            \
             if constexpr (!kStaticComposite<StateAt<Base + (k)>, Tree>)                                        \
                 return (StepAt<Base + (k)>::Run(c, a, rt, dt, d, bases), true);                               \
-            else return false;                                                                                \
+            else return (StepAt<Base + (k)>::RunComposite(c, a, rt, dt, d, bases), true);                    \
         } else {                                                                                              \
             return false;                                                                                     \
         }
@@ -335,21 +402,26 @@ struct StaticCore {
 #undef TICKFSM_DETAIL_STATE_CASE
     }
 
-    /// Every state's OnStateInit, in order. Until the character starts its tick
-    /// count is unused, so it counts the states initialized: after one that
-    /// throws, the next start resumes with that state (as a StateManager does).
-    /// One fold here rather than a member function per state (see StaticStep).
-    template <std::size_t... I>
-    static void InitAll(C& c, Runtime& rt, Storage& d, std::index_sequence<I...>) {
+    /// The states in the order a StateManager configured from the constant
+    /// declares them (the tree's, then the chains'): the order of OnStateInit.
+    using InitOrder = typename StaticChainStates<typename StaticStatesWithTree<TypeList<>, Tree>::type,
+                                                 typename Table::ChainTypes>::type;
+
+    /// Every state's OnStateInit, in InitOrder. Until the character starts its
+    /// tick count is unused, so it counts the states initialized: after one
+    /// that throws, the next start resumes with that state (as a StateManager
+    /// does). One fold here rather than a member function per state (see
+    /// StaticStep).
+    template <class... S, std::size_t... I>
+    static void InitAll(C& c, Runtime& rt, Storage& d, TypeList<S...>, std::index_sequence<I...>) {
         (..., (rt.ticks > I ? void()
-                            : (CallInit(static_cast<StaticStateSlot<I, StateAt<I>>&>(d).state, c),
-                               void(rt.ticks = static_cast<std::uint32_t>(I + 1)))));
+                            : (CallInit(Get<S>(d), c), void(rt.ticks = static_cast<std::uint32_t>(I + 1)))));
     }
 
     /// OnStateInit of every state, once per character.
     [[gnu::noinline, gnu::cold]] static void InitOnce(C& c, Runtime& rt, Storage& d) {
         if (!(rt.flags & kInitialized)) {
-            InitAll(c, rt, d, Indices{});
+            InitAll(c, rt, d, InitOrder{}, Indices{});
             rt.flags = static_cast<std::uint16_t>(rt.flags | kInitialized);
         }
     }
@@ -364,7 +436,7 @@ struct StaticCore {
         rt.ticks = 0;
         rt.flags = static_cast<std::uint16_t>(rt.flags | kStarted);
         StaticEnterAll<0, Tree>(InitialPath{}, std::make_index_sequence<StaticCount(InitialPath{})>{}, States{}, c, a,
-                                d, bases);
+                                rt, d, bases);
     }
 
     /// One fixed tick by the tick rules (StateManager's): a character not
@@ -422,7 +494,26 @@ struct StaticStateIds {
     static constexpr std::size_t StateCount() noexcept { return Core::kStateCount; }
 };
 
+/// What a StaticStateManager or StaticCrowd given anything but a constant of
+/// Transitions runs instead, after the static_assert that says so: a table
+/// of one state, so that the compiler stops at that message.
+struct StaticNotATable {};
+
+template <class T>
+struct StaticTableOf {
+    static_assert(kAlwaysFalse<T>,
+                  "tickfsm: StaticStateManager<kTransitions> and StaticCrowd<kTransitions> take the constant of a "
+                  "compile-time machine: write `inline constexpr auto kTable = tickfsm::Transitions<Controller, "
+                  "Action>().SetInitialState<S>()...;` (Transitions called, with its parentheses) and pass kTable");
+    using type = StaticTransitions<StaticNotATable, StaticNotATable, StaticNotATable, TypeList<>,
+                                   StaticChain<StaticNotATable>>;
+};
+template <class Controller, class Action, class Initial, class Done, class Current, class Tree>
+struct StaticTableOf<StaticTransitions<Controller, Action, Initial, Done, Current, Tree>> {
+    using type = StaticTransitions<Controller, Action, Initial, Done, Current, Tree>;
+};
+
 template <auto kTransitions>
-using StaticCoreOf = StaticCore<std::remove_cvref_t<decltype(kTransitions)>>;
+using StaticCoreOf = StaticCore<typename StaticTableOf<std::remove_cvref_t<decltype(kTransitions)>>::type>;
 
 } // namespace tickfsm::detail
