@@ -2,6 +2,7 @@
 // record, and the checks that refuse a snapshot of another configuration or
 // bytes that are not one. Compiled once; see detail/snapshot_io.hpp.
 
+#include <cstdlib>
 #include <cstring>
 #include <string>
 
@@ -298,19 +299,104 @@ namespace {
 constexpr std::size_t kRecordHead = 2 + 2 + 4 + 2 + 2;
 }
 
-void CheckCharacter(SnapshotCursor& cursor, const SnapshotLayout& layout, void (*fail)(std::string_view)) {
-    const std::byte* head = TakeBytes(cursor, kRecordHead, fail);
-    const auto state = Get<StateIndex>(head);
-    const auto next = Get<StateIndex>(head + 8);
-    const auto previous = Get<StateIndex>(head + 10);
-    for (const StateIndex named : {state, next, previous})
+namespace {
+
+// What a snapshot may hold of a character's flags or a region's: the rest
+// follow from the configuration, the observer or the tick.
+constexpr std::uint16_t kSnapshotFlags = kStarted | kNextPending | kInitialized | kGlobal | kGlobalWaiting | kDone | kSlow;
+
+// A state id read from a snapshot, as a message names it.
+std::string StateText(const SnapshotLayout& layout, StateIndex id) {
+    if (id == kNoState) return "none";
+    if (id < layout.names.size()) return std::string(layout.names[id]);
+    return Format("{}", id);
+}
+
+[[noreturn]] void Forged(std::string_view what, std::string_view value, void (*fail)(std::string_view)) {
+    fail(Format("Restore(): the snapshot's {} ({}) is not one Save() writes for this machine: its bytes were "
+                "forged or damaged after the checksum was made; discard the snapshot",
+                what, value));
+    std::abort(); // fail throws
+}
+[[noreturn]] void Forged(const SnapshotLayout& layout, std::string_view what, StateIndex id,
+                         void (*fail)(std::string_view)) {
+    Forged(what, StateText(layout, id), fail);
+}
+
+bool IsLeaf(const SnapshotLayout& layout, StateIndex id) noexcept {
+    return id < layout.tree.size() && layout.tree[id].initial == kNoNode;
+}
+
+// Whether `id` is a leaf of the lane rooted at `region` (kNoNode: the machine's own lane).
+bool LeafOfLane(const SnapshotLayout& layout, StateIndex id, TreeIndex region) noexcept {
+    return IsLeaf(layout, id) && RegionOf(layout.tree, id) == region;
+}
+
+} // namespace
+
+void CheckRuntime(const SnapshotLayout& layout, const Runtime& rt, StateIndex next, StateIndex previous,
+                  bool crowd, void (*fail)(std::string_view)) {
+    for (const StateIndex named : {rt.state, next, previous})
         if (!ValidState(layout, named))
             fail(Format("Restore(): the snapshot names state {} of a machine of {} states", named,
                         layout.names.size()));
+    if ((rt.flags & ~kSnapshotFlags) != 0)
+        Forged("flags of the current state " + StateText(layout, rt.state), Format("{}", rt.flags), fail);
+    if ((rt.flags & kNextPending) && next == kNoState) Forged(layout, "NextState request", next, fail);
+    if (rt.flags & kStarted) {
+        if (!LeafOfLane(layout, rt.state, kNoNode)) Forged(layout, "current state", rt.state, fail);
+        if (crowd && !(rt.flags & kSlow) && rt.state < layout.slow.size() && layout.slow[rt.state])
+            Forged("flags of the current state " + StateText(layout, rt.state), Format("{}", rt.flags), fail);
+    } else if (rt.state != kNoState) {
+        Forged(layout, "current state of a machine not started", rt.state, fail);
+    }
+}
+
+void CheckItem(const SnapshotLayout& layout, const DataItem& item, const std::byte* bytes,
+               void (*fail)(std::string_view)) {
+    switch (item.role) {
+    case ItemRole::Object:
+    case ItemRole::Composite:
+        return;
+    case ItemRole::Lane: {
+        const auto lane = Get<Runtime>(bytes);
+        const std::string region = StateText(layout, item.node);
+        if ((lane.flags & ~kSnapshotFlags) != 0) Forged("flags of region " + region, Format("{}", lane.flags), fail);
+        if (lane.state != kNoState && !LeafOfLane(layout, lane.state, item.node))
+            Forged("state of region " + region, StateText(layout, lane.state), fail);
+        if (lane.state == kNoState && (lane.flags & kStarted)) Forged("state of region " + region, "none", fail);
+        return;
+    }
+    case ItemRole::History: {
+        const auto last = Get<HistorySlot>(bytes).last;
+        if (last != kNoNode && (!IsLeaf(layout, last) || !IsWithin(layout.tree, last, item.node)))
+            Forged("history of " + StateText(layout, item.node), StateText(layout, last), fail);
+        return;
+    }
+    case ItemRole::Stack: {
+        const auto count = Get<std::uint32_t>(bytes);
+        if (count > layout.stack_capacity)
+            Forged("push stack's count of buried states", Format("{} of {}", count, layout.stack_capacity), fail);
+        for (std::uint32_t i = 0; i < count; ++i) {
+            const auto buried = Get<Buried>(bytes + kBuriedOffset + i * sizeof(Buried));
+            if (!LeafOfLane(layout, buried.leaf, kNoNode)) Forged(layout, "buried state", buried.leaf, fail);
+        }
+        return;
+    }
+    }
+}
+
+void CheckCharacter(SnapshotCursor& cursor, const SnapshotLayout& layout, bool crowd,
+                    void (*fail)(std::string_view)) {
+    const std::byte* head = TakeBytes(cursor, kRecordHead, fail);
+    Runtime rt;
+    rt.state = Get<StateIndex>(head);
+    rt.flags = Get<std::uint16_t>(head + 2);
+    CheckRuntime(layout, rt, Get<StateIndex>(head + 8), Get<StateIndex>(head + 10), crowd, fail);
     for (std::size_t i = 0; i < layout.item_count; ++i) {
         const DataItem& item = layout.items[i];
         if (item.kept == Kept::Bytes) {
-            TakeBytes(cursor, item.size, fail);
+            CheckItem(layout, item, TakeBytes(cursor, item.size, fail), fail);
         } else {
             const auto length = Get<std::uint32_t>(TakeBytes(cursor, sizeof(std::uint32_t), fail));
             TakeBytes(cursor, length, fail);

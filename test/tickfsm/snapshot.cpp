@@ -8,6 +8,7 @@
 #include <cstring>
 #include <random>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include <tickfsm/tickfsm.hpp>
@@ -398,6 +399,104 @@ TEST_CASE("A snapshot keeps regions, history, the push stack, the global state a
     CHECK(n.State<Battery>().charge == 6);
     CHECK(run(n, g) == expected);
     CHECK(expected[0] == "Alive/{Legs/Run, Arms/Aim} 3");
+}
+
+namespace {
+// Whole with a state kept through hooks: a crowd of it saves one record per character.
+class WholeWithHooks : public Whole {
+public:
+    explicit WholeWithHooks(Fighter& f) : Whole(f) { State<Hurt>(); }
+};
+
+// Sets each byte of `good`'s payload in turn to a few values, seals the bytes
+// again as a peer could, and hands each forgery that FromBytes reads to
+// `use` (a Restore then ticks); returns how many Restore refused.
+template <class Use>
+int ForgeEachByte(const tickfsm::Snapshot& good, Use use) {
+    const std::vector<std::byte> bytes(good.Bytes().begin(), good.Bytes().end());
+    std::uint32_t layout = 0;
+    std::memcpy(&layout, bytes.data() + 20, sizeof layout);
+    int refused = 0;
+    for (std::size_t at = 40 + layout; at < bytes.size(); ++at) {
+        for (const unsigned value : {0x00u, 0x01u, 0x07u, 0x7Fu, 0xFFu}) {
+            if (bytes[at] == std::byte(value)) continue;
+            std::vector<std::byte> forged = bytes;
+            forged[at] = std::byte(value);
+            Reseal(forged);
+            tickfsm::Snapshot snapshot;
+            REQUIRE(tickfsm::Snapshot::FromBytes(forged, snapshot));
+            try {
+                use(snapshot);
+            } catch (const tickfsm::ConfigError& e) {
+                const std::string what = e.what();
+                refused += what.find("Restore()") != std::string::npos;
+            }
+        }
+    }
+    return refused;
+}
+} // namespace
+
+TEST_CASE("A forged snapshot sealed again is refused by Restore or restores a machine that runs safely",
+          "[snapshot][config_error][regions][push]") {
+    // Each byte of the record in turn: the flags, the regions' states, the
+    // history, the push stack's count and entries, the requests. A field
+    // Restore did not check crashed the next tick (under ASan, read past an array).
+    Fighter f;
+    Whole m(f);
+    m.SetGlobalState<Battery>();
+    f.jump = true;
+    m.Perform({});
+    m.Perform({});
+    f.hp = 40;
+    m.Perform({});
+    f.hit = true;
+    m.Perform({}); // Stunned pushed over Alive
+    REQUIRE(m.BuriedCount() == 1);
+    const int refused = ForgeEachByte(m.Save(), [](const tickfsm::Snapshot& snapshot) {
+        Fighter g;
+        Whole n(g);
+        n.SetGlobalState<Battery>();
+        n.Restore(snapshot);
+        for (int t = 0; t < 12; ++t) {
+            g.hit = t % 4 == 1;
+            g.jump = t % 3 == 0;
+            g.hp = t == 8 ? 1 : 40;
+            n.Perform({});
+            (void)n.ActivePath();
+        }
+    });
+    CHECK(refused > 0);
+
+    SECTION("in a crowd's snapshot, in bulk, as records, and of one character") {
+        auto crowd_case = [](auto tag) {
+            using Kind = typename decltype(tag)::type;
+            std::vector<Fighter> fighters(2);
+            tickfsm::Crowd<Kind> crowd(2);
+            auto tick = [&](tickfsm::Crowd<Kind>& c, int t) {
+                for (std::size_t i = 0; i < 2; ++i) {
+                    fighters[i].hit = (t + static_cast<int>(i)) % 4 == 1;
+                    fighters[i].jump = t % 3 == 0;
+                    fighters[i].hp = t == 8 ? 1 : 40;
+                    c.Perform(i, fighters[i], Pad{});
+                    (void)c.ActivePath(i);
+                }
+            };
+            for (int t = 0; t < 6; ++t) tick(crowd, t);
+            CHECK(ForgeEachByte(crowd.Save(), [&](const tickfsm::Snapshot& snapshot) {
+                      tickfsm::Crowd<Kind> other(2);
+                      other.Restore(snapshot);
+                      for (int t = 0; t < 12; ++t) tick(other, t);
+                  }) > 0);
+            CHECK(ForgeEachByte(crowd.Save(1), [&](const tickfsm::Snapshot& snapshot) {
+                      tickfsm::Crowd<Kind> other(2);
+                      other.Restore(0, snapshot);
+                      for (int t = 0; t < 12; ++t) tick(other, t);
+                  }) > 0);
+        };
+        crowd_case(std::type_identity<Whole>{});
+        crowd_case(std::type_identity<WholeWithHooks>{});
+    }
 }
 
 namespace {
