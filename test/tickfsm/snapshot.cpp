@@ -6,6 +6,7 @@
 #include <catch2/catch.hpp>
 
 #include <cstring>
+#include <functional>
 #include <random>
 #include <string>
 #include <type_traits>
@@ -551,4 +552,39 @@ TEST_CASE("A crowd saves and restores all its characters, or one", "[snapshot][c
             check(crowd);
         }
     }
+}
+
+namespace {
+struct Waiting {};
+struct Woken {};
+inline constexpr tickfsm::Event kWake{"Wake"};
+} // namespace
+
+TEST_CASE("A machine with the library's own actions saves and restores", "[snapshot][action]") {
+    static_assert(std::is_trivially_copyable_v<tickfsm::TimedWait>, "kept as bytes");
+    std::string log;
+    const std::string label = "awake"; // a lambda that holds a string is not trivially copyable
+    Fighter f;
+    tickfsm::StateManager<Fighter, Pad> m(f);
+    m.SetInitialState<Waiting>().On(kWake).To<Woken>();
+    m.From<Waiting>()
+        .Do<tickfsm::LogLine>("waiting", log)
+        .Do<tickfsm::TimedWait>(1.0f, kWake)
+        .Do<tickfsm::SendEventWhen<std::function<bool(const Fighter&)>>>(
+            std::function<bool(const Fighter&)>([label](const Fighter& c) { return c.hit && !label.empty(); }), kWake);
+    m.Perform({});
+    const tickfsm::Snapshot snapshot = m.Save();
+    Fighter g;
+    tickfsm::StateManager<Fighter, Pad> n(g);
+    n.SetInitialState<Waiting>().On(kWake).To<Woken>();
+    n.From<Waiting>()
+        .Do<tickfsm::LogLine>("waiting", log)
+        .Do<tickfsm::TimedWait>(1.0f, kWake)
+        .Do<tickfsm::SendEventWhen<std::function<bool(const Fighter&)>>>(
+            std::function<bool(const Fighter&)>([label](const Fighter& c) { return c.hit && !label.empty(); }), kWake);
+    n.Restore(snapshot);
+    CHECK(n.CurrentStateName() == "Waiting");
+    g.hit = true;
+    n.Perform({});
+    CHECK(n.CurrentStateName() == "Woken");
 }
