@@ -424,6 +424,10 @@ void ReadCharacter(SnapshotCursor& cursor, const SnapshotLayout& layout, Runtime
         cursor.at += sizeof(std::uint32_t);
         SnapshotReader reader = SnapshotAccess::Reader(std::span<const std::byte>(cursor.at, length), item.type);
         item.load(data + item.offset, reader);
+        if (reader.Left() != 0)
+            ReportConfigError(Format("tickfsm: Restore(): the Load of {} reads {} bytes fewer than its Save wrote; "
+                                     "read what Save wrote, in the same order",
+                                     item.type, reader.Left()));
         cursor.at += length;
     }
 }

@@ -588,3 +588,37 @@ TEST_CASE("A machine with the library's own actions saves and restores", "[snaps
     n.Perform({});
     CHECK(n.CurrentStateName() == "Woken");
 }
+
+namespace {
+struct Lazy {
+    int a = 1, b = 2;
+    void Save(tickfsm::SnapshotWriter& w) const {
+        w.Write(a);
+        w.Write(b);
+    }
+    void Load(tickfsm::SnapshotReader& r) { a = r.Read<int>(); } // forgets b
+};
+struct Greedy {
+    int a = 1;
+    void Save(tickfsm::SnapshotWriter& w) const { w.Write(a); }
+    void Load(tickfsm::SnapshotReader& r) {
+        a = r.Read<int>();
+        a += r.Read<int>(); // reads what Save never wrote
+    }
+};
+} // namespace
+
+TEST_CASE("A Load that reads less or more than its Save wrote is a ConfigError naming the state",
+          "[snapshot][config_error]") {
+    Fighter f;
+    tickfsm::StateManager<Fighter, Pad> lazy(f);
+    lazy.SetInitialState<Lazy>();
+    lazy.Perform({});
+    CHECK_THROWS_WITH(lazy.Restore(lazy.Save()),
+                      Catch::Contains("Restore(): the Load of Lazy reads 4 bytes fewer than its Save wrote"));
+    tickfsm::StateManager<Fighter, Pad> greedy(f);
+    greedy.SetInitialState<Greedy>();
+    greedy.Perform({});
+    CHECK_THROWS_WITH(greedy.Restore(greedy.Save()),
+                      Catch::Contains("Restore(): the Load of Greedy reads 4 bytes more than its Save wrote"));
+}
