@@ -2,6 +2,7 @@
 // record, and the checks that refuse a snapshot of another configuration or
 // bytes that are not one. Compiled once; see detail/snapshot_io.hpp.
 
+#include <cmath>
 #include <cstdlib>
 #include <cstring>
 #include <string>
@@ -17,14 +18,14 @@ namespace {
 
 // The header, in the machine's byte order:
 //   0 magic "TFSM"   4 version   6 kind   8 fingerprint   16 characters
-//   20 layout bytes  24 payload bytes   28 reserved   32 checksum of the rest
+//   20 layout bytes  24 payload bytes   28 fixed_dt (float)   32 checksum of the rest
 // then the layout (data bytes per character, the state count, each state's
 // name as a 16-bit length and its characters), then the payload.
 constexpr std::uint32_t kMagic = 0x4D534654; // "TFSM" read as a little-endian word
-constexpr std::uint16_t kVersion = 2; // 2: the checksum covers the header too
+constexpr std::uint16_t kVersion = 3;
 constexpr std::size_t kHeaderSize = 40;
 constexpr std::size_t kKindAt = 6, kFingerprintAt = 8, kCountAt = 16, kLayoutAt = 20, kPayloadAt = 24,
-                      kChecksumAt = 32;
+                      kDtAt = 28, kChecksumAt = 32;
 
 template <class T>
 T Get(const std::byte* at) noexcept {
@@ -77,6 +78,9 @@ bool LayoutWellFormed(const std::byte* at, std::size_t size) noexcept {
     }
     return used == size;
 }
+
+// A tick rate as a message shows it, to two decimals.
+double Hz(float dt) noexcept { return std::round(100.0 / static_cast<double>(dt)) / 100.0; }
 
 std::string_view KindName(std::uint16_t kind) noexcept {
     switch (kind) {
@@ -198,6 +202,7 @@ void BeginSnapshot(List<std::byte>& out, const SnapshotLayout& layout, SnapshotK
     PutAt(out, kKindAt, static_cast<std::uint16_t>(kind));
     PutAt(out, kFingerprintAt, layout.fingerprint);
     PutAt(out, kCountAt, count);
+    PutAt(out, kDtAt, layout.dt);
     Put(out, layout.data_size);
     Put(out, static_cast<std::uint32_t>(layout.names.size()));
     for (std::string_view name : layout.names) {
@@ -249,6 +254,11 @@ SnapshotCursor OpenSnapshot(std::span<const std::byte> bytes, const SnapshotLayo
     if (saved_kind != static_cast<std::uint16_t>(kind))
         fail(Format("Restore(): the snapshot is of {}, and this is {}", KindName(saved_kind),
                     KindName(static_cast<std::uint16_t>(kind))));
+    const auto saved_dt = Get<float>(base + kDtAt);
+    if (saved_dt != layout.dt)
+        fail(Format("Restore(): the snapshot was saved by a machine ticking at {} Hz and this one ticks at {} Hz "
+                    "(fixed_dt): every time in state would change; restore it into a machine of the same fixed_dt",
+                    Hz(saved_dt), Hz(layout.dt)));
     const auto saved_count = Get<std::uint32_t>(base + kCountAt);
     if (count != kAnyCount && saved_count != count) {
         if (kind != SnapshotKind::Crowd)
@@ -282,8 +292,9 @@ SnapshotCursor OpenSnapshot(std::span<const std::byte> bytes, const SnapshotLayo
                     "state's or an action's class changed)",
                     data_size, layout.data_size));
     if (Get<std::uint64_t>(base + kFingerprintAt) != layout.fingerprint)
-        fail("Restore(): the snapshot comes from another configuration of this machine: its transitions, nesting or "
-             "data layout differ");
+        fail("Restore(): the snapshot comes from another configuration of this machine: its transitions, nesting, "
+             "push stack or data layout differ; a snapshot restores only into the configuration that saved it: "
+             "discard it, or save it again from a machine configured as this one");
     return {base + kHeaderSize + layout_size, base + bytes.size()};
 }
 

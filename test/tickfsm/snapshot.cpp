@@ -622,3 +622,15 @@ TEST_CASE("A Load that reads less or more than its Save wrote is a ConfigError n
     CHECK_THROWS_WITH(greedy.Restore(greedy.Save()),
                       Catch::Contains("Restore(): the Load of Greedy reads 4 bytes more than its Save wrote"));
 }
+
+TEST_CASE("A snapshot restored into a machine of another fixed_dt is a ConfigError naming both rates",
+          "[snapshot][config_error]") {
+    Fighter f;
+    tickfsm::StateManager<Fighter, Pad> at60(f);
+    at60.SetInitialState<Idle>();
+    at60.Perform({});
+    tickfsm::StateManager<Fighter, Pad> at30(f, 1.0f / 30.0f);
+    at30.SetInitialState<Idle>();
+    CHECK_THROWS_WITH(at30.Restore(at60.Save()), Catch::Contains("ticking at 60 Hz") && Catch::Contains("ticks at 30 Hz") &&
+                                                     Catch::Contains("restore it into a machine of the same fixed_dt"));
+}
