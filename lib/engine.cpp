@@ -4,6 +4,8 @@
 // configuration steps, the per-machine storage and the crowd's growing lists
 // that take no type of the kind's. A file that uses machines compiles only
 // its own kinds' typed code (hooks, conditions, steps, configuration calls).
+#include <cstring>
+
 #include "tickfsm/crowd.hpp" // ReserveRuntimes, ResizeRuntimes, ResizeStates
 #include "tickfsm/detail/config.hpp"
 #include "tickfsm/detail/engine.hpp"
@@ -272,6 +274,8 @@ SeatStorage::Block* SeatStorage::NewBlock(std::size_t capacity, std::size_t alig
     if (align < alignof(Block)) align = alignof(Block);
     void* memory = ::operator new(kDataOffset + capacity, std::align_val_t{align});
     Block* block = ::new (memory) Block();
+    // Zeroed, so that padding and bytes no constructor writes are the same in every run's snapshot.
+    std::memset(static_cast<std::byte*>(memory) + kDataOffset, 0, capacity);
     block->capacity = static_cast<std::uint32_t>(capacity);
     block->align = static_cast<std::uint32_t>(align);
     return block;

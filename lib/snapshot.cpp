@@ -2,6 +2,8 @@
 // record, and the checks that refuse a snapshot of another configuration or
 // bytes that are not one. Compiled once; see detail/snapshot_io.hpp.
 
+#include <cmath>
+#include <cstdlib>
 #include <cstring>
 #include <string>
 
@@ -16,14 +18,14 @@ namespace {
 
 // The header, in the machine's byte order:
 //   0 magic "TFSM"   4 version   6 kind   8 fingerprint   16 characters
-//   20 layout bytes  24 payload bytes   28 reserved   32 checksum of the rest
+//   20 layout bytes  24 payload bytes   28 fixed_dt (float)   32 checksum of the rest
 // then the layout (data bytes per character, the state count, each state's
 // name as a 16-bit length and its characters), then the payload.
 constexpr std::uint32_t kMagic = 0x4D534654; // "TFSM" read as a little-endian word
-constexpr std::uint16_t kVersion = 2; // 2: the checksum covers the header too
+constexpr std::uint16_t kVersion = 3;
 constexpr std::size_t kHeaderSize = 40;
 constexpr std::size_t kKindAt = 6, kFingerprintAt = 8, kCountAt = 16, kLayoutAt = 20, kPayloadAt = 24,
-                      kChecksumAt = 32;
+                      kDtAt = 28, kChecksumAt = 32;
 
 template <class T>
 T Get(const std::byte* at) noexcept {
@@ -76,6 +78,9 @@ bool LayoutWellFormed(const std::byte* at, std::size_t size) noexcept {
     }
     return used == size;
 }
+
+// A tick rate as a message shows it, to two decimals.
+double Hz(float dt) noexcept { return std::round(100.0 / static_cast<double>(dt)) / 100.0; }
 
 std::string_view KindName(std::uint16_t kind) noexcept {
     switch (kind) {
@@ -197,6 +202,7 @@ void BeginSnapshot(List<std::byte>& out, const SnapshotLayout& layout, SnapshotK
     PutAt(out, kKindAt, static_cast<std::uint16_t>(kind));
     PutAt(out, kFingerprintAt, layout.fingerprint);
     PutAt(out, kCountAt, count);
+    PutAt(out, kDtAt, layout.dt);
     Put(out, layout.data_size);
     Put(out, static_cast<std::uint32_t>(layout.names.size()));
     for (std::string_view name : layout.names) {
@@ -248,6 +254,11 @@ SnapshotCursor OpenSnapshot(std::span<const std::byte> bytes, const SnapshotLayo
     if (saved_kind != static_cast<std::uint16_t>(kind))
         fail(Format("Restore(): the snapshot is of {}, and this is {}", KindName(saved_kind),
                     KindName(static_cast<std::uint16_t>(kind))));
+    const auto saved_dt = Get<float>(base + kDtAt);
+    if (saved_dt != layout.dt)
+        fail(Format("Restore(): the snapshot was saved by a machine ticking at {} Hz and this one ticks at {} Hz "
+                    "(fixed_dt): every time in state would change; restore it into a machine of the same fixed_dt",
+                    Hz(saved_dt), Hz(layout.dt)));
     const auto saved_count = Get<std::uint32_t>(base + kCountAt);
     if (count != kAnyCount && saved_count != count) {
         if (kind != SnapshotKind::Crowd)
@@ -281,8 +292,9 @@ SnapshotCursor OpenSnapshot(std::span<const std::byte> bytes, const SnapshotLayo
                     "state's or an action's class changed)",
                     data_size, layout.data_size));
     if (Get<std::uint64_t>(base + kFingerprintAt) != layout.fingerprint)
-        fail("Restore(): the snapshot comes from another configuration of this machine: its transitions, nesting or "
-             "data layout differ");
+        fail("Restore(): the snapshot comes from another configuration of this machine: its transitions, nesting, "
+             "push stack or data layout differ; a snapshot restores only into the configuration that saved it: "
+             "discard it, or save it again from a machine configured as this one");
     return {base + kHeaderSize + layout_size, base + bytes.size()};
 }
 
@@ -298,19 +310,104 @@ namespace {
 constexpr std::size_t kRecordHead = 2 + 2 + 4 + 2 + 2;
 }
 
-void CheckCharacter(SnapshotCursor& cursor, const SnapshotLayout& layout, void (*fail)(std::string_view)) {
-    const std::byte* head = TakeBytes(cursor, kRecordHead, fail);
-    const auto state = Get<StateIndex>(head);
-    const auto next = Get<StateIndex>(head + 8);
-    const auto previous = Get<StateIndex>(head + 10);
-    for (const StateIndex named : {state, next, previous})
+namespace {
+
+// What a snapshot may hold of a character's flags or a region's: the rest
+// follow from the configuration, the observer or the tick.
+constexpr std::uint16_t kSnapshotFlags = kStarted | kNextPending | kInitialized | kGlobal | kGlobalWaiting | kDone | kSlow;
+
+// A state id read from a snapshot, as a message names it.
+std::string StateText(const SnapshotLayout& layout, StateIndex id) {
+    if (id == kNoState) return "none";
+    if (id < layout.names.size()) return std::string(layout.names[id]);
+    return Format("{}", id);
+}
+
+[[noreturn]] void Forged(std::string_view what, std::string_view value, void (*fail)(std::string_view)) {
+    fail(Format("Restore(): the snapshot's {} ({}) is not one Save() writes for this machine: its bytes were "
+                "forged or damaged after the checksum was made; discard the snapshot",
+                what, value));
+    std::abort(); // fail throws
+}
+[[noreturn]] void Forged(const SnapshotLayout& layout, std::string_view what, StateIndex id,
+                         void (*fail)(std::string_view)) {
+    Forged(what, StateText(layout, id), fail);
+}
+
+bool IsLeaf(const SnapshotLayout& layout, StateIndex id) noexcept {
+    return id < layout.tree.size() && layout.tree[id].initial == kNoNode;
+}
+
+// Whether `id` is a leaf of the lane rooted at `region` (kNoNode: the machine's own lane).
+bool LeafOfLane(const SnapshotLayout& layout, StateIndex id, TreeIndex region) noexcept {
+    return IsLeaf(layout, id) && RegionOf(layout.tree, id) == region;
+}
+
+} // namespace
+
+void CheckRuntime(const SnapshotLayout& layout, const Runtime& rt, StateIndex next, StateIndex previous,
+                  bool crowd, void (*fail)(std::string_view)) {
+    for (const StateIndex named : {rt.state, next, previous})
         if (!ValidState(layout, named))
             fail(Format("Restore(): the snapshot names state {} of a machine of {} states", named,
                         layout.names.size()));
+    if ((rt.flags & ~kSnapshotFlags) != 0)
+        Forged("flags of the current state " + StateText(layout, rt.state), Format("{}", rt.flags), fail);
+    if ((rt.flags & kNextPending) && next == kNoState) Forged(layout, "NextState request", next, fail);
+    if (rt.flags & kStarted) {
+        if (!LeafOfLane(layout, rt.state, kNoNode)) Forged(layout, "current state", rt.state, fail);
+        if (crowd && !(rt.flags & kSlow) && rt.state < layout.slow.size() && layout.slow[rt.state])
+            Forged("flags of the current state " + StateText(layout, rt.state), Format("{}", rt.flags), fail);
+    } else if (rt.state != kNoState) {
+        Forged(layout, "current state of a machine not started", rt.state, fail);
+    }
+}
+
+void CheckItem(const SnapshotLayout& layout, const DataItem& item, const std::byte* bytes,
+               void (*fail)(std::string_view)) {
+    switch (item.role) {
+    case ItemRole::Object:
+    case ItemRole::Composite:
+        return;
+    case ItemRole::Lane: {
+        const auto lane = Get<Runtime>(bytes);
+        const std::string region = StateText(layout, item.node);
+        if ((lane.flags & ~kSnapshotFlags) != 0) Forged("flags of region " + region, Format("{}", lane.flags), fail);
+        if (lane.state != kNoState && !LeafOfLane(layout, lane.state, item.node))
+            Forged("state of region " + region, StateText(layout, lane.state), fail);
+        if (lane.state == kNoState && (lane.flags & kStarted)) Forged("state of region " + region, "none", fail);
+        return;
+    }
+    case ItemRole::History: {
+        const auto last = Get<HistorySlot>(bytes).last;
+        if (last != kNoNode && (!IsLeaf(layout, last) || !IsWithin(layout.tree, last, item.node)))
+            Forged("history of " + StateText(layout, item.node), StateText(layout, last), fail);
+        return;
+    }
+    case ItemRole::Stack: {
+        const auto count = Get<std::uint32_t>(bytes);
+        if (count > layout.stack_capacity)
+            Forged("push stack's count of buried states", Format("{} of {}", count, layout.stack_capacity), fail);
+        for (std::uint32_t i = 0; i < count; ++i) {
+            const auto buried = Get<Buried>(bytes + kBuriedOffset + i * sizeof(Buried));
+            if (!LeafOfLane(layout, buried.leaf, kNoNode)) Forged(layout, "buried state", buried.leaf, fail);
+        }
+        return;
+    }
+    }
+}
+
+void CheckCharacter(SnapshotCursor& cursor, const SnapshotLayout& layout, bool crowd,
+                    void (*fail)(std::string_view)) {
+    const std::byte* head = TakeBytes(cursor, kRecordHead, fail);
+    Runtime rt;
+    rt.state = Get<StateIndex>(head);
+    rt.flags = Get<std::uint16_t>(head + 2);
+    CheckRuntime(layout, rt, Get<StateIndex>(head + 8), Get<StateIndex>(head + 10), crowd, fail);
     for (std::size_t i = 0; i < layout.item_count; ++i) {
         const DataItem& item = layout.items[i];
         if (item.kept == Kept::Bytes) {
-            TakeBytes(cursor, item.size, fail);
+            CheckItem(layout, item, TakeBytes(cursor, item.size, fail), fail);
         } else {
             const auto length = Get<std::uint32_t>(TakeBytes(cursor, sizeof(std::uint32_t), fail));
             TakeBytes(cursor, length, fail);
@@ -338,6 +435,10 @@ void ReadCharacter(SnapshotCursor& cursor, const SnapshotLayout& layout, Runtime
         cursor.at += sizeof(std::uint32_t);
         SnapshotReader reader = SnapshotAccess::Reader(std::span<const std::byte>(cursor.at, length), item.type);
         item.load(data + item.offset, reader);
+        if (reader.Left() != 0)
+            ReportConfigError(Format("tickfsm: Restore(): the Load of {} reads {} bytes fewer than its Save wrote; "
+                                     "read what Save wrote, in the same order",
+                                     item.type, reader.Left()));
         cursor.at += length;
     }
 }

@@ -8,6 +8,7 @@
 
 #include "event.hpp"
 #include "machine.hpp"
+#include "snapshot.hpp"
 #include "text.hpp"
 
 namespace tickfsm {
@@ -45,6 +46,11 @@ struct SendEventWhen {
 
     SendEventWhen(Condition when, const Event& what) : condition(std::move(when)), event(what) {}
 
+    /// Nothing to save: its fields are configuration, copied from Do<>()'s arguments.
+    void Save(SnapshotWriter&) const {}
+    /// Nothing to load (see Save).
+    void Load(SnapshotReader&) {}
+
     template <class C, class A>
     void OnEnter(C&, const A&) {
         sent = false;
@@ -76,6 +82,11 @@ struct LogLine {
         requires detail::AppendableText<String>
     LogLine(std::string_view line, String& to, unsigned when = Enter)
         : text(line), file(nullptr), out(to), phases(when) {}
+
+    /// Nothing to save: its fields are configuration, copied from Do<>()'s arguments.
+    void Save(SnapshotWriter&) const {}
+    /// Nothing to load (see Save).
+    void Load(SnapshotReader&) {}
 
     template <class C, class A>
     void OnEnter(C&, const A&, Machine<C, A>& machine) const {

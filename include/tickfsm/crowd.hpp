@@ -606,7 +606,10 @@ private:
 
     std::byte* Allocate(std::size_t count) const {
         if (data_stride == 0 || count == 0) return nullptr;
-        return static_cast<std::byte*>(::operator new(count * data_stride, std::align_val_t{table->data_align}));
+        // Zeroed, so that padding and bytes no constructor writes are the same in every run's snapshot.
+        void* memory = ::operator new(count * data_stride, std::align_val_t{table->data_align});
+        std::memset(memory, 0, count * data_stride);
+        return static_cast<std::byte*>(memory);
     }
     void Free(std::byte* p) const noexcept {
         if (p) ::operator delete(p, std::align_val_t{table->data_align});

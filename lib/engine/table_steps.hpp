@@ -90,6 +90,8 @@ void Table<C, A>::Finalize() {
     words[kSelfsAt].selfs = selfs.data();
     machine_words[kDtAt].dt = dt;
     machine_words[kSelfsAt].selfs = selfs.data();
+    slow_states.clear();
+    for (const StateMeta<C, A>& m : meta) slow_states.push_back(m.slow ? 1 : 0);
     fingerprint = Fingerprint(character, Layout(), Shape());
     finalized = true;
 }

@@ -6,8 +6,10 @@
 #include <catch2/catch.hpp>
 
 #include <cstring>
+#include <functional>
 #include <random>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include <tickfsm/tickfsm.hpp>
@@ -401,6 +403,104 @@ TEST_CASE("A snapshot keeps regions, history, the push stack, the global state a
 }
 
 namespace {
+// Whole with a state kept through hooks: a crowd of it saves one record per character.
+class WholeWithHooks : public Whole {
+public:
+    explicit WholeWithHooks(Fighter& f) : Whole(f) { State<Hurt>(); }
+};
+
+// Sets each byte of `good`'s payload in turn to a few values, seals the bytes
+// again as a peer could, and hands each forgery that FromBytes reads to
+// `use` (a Restore then ticks); returns how many Restore refused.
+template <class Use>
+int ForgeEachByte(const tickfsm::Snapshot& good, Use use) {
+    const std::vector<std::byte> bytes(good.Bytes().begin(), good.Bytes().end());
+    std::uint32_t layout = 0;
+    std::memcpy(&layout, bytes.data() + 20, sizeof layout);
+    int refused = 0;
+    for (std::size_t at = 40 + layout; at < bytes.size(); ++at) {
+        for (const unsigned value : {0x00u, 0x01u, 0x07u, 0x7Fu, 0xFFu}) {
+            if (bytes[at] == std::byte(value)) continue;
+            std::vector<std::byte> forged = bytes;
+            forged[at] = std::byte(value);
+            Reseal(forged);
+            tickfsm::Snapshot snapshot;
+            REQUIRE(tickfsm::Snapshot::FromBytes(forged, snapshot));
+            try {
+                use(snapshot);
+            } catch (const tickfsm::ConfigError& e) {
+                const std::string what = e.what();
+                refused += what.find("Restore()") != std::string::npos;
+            }
+        }
+    }
+    return refused;
+}
+} // namespace
+
+TEST_CASE("A forged snapshot sealed again is refused by Restore or restores a machine that runs safely",
+          "[snapshot][config_error][regions][push]") {
+    // Each byte of the record in turn: the flags, the regions' states, the
+    // history, the push stack's count and entries, the requests. A field
+    // Restore did not check crashed the next tick (under ASan, read past an array).
+    Fighter f;
+    Whole m(f);
+    m.SetGlobalState<Battery>();
+    f.jump = true;
+    m.Perform({});
+    m.Perform({});
+    f.hp = 40;
+    m.Perform({});
+    f.hit = true;
+    m.Perform({}); // Stunned pushed over Alive
+    REQUIRE(m.BuriedCount() == 1);
+    const int refused = ForgeEachByte(m.Save(), [](const tickfsm::Snapshot& snapshot) {
+        Fighter g;
+        Whole n(g);
+        n.SetGlobalState<Battery>();
+        n.Restore(snapshot);
+        for (int t = 0; t < 12; ++t) {
+            g.hit = t % 4 == 1;
+            g.jump = t % 3 == 0;
+            g.hp = t == 8 ? 1 : 40;
+            n.Perform({});
+            (void)n.ActivePath();
+        }
+    });
+    CHECK(refused > 0);
+
+    SECTION("in a crowd's snapshot, in bulk, as records, and of one character") {
+        auto crowd_case = [](auto tag) {
+            using Kind = typename decltype(tag)::type;
+            std::vector<Fighter> fighters(2);
+            tickfsm::Crowd<Kind> crowd(2);
+            auto tick = [&](tickfsm::Crowd<Kind>& c, int t) {
+                for (std::size_t i = 0; i < 2; ++i) {
+                    fighters[i].hit = (t + static_cast<int>(i)) % 4 == 1;
+                    fighters[i].jump = t % 3 == 0;
+                    fighters[i].hp = t == 8 ? 1 : 40;
+                    c.Perform(i, fighters[i], Pad{});
+                    (void)c.ActivePath(i);
+                }
+            };
+            for (int t = 0; t < 6; ++t) tick(crowd, t);
+            CHECK(ForgeEachByte(crowd.Save(), [&](const tickfsm::Snapshot& snapshot) {
+                      tickfsm::Crowd<Kind> other(2);
+                      other.Restore(snapshot);
+                      for (int t = 0; t < 12; ++t) tick(other, t);
+                  }) > 0);
+            CHECK(ForgeEachByte(crowd.Save(1), [&](const tickfsm::Snapshot& snapshot) {
+                      tickfsm::Crowd<Kind> other(2);
+                      other.Restore(0, snapshot);
+                      for (int t = 0; t < 12; ++t) tick(other, t);
+                  }) > 0);
+        };
+        crowd_case(std::type_identity<Whole>{});
+        crowd_case(std::type_identity<WholeWithHooks>{});
+    }
+}
+
+namespace {
 class Plain : public tickfsm::StateManager<Fighter, Pad> {
 public:
     explicit Plain(Fighter& f) : StateManager(f) {
@@ -452,4 +552,85 @@ TEST_CASE("A crowd saves and restores all its characters, or one", "[snapshot][c
             check(crowd);
         }
     }
+}
+
+namespace {
+struct Waiting {};
+struct Woken {};
+inline constexpr tickfsm::Event kWake{"Wake"};
+} // namespace
+
+TEST_CASE("A machine with the library's own actions saves and restores", "[snapshot][action]") {
+    static_assert(std::is_trivially_copyable_v<tickfsm::TimedWait>, "kept as bytes");
+    std::string log;
+    const std::string label = "awake"; // a lambda that holds a string is not trivially copyable
+    Fighter f;
+    tickfsm::StateManager<Fighter, Pad> m(f);
+    m.SetInitialState<Waiting>().On(kWake).To<Woken>();
+    m.From<Waiting>()
+        .Do<tickfsm::LogLine>("waiting", log)
+        .Do<tickfsm::TimedWait>(1.0f, kWake)
+        .Do<tickfsm::SendEventWhen<std::function<bool(const Fighter&)>>>(
+            std::function<bool(const Fighter&)>([label](const Fighter& c) { return c.hit && !label.empty(); }), kWake);
+    m.Perform({});
+    const tickfsm::Snapshot snapshot = m.Save();
+    Fighter g;
+    tickfsm::StateManager<Fighter, Pad> n(g);
+    n.SetInitialState<Waiting>().On(kWake).To<Woken>();
+    n.From<Waiting>()
+        .Do<tickfsm::LogLine>("waiting", log)
+        .Do<tickfsm::TimedWait>(1.0f, kWake)
+        .Do<tickfsm::SendEventWhen<std::function<bool(const Fighter&)>>>(
+            std::function<bool(const Fighter&)>([label](const Fighter& c) { return c.hit && !label.empty(); }), kWake);
+    n.Restore(snapshot);
+    CHECK(n.CurrentStateName() == "Waiting");
+    g.hit = true;
+    n.Perform({});
+    CHECK(n.CurrentStateName() == "Woken");
+}
+
+namespace {
+struct Lazy {
+    int a = 1, b = 2;
+    void Save(tickfsm::SnapshotWriter& w) const {
+        w.Write(a);
+        w.Write(b);
+    }
+    void Load(tickfsm::SnapshotReader& r) { a = r.Read<int>(); } // forgets b
+};
+struct Greedy {
+    int a = 1;
+    void Save(tickfsm::SnapshotWriter& w) const { w.Write(a); }
+    void Load(tickfsm::SnapshotReader& r) {
+        a = r.Read<int>();
+        a += r.Read<int>(); // reads what Save never wrote
+    }
+};
+} // namespace
+
+TEST_CASE("A Load that reads less or more than its Save wrote is a ConfigError naming the state",
+          "[snapshot][config_error]") {
+    Fighter f;
+    tickfsm::StateManager<Fighter, Pad> lazy(f);
+    lazy.SetInitialState<Lazy>();
+    lazy.Perform({});
+    CHECK_THROWS_WITH(lazy.Restore(lazy.Save()),
+                      Catch::Contains("Restore(): the Load of Lazy reads 4 bytes fewer than its Save wrote"));
+    tickfsm::StateManager<Fighter, Pad> greedy(f);
+    greedy.SetInitialState<Greedy>();
+    greedy.Perform({});
+    CHECK_THROWS_WITH(greedy.Restore(greedy.Save()),
+                      Catch::Contains("Restore(): the Load of Greedy reads 4 bytes more than its Save wrote"));
+}
+
+TEST_CASE("A snapshot restored into a machine of another fixed_dt is a ConfigError naming both rates",
+          "[snapshot][config_error]") {
+    Fighter f;
+    tickfsm::StateManager<Fighter, Pad> at60(f);
+    at60.SetInitialState<Idle>();
+    at60.Perform({});
+    tickfsm::StateManager<Fighter, Pad> at30(f, 1.0f / 30.0f);
+    at30.SetInitialState<Idle>();
+    CHECK_THROWS_WITH(at30.Restore(at60.Save()), Catch::Contains("ticking at 60 Hz") && Catch::Contains("ticks at 30 Hz") &&
+                                                     Catch::Contains("restore it into a machine of the same fixed_dt"));
 }

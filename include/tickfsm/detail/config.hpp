@@ -233,7 +233,10 @@ template <class C, class A>
     SetChildren(table.tree, table.StateNames(), parent, children, slot, table.meta[parent].key_type != nullptr,
                 &KindTable<C, A>::Fail);
     room.Keep();
-    if (shared == kNoSlot) table.items.push_back(DataItemFor<CompositeSlot, false>(slot, nullptr));
+    if (shared == kNoSlot) {
+        table.items.push_back(DataItemFor<CompositeSlot, false>(slot, nullptr));
+        table.items.back().role = ItemRole::Composite;
+    }
     table.nested = true;
     table.plan_nested = [](Table<AnyController, AnyAction>& t) { t.PlanNested(); };
     table.finalized = false;
@@ -267,7 +270,11 @@ template <class C, class A>
     SetRegionsOf(table.tree, table.StateNames(), parallel, regions, lanes, table.meta[parallel].key_type != nullptr,
                  &KindTable<C, A>::Fail);
     room.Keep();
-    for (const std::uint32_t lane : lanes) table.items.push_back(DataItemFor<Runtime, false>(lane, nullptr));
+    for (std::size_t i = 0; i < lanes.size(); ++i) {
+        table.items.push_back(DataItemFor<Runtime, false>(lanes[i], nullptr));
+        table.items.back().role = ItemRole::Lane;
+        table.items.back().node = regions[i];
+    }
     table.nested = true;
     table.parallel = true;
     table.code.lane_accepts = &LaneAccepts<AnyController, AnyAction>;
@@ -305,6 +312,8 @@ template <class C, class A>
     if (!placed) {
         table.tree[id].history_slot = slot;
         table.items.push_back(DataItemFor<HistorySlot, false>(slot, nullptr));
+        table.items.back().role = ItemRole::History;
+        table.items.back().node = id;
     }
     table.finalized = false;
 }
@@ -433,12 +442,14 @@ template <class C, class A, std::size_t N>
     table.items.reserve(table.items.size() + 1 + UnshareSlots(table.tree, nullptr, nullptr));
     const std::uint32_t offset = table.template Place<PushStack<N>>();
     table.items.push_back(DataItemFor<PushStack<N>, false>(offset, nullptr));
+    table.items.back().role = ItemRole::Stack;
     UnshareSlots(
         table.tree,
         [](void* erased) {
             KindTable<C, A>& t = *static_cast<KindTable<C, A>*>(erased);
             const std::uint32_t slot = t.template Place<CompositeSlot>();
             t.items.push_back(DataItemFor<CompositeSlot, false>(slot, nullptr));
+            t.items.back().role = ItemRole::Composite;
             return slot;
         },
         &table);

@@ -53,22 +53,31 @@ void Crowd<Manager>::RestoreAll(const Snapshot& snapshot) {
         const std::byte* saved_runtimes = detail::TakeBytes(cursor, count * sizeof(detail::Runtime), &Table::Fail);
         const std::byte* requests = detail::TakeBytes(cursor, ids * sizeof(detail::StateIndex), &Table::Fail);
         const std::byte* data = detail::TakeBytes(cursor, count * data_stride, &Table::Fail);
-        // One pass checks every state id and counts the characters not started.
+        // Every field is checked before use: the checksum finds corruption, not forgery.
         const std::size_t states = layout.names.size();
         std::size_t bad = 0;
-        unstarted = 0;
-        for (std::size_t i = 0; i < count; ++i) {
-            detail::Runtime rt;
-            std::memcpy(&rt, saved_runtimes + i * sizeof(rt), sizeof(rt));
-            bad += rt.state >= states && rt.state != detail::kNoState;
-            unstarted += (rt.flags & detail::kStarted) == 0;
-        }
         for (std::size_t i = 0; i < ids; ++i) {
             detail::StateIndex id;
             std::memcpy(&id, requests + i * sizeof(id), sizeof(id));
             bad += id >= states && id != detail::kNoState;
         }
         if (bad != 0) Table::Fail(detail::MessageText(detail::Message::RestoreStateOutOfRange));
+        unstarted = 0;
+        for (std::size_t i = 0; i < count; ++i) {
+            detail::Runtime rt;
+            std::memcpy(&rt, saved_runtimes + i * sizeof(rt), sizeof(rt));
+            detail::StateIndex next = detail::kNoState, previous = detail::kNoState;
+            if (head.has_next) std::memcpy(&next, requests + i * sizeof(next), sizeof(next));
+            if (head.has_previous)
+                std::memcpy(&previous, requests + ((head.has_next ? count : 0) + i) * sizeof(previous),
+                            sizeof(previous));
+            detail::CheckRuntime(layout, rt, next, previous, true, &Table::Fail);
+            for (std::size_t k = 0; k < layout.item_count; ++k)
+                if (layout.items[k].role != detail::ItemRole::Object)
+                    detail::CheckItem(layout, layout.items[k], data + i * data_stride + layout.items[k].offset,
+                                      &Table::Fail);
+            unstarted += (rt.flags & detail::kStarted) == 0;
+        }
         if (count != 0) std::memcpy(runtimes.data(), saved_runtimes, count * sizeof(detail::Runtime));
         if (head.has_next && count != 0) std::memcpy(next_states.data(), requests, count * sizeof(detail::StateIndex));
         if (head.has_previous && count != 0)
@@ -77,7 +86,7 @@ void Crowd<Manager>::RestoreAll(const Snapshot& snapshot) {
         if (data_stride != 0 && count != 0) std::memcpy(state_data, data, count * data_stride);
     } else {
         detail::SnapshotCursor check = cursor;
-        for (std::size_t i = 0; i < count; ++i) detail::CheckCharacter(check, layout, &Table::Fail);
+        for (std::size_t i = 0; i < count; ++i) detail::CheckCharacter(check, layout, true, &Table::Fail);
         for (std::size_t i = 0; i < count; ++i) ReadOne(cursor, layout, i);
         unstarted = 0;
         for (const detail::Runtime& rt : runtimes) unstarted += !(rt.flags & detail::kStarted);
@@ -113,7 +122,7 @@ void Crowd<Manager>::RestoreOne(std::size_t i, const Snapshot& snapshot) {
     detail::SnapshotCursor cursor = detail::OpenSnapshot(detail::SnapshotAccess::Bytes(snapshot), layout,
                                                          detail::SnapshotKind::Character, 1, &Table::Fail);
     detail::SnapshotCursor check = cursor;
-    detail::CheckCharacter(check, layout, &Table::Fail);
+    detail::CheckCharacter(check, layout, true, &Table::Fail);
     const bool was_started = runtimes[i].flags & detail::kStarted;
     ReadOne(cursor, layout, i);
     const bool started = runtimes[i].flags & detail::kStarted;

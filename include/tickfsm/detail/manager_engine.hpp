@@ -228,7 +228,7 @@ struct ManagerEngine {
         if (!ValidState(layout, head[0]))
             MachineTable::Fail(MessageText(Message::RestoreGlobalOutOfRange, head[0], layout.names.size()));
         SnapshotCursor check = cursor;
-        CheckCharacter(check, layout, &MachineTable::Fail);
+        CheckCharacter(check, layout, false, &MachineTable::Fail);
         if (!table.items.empty()) Storage::SyncData(seat, table);
         Runtime rt;
         StateIndex next = kNoState, previous = kNoState;

@@ -12,10 +12,16 @@
 #include "../list.hpp"
 #include "../snapshot.hpp"
 #include "runtime.hpp"
+#include "tree.hpp"
 
 namespace tickfsm::detail {
 
 struct DataItem;
+
+/// What a DataItem is to a snapshot's checks: a state's or an action's
+/// object, or one of the machine's own records, whose every field Restore
+/// checks before use.
+enum class ItemRole : std::uint8_t { Object, Composite, Lane, History, Stack };
 
 /// What a snapshot of one kind of machine holds per character, from its table.
 struct SnapshotLayout {
@@ -24,6 +30,10 @@ struct SnapshotLayout {
     std::size_t item_count = 0;
     std::uint32_t data_size = 0;
     std::uint64_t fingerprint = 0;
+    std::span<const TreeNode> tree;       // which state holds which
+    std::span<const std::uint8_t> slow;   // per state: 1 if its tick runs on the general path
+    std::uint32_t stack_capacity = 0;     // the push stack's N (0: none)
+    float dt = 0;                         // the fixed delta time
 };
 
 /// What a snapshot says it holds.
@@ -71,9 +81,22 @@ SnapshotCursor OpenSnapshot(std::span<const std::byte> bytes, const SnapshotLayo
                             std::uint32_t count, void (*fail)(std::string_view));
 /// Takes `size` raw bytes from the payload (a ConfigError if it has fewer).
 const std::byte* TakeBytes(SnapshotCursor& cursor, std::size_t size, void (*fail)(std::string_view));
-/// Checks one character's record (state ids in range, data lengths) and
-/// moves past it, changing nothing.
-void CheckCharacter(SnapshotCursor& cursor, const SnapshotLayout& layout, void (*fail)(std::string_view));
+/// Checks one character's record (its Runtime and the machine's own records
+/// with CheckRuntime and CheckItem, data lengths) and moves past it,
+/// changing nothing; `crowd`: a crowd's character, whose flags must send a
+/// state that runs on the general path there (kSlow).
+void CheckCharacter(SnapshotCursor& cursor, const SnapshotLayout& layout, bool crowd,
+                    void (*fail)(std::string_view));
+/// Checks a character's Runtime, NextState request and previous state read
+/// from a snapshot: state ids in range, flags Save writes, a started
+/// character's state a leaf of the machine's own lane (`crowd`: see CheckCharacter).
+void CheckRuntime(const SnapshotLayout& layout, const Runtime& rt, StateIndex next, StateIndex previous,
+                  bool crowd, void (*fail)(std::string_view));
+/// Checks one of the machine's own records read from a snapshot (`bytes`,
+/// `item.size` of them, not aligned): a region's Runtime, a history slot, the
+/// push stack. A state's or an action's object passes.
+void CheckItem(const SnapshotLayout& layout, const DataItem& item, const std::byte* bytes,
+               void (*fail)(std::string_view));
 /// Reads one character's record, checked before by CheckCharacter: its data
 /// is copied or loaded into the objects at `data`.
 void ReadCharacter(SnapshotCursor& cursor, const SnapshotLayout& layout, Runtime& rt, StateIndex& next,

@@ -87,6 +87,8 @@ struct DataItem {
     std::uint32_t offset = 0;
     std::uint32_t size = 0;
     Kept kept = Kept::Bytes;
+    ItemRole role = ItemRole::Object;
+    TreeIndex node = kNoNode; // ItemRole::Lane: its region; ItemRole::History: its composite
     std::string_view type; // its class, for messages
     void (*construct)(void* at, const void* prototype) = nullptr;
     void (*relocate)(void* dst, void* src) = nullptr;
@@ -220,6 +222,7 @@ struct Table {
     std::uint32_t stack_capacity = 0;     // N; 0 without SetPushCapacity
     std::uint32_t data_size = 0;
     std::uint32_t data_align = 1;
+    List<std::uint8_t> slow_states;       // set by Finalize: 1 where a state's tick runs on the general path
     std::uint64_t fingerprint = 0;        // set by Finalize: what a snapshot of this configuration carries
     Text character;                       // the kind, as a ConfigError names it ("StateManager<Hero, Input>")
     bool finalized = false;
@@ -348,6 +351,10 @@ struct Table {
         layout.item_count = items.size();
         layout.data_size = data_size;
         layout.fingerprint = fingerprint;
+        layout.tree = tree;
+        layout.slow = slow_states;
+        layout.stack_capacity = stack_capacity;
+        layout.dt = dt;
         return layout;
     }
 

@@ -66,6 +66,7 @@ struct HistorySlot {
 struct Buried {
     std::uint32_t ticks = 0;
     TreeIndex leaf = kNoNode;
+    std::uint16_t padding = 0; // written, so that a snapshot's bytes are the same in every run
 };
 /// Per character, with SetPushCapacity<N>(): the states buried by pushes, the last on top.
 template <std::size_t N>
