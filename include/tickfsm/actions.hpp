@@ -2,6 +2,7 @@
 // Ready-made state actions, in the spirit of Playmaker's: attach them to a
 // state with `From<S>().Do<tickfsm::TimedWait>(2.0f, Done)`.
 
+#include <cstdint>
 #include <cstdio>
 #include <string_view>
 #include <utility>
@@ -19,18 +20,18 @@ namespace tickfsm {
 struct TimedWait {
     float seconds = 0;
     Event event;
-    bool sent = false;
+    std::uint8_t sent = 0; // not bool: a snapshot's bytes restore it, and any byte value is a valid one
 
     TimedWait(float wait_seconds, const Event& done) : seconds(wait_seconds), event(done) {}
 
     template <class C, class A>
     void OnEnter(C&, const A&) {
-        sent = false;
+        sent = 0;
     }
     template <class C, class A>
     void OnUpdate(C&, const A&, Machine<C, A>& machine) {
-        if (sent || static_cast<float>(machine.TimeInState()) < seconds) return; // as a condition sees it
-        sent = true; // once: an event nothing handles is not sent again each tick
+        if (sent != 0 || static_cast<float>(machine.TimeInState()) < seconds) return; // as a condition sees it
+        sent = 1; // once: an event nothing handles is not sent again each tick
         machine.SendEvent(event);
     }
 };
@@ -42,25 +43,26 @@ template <class Condition>
 struct SendEventWhen {
     Condition condition;
     Event event;
-    bool sent = false;
+    std::uint8_t sent = 0;
 
     SendEventWhen(Condition when, const Event& what) : condition(std::move(when)), event(what) {}
 
-    /// Nothing to save: its fields are configuration, copied from Do<>()'s arguments.
-    void Save(SnapshotWriter&) const {}
-    /// Nothing to load (see Save).
-    void Load(SnapshotReader&) {}
+    /// Saves whether it has sent in this visit; the condition and the event
+    /// are configuration, copied from Do<>()'s arguments.
+    void Save(SnapshotWriter& out) const { out.Write(sent); }
+    /// Loads what Save wrote.
+    void Load(SnapshotReader& in) { sent = in.Read<std::uint8_t>(); }
 
     template <class C, class A>
     void OnEnter(C&, const A&) {
-        sent = false;
+        sent = 0;
     }
     template <class C, class A>
     void OnUpdate(C& controller, const A& action, Machine<C, A>& machine) {
-        if (sent || !detail::CallCondition(condition, static_cast<const C&>(controller), action,
-                                           static_cast<float>(machine.TimeInState())))
+        if (sent != 0 || !detail::CallCondition(condition, static_cast<const C&>(controller), action,
+                                                static_cast<float>(machine.TimeInState())))
             return;
-        sent = true;
+        sent = 1;
         machine.SendEvent(event);
     }
 };

@@ -590,6 +590,41 @@ TEST_CASE("A machine with the library's own actions saves and restores", "[snaps
 }
 
 namespace {
+struct HeardUnhandled : tickfsm::Observer {
+    int count = 0;
+    void OnUnhandledEvent(std::string_view, std::string_view, const tickfsm::Event&) override { ++count; }
+};
+inline constexpr tickfsm::Event kPing{"Ping"}; // nothing handles it
+void AddPingers(tickfsm::StateManager<Fighter, Pad>& m) {
+    m.SetInitialState<Waiting>()
+        .Do<tickfsm::TimedWait>(0.02f, kPing)
+        .Do<tickfsm::SendEventWhen<std::function<bool(const Fighter&)>>>(
+            std::function<bool(const Fighter&)>([](const Fighter& c) { return c.hit; }), kPing);
+}
+} // namespace
+
+TEST_CASE("TimedWait's and SendEventWhen's once per visit survives a restore", "[snapshot][action]") {
+    Fighter f;
+    f.hit = true;
+    tickfsm::StateManager<Fighter, Pad> m(f);
+    AddPingers(m);
+    HeardUnhandled heard;
+    m.SetObserver(&heard);
+    for (int i = 0; i < 3; ++i) m.Perform({});
+    REQUIRE(heard.count == 2); // each sent once
+    const tickfsm::Snapshot sent = m.Save();
+    Fighter g;
+    g.hit = true;
+    tickfsm::StateManager<Fighter, Pad> n(g);
+    AddPingers(n);
+    HeardUnhandled again;
+    n.SetObserver(&again);
+    n.Restore(sent);
+    for (int i = 0; i < 3; ++i) n.Perform({});
+    CHECK(again.count == 0); // restored as having sent
+}
+
+namespace {
 struct Lazy {
     int a = 1, b = 2;
     void Save(tickfsm::SnapshotWriter& w) const {

@@ -279,7 +279,7 @@ struct StaticCore {
     using Indices = std::make_index_sequence<kStateCount>;
     using Storage = typename StaticStorageOf<Indices, States>::type;
     static constexpr bool kHasData = []<class... S>(TypeList<S...>) {
-        return (!std::is_empty_v<S> || ...);
+        return (!kStateless<S> || ...); // see kStateless: an effectful constructor runs per character
     }(States{});
 
     template <class S>
