@@ -348,6 +348,19 @@ public:
         State<Battery>();
     }
 };
+
+/// Runs `m` to Stunned pushed over Alive, with a global state, a region moved
+/// (history) and the previous state kept: every part a record holds.
+void PushStunned(Whole& m, Fighter& f) {
+    m.SetGlobalState<Battery>();
+    f.jump = true;
+    m.Perform({});
+    m.Perform({});
+    f.hp = 40;
+    m.Perform({});
+    f.hit = true;
+    m.Perform({}); // Stunned pushed over Alive
+}
 } // namespace
 
 TEST_CASE("A state with data a snapshot cannot keep is a ConfigError naming it", "[snapshot][config_error]") {
@@ -363,14 +376,7 @@ TEST_CASE("A snapshot keeps regions, history, the push stack, the global state a
           "[snapshot][regions][push]") {
     Fighter f;
     Whole m(f);
-    m.SetGlobalState<Battery>();
-    f.jump = true;
-    m.Perform({});
-    m.Perform({});
-    f.hp = 40;
-    m.Perform({});
-    f.hit = true;
-    m.Perform({}); // Stunned pushed over Alive
+    PushStunned(m, f);
     REQUIRE(m.ActivePath() == "Stunned");
     REQUIRE(m.BuriedCount() == 1);
     const tickfsm::Snapshot snapshot = m.Save();
@@ -445,14 +451,7 @@ TEST_CASE("A forged snapshot sealed again is refused by Restore or restores a ma
     // Restore did not check crashed the next tick (under ASan, read past an array).
     Fighter f;
     Whole m(f);
-    m.SetGlobalState<Battery>();
-    f.jump = true;
-    m.Perform({});
-    m.Perform({});
-    f.hp = 40;
-    m.Perform({});
-    f.hit = true;
-    m.Perform({}); // Stunned pushed over Alive
+    PushStunned(m, f);
     REQUIRE(m.BuriedCount() == 1);
     const int refused = ForgeEachByte(m.Save(), [](const tickfsm::Snapshot& snapshot) {
         Fighter g;

@@ -234,9 +234,10 @@ struct StaticPathStep<C, A, TypeList<St...>, Tree, TypeList<Levels...>> {
     }
     /// The tick of a composite left current by an enter hook that threw (see
     /// StaticEnterGuard): its path's transitions and Performs, as a leaf's.
-    /// Out of line, so that the cases of leaves stay as they were.
+    /// Compiled in place as a leaf's step is: a call taking the action by
+    /// reference would keep it in memory on every tick's path.
     template <class Storage>
-    [[gnu::cold, gnu::noinline]] static void RunComposite(C& c, const A& a, Runtime& rt, float dt, Storage& d,
+    [[gnu::always_inline]] static void RunComposite(C& c, const A& a, Runtime& rt, float dt, Storage& d,
                                                           std::uint32_t* bases) {
         RunLevels(std::make_index_sequence<kDepth>{}, c, a, rt, dt, d, bases);
     }
