@@ -289,7 +289,9 @@ SnapshotCursor OpenSnapshot(std::span<const std::byte> bytes, const SnapshotLayo
         fail(Format("Restore(): the snapshot's machine has {} states and this one {}", states, layout.names.size()));
     if (data_size != layout.data_size)
         fail(Format("Restore(): the states' data differs: {} bytes per character in the snapshot, {} here (a "
-                    "state's or an action's class changed)",
+                    "state's or an action's class changed, or the configuration's SetPushCapacity<N>(), "
+                    "SetHistory, SetRegions or SetSubstates); a snapshot restores only into the configuration "
+                    "that saved it",
                     data_size, layout.data_size));
     if (Get<std::uint64_t>(base + kFingerprintAt) != layout.fingerprint)
         fail("Restore(): the snapshot comes from another configuration of this machine: its transitions, nesting, "

@@ -372,6 +372,25 @@ TEST_CASE("A state with data a snapshot cannot keep is a ConfigError naming it",
                                                 "snapshot hooks; give it void Save(tickfsm::SnapshotWriter&) const"));
 }
 
+TEST_CASE("A snapshot of a machine with another push capacity is refused, naming what can differ",
+          "[snapshot][config_error][push]") {
+    Fighter f;
+    const auto configure = [](tickfsm::StateManager<Fighter, Pad>& m) {
+        m.SetInitialState<Alive>().Push<Stunned>([](const Fighter& c) { return c.hit; });
+        m.From<Stunned>().Pop([](const Fighter& c) { return !c.hit; });
+    };
+    tickfsm::StateManager<Fighter, Pad> one(f);
+    one.SetPushCapacity<1>();
+    configure(one);
+    one.Perform({});
+    tickfsm::StateManager<Fighter, Pad> two(f);
+    two.SetPushCapacity<2>();
+    configure(two);
+    two.Perform({});
+    CHECK_THROWS_WITH(two.Restore(one.Save()), Catch::Contains("the states' data differs") &&
+                                                    Catch::Contains("SetPushCapacity<N>()"));
+}
+
 TEST_CASE("A snapshot keeps regions, history, the push stack, the global state and the previous state",
           "[snapshot][regions][push]") {
     Fighter f;
