@@ -305,6 +305,8 @@ std::string CrowdText(CrowdMistake mistake, const CrowdFacts& f) {
     case CrowdMistake::NoCharacter:
         return Format("Crowd<{}>::{}({}): no character {}: the crowd has {} characters", f.manager, f.name, f.i,
                       f.i, f.a);
+    case CrowdMistake::SnapshotRefused:
+        return Format("Crowd<{}>::{}", f.manager, f.what);
     }
     return "Crowd: an unknown mistake";
 }

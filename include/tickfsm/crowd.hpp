@@ -396,6 +396,11 @@ private:
         detail::FailCrowd(mistake, facts);
     }
 
+    /// A snapshot's refusal (`what`: "Restore(): ..."), named as this crowd's.
+    [[noreturn, gnu::cold, gnu::noinline]] static void FailSnapshot(std::string_view what) {
+        Fail(detail::CrowdMistake::SnapshotRefused, {.what = what});
+    }
+
     /// `api`(i[, what]) refused during TickAll, from a hook, a condition or make_action.
     [[noreturn, gnu::cold, gnu::noinline]] static void FailInsideTickAll(const char* api, std::size_t i,
                                                                         std::string_view what) {

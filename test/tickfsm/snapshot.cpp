@@ -303,7 +303,8 @@ TEST_CASE("A snapshot of another configuration is a ConfigError naming what diff
 
     tickfsm::Crowd<FighterStateManager> crowd(2);
     CHECK_THROWS_WITH(crowd.Restore(snapshot),
-                      Catch::Contains("the snapshot is of a StateManager, and this is a whole Crowd"));
+                      Catch::Contains("Crowd<FighterStateManager>::Restore(): the snapshot is of a StateManager, "
+                                      "and this is a whole Crowd"));
 }
 
 namespace {

@@ -14,7 +14,7 @@ template <class Manager>
 void Crowd<Manager>::SaveAll(Snapshot& snapshot) const {
     CheckNotTicking("Save");
     const detail::SnapshotLayout layout = table->Layout();
-    detail::CheckSavable(layout, &Table::Fail);
+    detail::CheckSavable(layout, &FailSnapshot);
     List<std::byte>& out = detail::SnapshotAccess::Bytes(snapshot);
     const std::size_t count = runtimes.size();
     detail::BeginSnapshot(out, layout, detail::SnapshotKind::Crowd, static_cast<std::uint32_t>(count));
@@ -40,19 +40,19 @@ void Crowd<Manager>::RestoreAll(const Snapshot& snapshot) {
     const std::size_t count = runtimes.size();
     detail::SnapshotCursor cursor =
         detail::OpenSnapshot(detail::SnapshotAccess::Bytes(snapshot), layout, detail::SnapshotKind::Crowd,
-                             static_cast<std::uint32_t>(count), &Table::Fail);
+                             static_cast<std::uint32_t>(count), &FailSnapshot);
     SnapshotHead head;
-    std::memcpy(&head, detail::TakeBytes(cursor, sizeof(head), &Table::Fail), sizeof(head));
+    std::memcpy(&head, detail::TakeBytes(cursor, sizeof(head), &FailSnapshot), sizeof(head));
     if (head.bulk != Bulk() || head.has_next != !next_states.empty() || head.has_previous != !previous_states.empty() ||
         head.stride != data_stride)
-        Table::Fail(detail::MessageText(detail::Message::RestoreCrowdLayout));
+        FailSnapshot(detail::MessageText(detail::Message::RestoreCrowdLayout));
     // Everything is checked before anything changes.
     std::size_t unstarted = 0;
     if (head.bulk) {
         const std::size_t ids = count * ((head.has_next ? 1 : 0) + (head.has_previous ? 1 : 0));
-        const std::byte* saved_runtimes = detail::TakeBytes(cursor, count * sizeof(detail::Runtime), &Table::Fail);
-        const std::byte* requests = detail::TakeBytes(cursor, ids * sizeof(detail::StateIndex), &Table::Fail);
-        const std::byte* data = detail::TakeBytes(cursor, count * data_stride, &Table::Fail);
+        const std::byte* saved_runtimes = detail::TakeBytes(cursor, count * sizeof(detail::Runtime), &FailSnapshot);
+        const std::byte* requests = detail::TakeBytes(cursor, ids * sizeof(detail::StateIndex), &FailSnapshot);
+        const std::byte* data = detail::TakeBytes(cursor, count * data_stride, &FailSnapshot);
         // Every field is checked before use: the checksum finds corruption, not forgery.
         const std::size_t states = layout.names.size();
         std::size_t bad = 0;
@@ -61,7 +61,7 @@ void Crowd<Manager>::RestoreAll(const Snapshot& snapshot) {
             std::memcpy(&id, requests + i * sizeof(id), sizeof(id));
             bad += id >= states && id != detail::kNoState;
         }
-        if (bad != 0) Table::Fail(detail::MessageText(detail::Message::RestoreStateOutOfRange));
+        if (bad != 0) FailSnapshot(detail::MessageText(detail::Message::RestoreStateOutOfRange));
         unstarted = 0;
         for (std::size_t i = 0; i < count; ++i) {
             detail::Runtime rt;
@@ -71,11 +71,11 @@ void Crowd<Manager>::RestoreAll(const Snapshot& snapshot) {
             if (head.has_previous)
                 std::memcpy(&previous, requests + ((head.has_next ? count : 0) + i) * sizeof(previous),
                             sizeof(previous));
-            detail::CheckRuntime(layout, rt, next, previous, true, &Table::Fail);
+            detail::CheckRuntime(layout, rt, next, previous, true, &FailSnapshot);
             for (std::size_t k = 0; k < layout.item_count; ++k)
                 if (layout.items[k].role != detail::ItemRole::Object)
                     detail::CheckItem(layout, layout.items[k], data + i * data_stride + layout.items[k].offset,
-                                      &Table::Fail);
+                                      &FailSnapshot);
             unstarted += (rt.flags & detail::kStarted) == 0;
         }
         if (count != 0) std::memcpy(runtimes.data(), saved_runtimes, count * sizeof(detail::Runtime));
@@ -86,7 +86,7 @@ void Crowd<Manager>::RestoreAll(const Snapshot& snapshot) {
         if (data_stride != 0 && count != 0) std::memcpy(state_data, data, count * data_stride);
     } else {
         detail::SnapshotCursor check = cursor;
-        for (std::size_t i = 0; i < count; ++i) detail::CheckCharacter(check, layout, true, &Table::Fail);
+        for (std::size_t i = 0; i < count; ++i) detail::CheckCharacter(check, layout, true, &FailSnapshot);
         for (std::size_t i = 0; i < count; ++i) ReadOne(cursor, layout, i);
         unstarted = 0;
         for (const detail::Runtime& rt : runtimes) unstarted += !(rt.flags & detail::kStarted);
@@ -107,7 +107,7 @@ void Crowd<Manager>::SaveOne(std::size_t i, Snapshot& snapshot) const {
     CheckIndex(i, "Save");
     CheckNotTicking("Save");
     const detail::SnapshotLayout layout = table->Layout();
-    detail::CheckSavable(layout, &Table::Fail);
+    detail::CheckSavable(layout, &FailSnapshot);
     List<std::byte>& out = detail::SnapshotAccess::Bytes(snapshot);
     detail::BeginSnapshot(out, layout, detail::SnapshotKind::Character, 1);
     detail::WriteCharacter(out, layout, runtimes[i], NextOf(i), PreviousOf(i), state_data + i * data_stride);
@@ -120,9 +120,9 @@ void Crowd<Manager>::RestoreOne(std::size_t i, const Snapshot& snapshot) {
     CheckNotTicking("Restore");
     const detail::SnapshotLayout layout = table->Layout();
     detail::SnapshotCursor cursor = detail::OpenSnapshot(detail::SnapshotAccess::Bytes(snapshot), layout,
-                                                         detail::SnapshotKind::Character, 1, &Table::Fail);
+                                                         detail::SnapshotKind::Character, 1, &FailSnapshot);
     detail::SnapshotCursor check = cursor;
-    detail::CheckCharacter(check, layout, true, &Table::Fail);
+    detail::CheckCharacter(check, layout, true, &FailSnapshot);
     const bool was_started = runtimes[i].flags & detail::kStarted;
     ReadOne(cursor, layout, i);
     const bool started = runtimes[i].flags & detail::kStarted;

@@ -178,6 +178,7 @@ enum class CrowdMistake : std::uint8_t {
     RevertNoPreviousState, // RevertToPreviousState(i) without KeepPreviousState()
     NotAState,             // State<name>(): not a state of the kind
     NoCharacter,           // `name`(i) with i >= a, the crowd's size
+    SnapshotRefused,       // Save or Restore refused: `what` says why ("Restore(): ...")
 };
 /// What a crowd's message names (see CrowdMistake).
 struct CrowdFacts {
