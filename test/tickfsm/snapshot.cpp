@@ -583,24 +583,23 @@ TEST_CASE("A machine with the library's own actions saves and restores", "[snaps
     static_assert(std::is_trivially_copyable_v<tickfsm::TimedWait>, "kept as bytes");
     std::string log;
     const std::string label = "awake"; // a lambda that holds a string is not trivially copyable
+    const auto configure = [&](tickfsm::StateManager<Fighter, Pad>& machine) {
+        machine.SetInitialState<Waiting>().On(kWake).To<Woken>();
+        machine.From<Waiting>()
+            .Do<tickfsm::LogLine>("waiting", log)
+            .Do<tickfsm::TimedWait>(1.0f, kWake)
+            .Do<tickfsm::SendEventWhen<std::function<bool(const Fighter&)>>>(
+                std::function<bool(const Fighter&)>([label](const Fighter& c) { return c.hit && !label.empty(); }),
+                kWake);
+    };
     Fighter f;
     tickfsm::StateManager<Fighter, Pad> m(f);
-    m.SetInitialState<Waiting>().On(kWake).To<Woken>();
-    m.From<Waiting>()
-        .Do<tickfsm::LogLine>("waiting", log)
-        .Do<tickfsm::TimedWait>(1.0f, kWake)
-        .Do<tickfsm::SendEventWhen<std::function<bool(const Fighter&)>>>(
-            std::function<bool(const Fighter&)>([label](const Fighter& c) { return c.hit && !label.empty(); }), kWake);
+    configure(m);
     m.Perform({});
     const tickfsm::Snapshot snapshot = m.Save();
     Fighter g;
     tickfsm::StateManager<Fighter, Pad> n(g);
-    n.SetInitialState<Waiting>().On(kWake).To<Woken>();
-    n.From<Waiting>()
-        .Do<tickfsm::LogLine>("waiting", log)
-        .Do<tickfsm::TimedWait>(1.0f, kWake)
-        .Do<tickfsm::SendEventWhen<std::function<bool(const Fighter&)>>>(
-            std::function<bool(const Fighter&)>([label](const Fighter& c) { return c.hit && !label.empty(); }), kWake);
+    configure(n);
     n.Restore(snapshot);
     CHECK(n.CurrentStateName() == "Waiting");
     g.hit = true;
