@@ -194,8 +194,9 @@ struct StaticPathStep<C, A, TypeList<St...>, Tree, TypeList<Levels...>> {
     template <class Move, class Storage>
     [[gnu::always_inline]] static void Fire(C& c, const A& a, Runtime& rt, Storage& d, std::uint32_t* bases) {
         ExitAll(typename Move::Exits{}, c, a, d);
-        // A composite left current (see RunComposite) keeps none of its own
-        // ticks when it enters its substates, as in a StateManager.
+        // A composite left current by an enter hook that threw (see
+        // StaticEnterGuard) keeps none of its own ticks when it enters its
+        // substates, as in a StateManager.
         KeepBases(std::make_index_sequence<(Move::kStart < kDepth ? Move::kStart : kDepth - 1)>{}, bases, rt.ticks);
         rt.state = LeafOf(typename Move::EnteredPath{});
         rt.ticks = 0;
@@ -227,18 +228,13 @@ struct StaticPathStep<C, A, TypeList<St...>, Tree, TypeList<Levels...>> {
         const std::uint32_t ticks = CountTick(rt.ticks);
         if (!(TryLevel<J>(Levels{}, c, a, rt, d, bases, dt, ticks) || ...)) PerformAll(Path{}, c, a, d);
     }
+    /// The tick of this path's last state: a leaf, or a composite left
+    /// current by an enter hook that threw (see StaticEnterGuard). Compiled in
+    /// place: a call taking the action by reference would keep it in memory
+    /// on every tick's path.
     template <class Storage>
     [[gnu::always_inline]] static void Run(C& c, const A& a, Runtime& rt, float dt, Storage& d,
                                            std::uint32_t* bases) {
-        RunLevels(std::make_index_sequence<kDepth>{}, c, a, rt, dt, d, bases);
-    }
-    /// The tick of a composite left current by an enter hook that threw (see
-    /// StaticEnterGuard): its path's transitions and Performs, as a leaf's.
-    /// Compiled in place as a leaf's step is: a call taking the action by
-    /// reference would keep it in memory on every tick's path.
-    template <class Storage>
-    [[gnu::always_inline]] static void RunComposite(C& c, const A& a, Runtime& rt, float dt, Storage& d,
-                                                          std::uint32_t* bases) {
         RunLevels(std::make_index_sequence<kDepth>{}, c, a, rt, dt, d, bases);
     }
 };
@@ -376,9 +372,7 @@ struct StaticCore {
 #define TICKFSM_DETAIL_STATE_CASE(k)                                                                           \
     case k:                                                                                                   \
         if constexpr (Base + (k) < kStateCount) {                                                            \
-            if constexpr (!kStaticComposite<StateAt<Base + (k)>, Tree>)                                        \
-                return (StepAt<Base + (k)>::Run(c, a, rt, dt, d, bases), true);                               \
-            else return (StepAt<Base + (k)>::RunComposite(c, a, rt, dt, d, bases), true);                    \
+            return (StepAt<Base + (k)>::Run(c, a, rt, dt, d, bases), true);                                  \
         } else {                                                                                              \
             return false;                                                                                     \
         }
