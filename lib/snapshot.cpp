@@ -121,9 +121,10 @@ Text SnapshotReader::ReadString() {
 }
 
 void SnapshotReader::Overrun(std::size_t size) const {
-    detail::ReportConfigError(detail::Format("tickfsm: Restore(): the Load of {} reads {} bytes more than its Save "
-                                             "wrote ({} left); read what Save wrote, in the same order",
-                                             name, size, bytes.size() - at));
+    fail(detail::Format("Restore(): the Load of {} reads {} bytes more than its Save wrote ({} left); read what "
+                        "Save wrote, in the same order",
+                        name, size, bytes.size() - at));
+    std::abort(); // fail throws or aborts
 }
 
 std::uint64_t Snapshot::Fingerprint() const noexcept {
@@ -418,7 +419,7 @@ void CheckCharacter(SnapshotCursor& cursor, const SnapshotLayout& layout, bool c
 }
 
 void ReadCharacter(SnapshotCursor& cursor, const SnapshotLayout& layout, Runtime& rt, StateIndex& next,
-                   StateIndex& previous, std::byte* data) {
+                   StateIndex& previous, std::byte* data, void (*fail)(std::string_view)) {
     const std::byte* head = cursor.at;
     rt.state = Get<StateIndex>(head);
     rt.flags = Get<std::uint16_t>(head + 2);
@@ -435,12 +436,12 @@ void ReadCharacter(SnapshotCursor& cursor, const SnapshotLayout& layout, Runtime
         }
         const auto length = Get<std::uint32_t>(cursor.at);
         cursor.at += sizeof(std::uint32_t);
-        SnapshotReader reader = SnapshotAccess::Reader(std::span<const std::byte>(cursor.at, length), item.type);
+        SnapshotReader reader = SnapshotAccess::Reader(std::span<const std::byte>(cursor.at, length), item.type, fail);
         item.load(data + item.offset, reader);
         if (reader.Left() != 0)
-            ReportConfigError(Format("tickfsm: Restore(): the Load of {} reads {} bytes fewer than its Save wrote; "
-                                     "read what Save wrote, in the same order",
-                                     item.type, reader.Left()));
+            fail(Format("Restore(): the Load of {} reads {} bytes fewer than its Save wrote; read what Save "
+                        "wrote, in the same order",
+                        item.type, reader.Left()));
         cursor.at += length;
     }
 }

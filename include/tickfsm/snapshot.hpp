@@ -98,11 +98,13 @@ public:
 
 private:
     friend struct detail::SnapshotAccess;
-    SnapshotReader(std::span<const std::byte> from, std::string_view owner) noexcept : bytes(from), name(owner) {}
+    SnapshotReader(std::span<const std::byte> from, std::string_view owner, void (*refuse)(std::string_view)) noexcept
+        : bytes(from), name(owner), fail(refuse) {}
     [[noreturn]] void Overrun(std::size_t size) const;
     std::span<const std::byte> bytes;
     std::size_t at = 0;
-    std::string_view name; // the state or action whose Load reads
+    std::string_view name;              // the state or action whose Load reads
+    void (*fail)(std::string_view);     // the restoring machine's or crowd's refusal, which names it
 };
 
 namespace detail {

@@ -659,21 +659,41 @@ struct Greedy {
         a += r.Read<int>(); // reads what Save never wrote
     }
 };
+class LazyStateManager : public tickfsm::StateManager<Fighter, Pad> {
+public:
+    explicit LazyStateManager(Fighter& f) : StateManager(f) { SetInitialState<Lazy>(); }
+};
+class GreedyStateManager : public tickfsm::StateManager<Fighter, Pad> {
+public:
+    explicit GreedyStateManager(Fighter& f) : StateManager(f) { SetInitialState<Greedy>(); }
+};
 } // namespace
 
-TEST_CASE("A Load that reads less or more than its Save wrote is a ConfigError naming the state",
+TEST_CASE("A Load that reads less or more than its Save wrote is a ConfigError naming the machine and the state",
           "[snapshot][config_error]") {
     Fighter f;
     tickfsm::StateManager<Fighter, Pad> lazy(f);
     lazy.SetInitialState<Lazy>();
     lazy.Perform({});
     CHECK_THROWS_WITH(lazy.Restore(lazy.Save()),
-                      Catch::Contains("Restore(): the Load of Lazy reads 4 bytes fewer than its Save wrote"));
+                      Catch::Contains("StateManager<Fighter, Pad>: Restore(): the Load of Lazy reads 4 bytes fewer "
+                                      "than its Save wrote"));
     tickfsm::StateManager<Fighter, Pad> greedy(f);
     greedy.SetInitialState<Greedy>();
     greedy.Perform({});
     CHECK_THROWS_WITH(greedy.Restore(greedy.Save()),
-                      Catch::Contains("Restore(): the Load of Greedy reads 4 bytes more than its Save wrote"));
+                      Catch::Contains("StateManager<Fighter, Pad>: Restore(): the Load of Greedy reads 4 bytes more "
+                                      "than its Save wrote"));
+
+    std::vector<Fighter> fighters(2);
+    tickfsm::Crowd<LazyStateManager> lazy_crowd(2);
+    lazy_crowd.Perform(0, fighters[0], {});
+    CHECK_THROWS_WITH(lazy_crowd.Restore(lazy_crowd.Save()),
+                      Catch::Contains("Crowd<LazyStateManager>::Restore(): the Load of Lazy reads 4 bytes fewer"));
+    tickfsm::Crowd<GreedyStateManager> greedy_crowd(2);
+    greedy_crowd.Perform(1, fighters[1], {});
+    CHECK_THROWS_WITH(greedy_crowd.Restore(1, greedy_crowd.Save(1)),
+                      Catch::Contains("Crowd<GreedyStateManager>::Restore(): the Load of Greedy reads 4 bytes more"));
 }
 
 TEST_CASE("A snapshot restored into a machine of another fixed_dt is a ConfigError naming both rates",

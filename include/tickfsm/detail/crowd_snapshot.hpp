@@ -97,7 +97,8 @@ void Crowd<Manager>::RestoreAll(const Snapshot& snapshot) {
 template <class Manager>
 void Crowd<Manager>::ReadOne(detail::SnapshotCursor& cursor, const detail::SnapshotLayout& layout, std::size_t i) {
     detail::StateIndex next = detail::kNoState, previous = detail::kNoState;
-    detail::ReadCharacter(cursor, layout, runtimes[i], next, previous, state_data + i * data_stride);
+    detail::ReadCharacter(cursor, layout, runtimes[i], next, previous, state_data + i * data_stride,
+                          &FailSnapshot);
     if (!next_states.empty()) next_states[i] = next;
     if (!previous_states.empty()) previous_states[i] = previous;
 }

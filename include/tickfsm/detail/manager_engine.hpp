@@ -232,7 +232,8 @@ struct ManagerEngine {
         if (!table.items.empty()) Storage::SyncData(seat, table);
         Runtime rt;
         StateIndex next = kNoState, previous = kNoState;
-        ReadCharacter(cursor, layout, rt, next, previous, table.items.empty() ? nullptr : Storage::Data(seat));
+        ReadCharacter(cursor, layout, rt, next, previous, table.items.empty() ? nullptr : Storage::Data(seat),
+                      &MachineTable::Fail);
         if (Storage::BlockIf(seat) || next != kNoState || previous != kNoState || head[0] != kNoState) {
             typename Storage::Block* block = Storage::BlockOf(seat);
             block->next = next;

@@ -98,9 +98,10 @@ void CheckRuntime(const SnapshotLayout& layout, const Runtime& rt, StateIndex ne
 void CheckItem(const SnapshotLayout& layout, const DataItem& item, const std::byte* bytes,
                void (*fail)(std::string_view));
 /// Reads one character's record, checked before by CheckCharacter: its data
-/// is copied or loaded into the objects at `data`.
+/// is copied or loaded into the objects at `data`. A Load hook that reads
+/// more or less than its Save wrote is refused through `fail`.
 void ReadCharacter(SnapshotCursor& cursor, const SnapshotLayout& layout, Runtime& rt, StateIndex& next,
-                   StateIndex& previous, std::byte* data);
+                   StateIndex& previous, std::byte* data, void (*fail)(std::string_view));
 /// Whether a state id read from a snapshot names a state of `layout` (or none).
 inline bool ValidState(const SnapshotLayout& layout, StateIndex id) noexcept {
     return id == kNoState || id < layout.names.size();
@@ -110,8 +111,9 @@ struct SnapshotAccess {
     static List<std::byte>& Bytes(Snapshot& s) noexcept { return s.bytes; }
     static const List<std::byte>& Bytes(const Snapshot& s) noexcept { return s.bytes; }
     static SnapshotWriter Writer(List<std::byte>& out) noexcept { return SnapshotWriter(out); }
-    static SnapshotReader Reader(std::span<const std::byte> from, std::string_view owner) noexcept {
-        return SnapshotReader(from, owner);
+    static SnapshotReader Reader(std::span<const std::byte> from, std::string_view owner,
+                                 void (*fail)(std::string_view)) noexcept {
+        return SnapshotReader(from, owner, fail);
     }
 };
 
