@@ -145,10 +145,23 @@ enum class Direct : std::uint8_t {
     Force,    // skips the gates; re-enters if already in the state
 };
 
+/// The state a direct change to `to` leaves: the current leaf of the lane
+/// that makes it (a region's, for a state in an active region; else the
+/// machine's own leaf).
+template <class C, class A>
+StateIndex DirectFrom(const TickContext<C, A>& ctx, StateIndex to) {
+    if (!ctx.table->parallel) return ctx.rt->state;
+    const StateIndex region = RegionOf(ctx.table->tree, to);
+    if (region == kNoState) return ctx.main->state;
+    if (!ctx.table->Active(ctx.main->state, ctx.table->tree[region].owner, ctx.data)) return ctx.rt->state;
+    const StateIndex leaf = LaneOf(ctx.table->tree[region], ctx.data).state;
+    return leaf != kNoState ? leaf : ctx.rt->state; // not entered yet: the change is refused on its way in
+}
+
 /// Whether a direct change from the current state to `to` may happen now.
 template <class C, class A>
 bool DirectAllowed(const TickContext<C, A>& ctx, StateIndex to, Direct how) {
-    const StateIndex from = ctx.rt->state;
+    const StateIndex from = DirectFrom(ctx, to);
     if (how == Direct::Try && ctx.table->Active(ctx.main->state, to, ctx.data)) return false; // already in it
 
     if (how == Direct::Force || ctx.table->Allowed(from, to, *ctx.controller, ctx.data)) return true;

@@ -736,6 +736,63 @@ TEST_CASE("A direct change to a state of an active region is made in that region
 }
 
 namespace {
+struct Guarded {
+    bool locked = true;
+    std::vector<std::string> asked;
+};
+struct Poised { // a region's leaf that refuses to be left while locked
+    bool CanExitState(const Guarded& g, const tickfsm::StateRef& to) const {
+        const_cast<Guarded&>(g).asked.push_back(std::string("exit Poised to ") + std::string(to.Name()));
+        return !g.locked;
+    }
+};
+struct Strike {
+    bool CanEnterState(const Guarded& g, const tickfsm::StateRef& from) const {
+        const_cast<Guarded&>(g).asked.push_back(std::string("enter Strike from ") + std::string(from.Name()));
+        return true;
+    }
+};
+struct Fighter2 {};
+struct Feet {};
+struct Hands {};
+struct Planted {};
+struct Moving {};
+class Duelist : public tickfsm::StateManager<Guarded, Pad> {
+public:
+    explicit Duelist(Guarded& g) : StateManager(g) {
+        SetInitialState<Fighter2>();
+        SetRegions<Fighter2, Feet, Hands>();
+        SetSubstates<Feet, Planted, Moving>();
+        SetSubstates<Hands, Poised, Strike>();
+    }
+};
+} // namespace
+
+TEST_CASE("A direct change into a region asks that region's leaf and the target, not the parallel state",
+          "[regions][direct][gates]") {
+    Guarded g;
+    Duelist m(g);
+    m.Perform({});
+    CHECK_FALSE(m.TrySetState<Strike>());
+    CHECK(m.ActivePath() == "Fighter2/{Feet/Planted, Hands/Poised}");
+    CHECK(g.asked == std::vector<std::string>{"exit Poised to Strike"});
+    g.asked.clear();
+    tickfsm::InputBuffer buffer(m);
+    CHECK_FALSE(buffer.Buffer<Strike>(1.0f));
+    m.Perform({});
+    CHECK(m.IsIn<Poised>());
+    g.locked = false;
+    g.asked.clear();
+    m.Perform({});
+    buffer.Update();
+    CHECK_FALSE(buffer.IsBuffering());
+    CHECK(m.ActivePath() == "Fighter2/{Feet/Planted, Hands/Strike}");
+    CHECK(g.asked == std::vector<std::string>{"exit Poised to Strike", "enter Strike from Poised"});
+    CHECK(m.TrySetState<Moving>()); // the other region's leaf has no gate
+    CHECK(m.ActivePath() == "Fighter2/{Feet/Moving, Hands/Strike}");
+}
+
+namespace {
 inline constexpr tickfsm::Event kFlee{"flee"};
 struct Alarm { // a global state's hook and the parallel state's send to the regions
     void Perform(Body& b, const Pad&, tickfsm::Machine<Body, Pad>& m) {
