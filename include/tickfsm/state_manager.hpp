@@ -513,7 +513,8 @@ public:
     /// Dry run: the state the next Perform would move to, or an id that is not
     /// Valid() if it would stay, without calling any hook. Before the first
     /// Perform it tries the initial state's transitions as if it had just
-    /// been entered.
+    /// been entered. A pass-through state on the way is passed through, as
+    /// Perform does: the answer is where the tick ends.
     StateId WouldTransition(const Action& action) const;
 
     /// Dry run of SendEvent(event): whether FromAny() or an active state has a
@@ -626,6 +627,10 @@ private:
     MachineTable* CurrentTable() const noexcept { return ManagerStorage::TableOf(machine_seat); }
     /// The table for this machine's configuration so far, built or found on first need.
     const MachineTable& ResolvedTable() const { return ManagerStorage::Resolved(machine_seat); }
+    /// WouldTransition's target `to` (from `from`), followed on through the
+    /// pass-through states the next Perform would pass.
+    detail::StateIndex PassedThrough(const MachineTable& table, detail::StateIndex from, detail::StateIndex to,
+                                     const Action& action) const;
     /// Close the configuration: the table is resolved, complete and final.
     void CloseConfiguration() { ManagerConfig::Freeze(machine_seat); }
     /// A change outside any tick that the step does not show: the next tick finds the step again.

@@ -609,6 +609,7 @@ TEST_CASE("A pass-through state routes the machine on in the tick that enters it
     m.Perform({});
     Take(hero);
     hero.enemy = true;
+    CHECK(m.WouldTransition({}) == m.IdOf<Attack>()); // the dry run passes through Combat too
     m.Perform({});
     CHECK(Take(hero) == std::vector<std::string>{"exit Idle", "enter Combat", "exit Combat", "enter Attack", "Attack"});
     CHECK(m.IsIn<Attack>());
@@ -633,8 +634,37 @@ TEST_CASE("A pass-through state whose transitions hold none stays and performs",
     m.Perform({});
     Take(hero);
     hero.enemy = true;
+    CHECK(m.WouldTransition({}) == m.IdOf<Combat>());
     m.Perform({});
     CHECK(Take(hero) == std::vector<std::string>{"exit Idle", "enter Combat", "Combat"});
+}
+
+TEST_CASE("The dry run passes through a pass-through substate entered by its parent, and through FromAny",
+          "[pass_through][nested]") {
+    struct Dazed {};
+    struct Router : tickfsm::StateManager<Hero, Pad> {
+        explicit Router(Hero& h) : StateManager(h) {
+            SetSubstates<Combat, Block, Attack>(); // Block, the initial substate, routes on
+            SetPassThrough<Block>();
+            FromAny().To<Dazed>([](const Hero& c) { return c.swing && !c.guard; });
+            SetInitialState<Idle>().To<Combat>([](const Hero& c) { return c.enemy; });
+            From<Block>().To<Attack>([](const Hero& c) { return !c.guard; });
+            From<Dazed>();
+        }
+    };
+    Hero hero;
+    Router m(hero);
+    m.Perform({});
+    hero.enemy = true;
+    CHECK(m.WouldTransition({}) == m.IdOf<Attack>());
+    hero.guard = true;
+    CHECK(m.WouldTransition({}) == m.IdOf<Combat>()); // Block holds: the machine stays in Combat/Block
+    hero.guard = false;
+    hero.swing = true;
+    CHECK(m.WouldTransition({}) == m.IdOf<Dazed>()); // FromAny() is tried first, before Idle's own
+    hero.swing = false;
+    m.Perform({});
+    CHECK(m.IsIn<Attack>());
 }
 
 TEST_CASE("A pass-through loop is a ConfigError naming the states", "[pass_through][config_error]") {

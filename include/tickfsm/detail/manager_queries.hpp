@@ -160,6 +160,31 @@ inline StateId StateManager<Controller, Action>::WouldTransition(const Action& a
         if (buried == 0) return StateId{};
         to = detail::BuriedEntries(MachineStateData(), table.stack)[buried - 1].leaf;
     }
+    if (table.passing) to = PassedThrough(table, from, to, action);
     return StateId{to};
+}
+
+template <class Controller, class Action>
+detail::StateIndex StateManager<Controller, Action>::PassedThrough(const MachineTable& table, detail::StateIndex from,
+                                                                   detail::StateIndex to, const Action& action) const {
+    // As Perform does after a change: a pass-through state entered has its
+    // transitions tried again at once, from its time 0. A loop, which Perform
+    // refuses with a ConfigError, ends the dry run after kMaxDepth states.
+    for (std::size_t passed = 0; passed < detail::kMaxDepth; ++passed) {
+        detail::StateIndex leaf = to;
+        if (table.nested) {
+            detail::TreeIndex path[detail::kMaxDepth];
+            const std::size_t n = detail::EntryPath(table.tree, detail::ChangeBase(table.tree, from, to), to,
+                                                    MachineStateData(), path);
+            leaf = path[n - 1];
+        }
+        if (!table.meta[leaf].pass_through) return to;
+        const auto fired = table.ProbePath(leaf, 0, detail::EraseController(*bound_controller),
+                                           detail::EraseAction(action), MachineStateData(), false, false);
+        if (fired.to == detail::kNoState) return to;
+        from = leaf;
+        to = fired.to;
+    }
+    return to;
 }
 } // namespace tickfsm
