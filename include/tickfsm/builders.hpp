@@ -527,15 +527,47 @@ public:
     template <class F>
     DelegateBuilder& OnExit(F&& f) { Check("OnExit"); Set(hooks->exit, std::forward<F>(f)); return *this; }
     template <class F>
-    DelegateBuilder& CanEnter(F&& f) { Check("CanEnter"); SetGate(hooks->can_enter, std::forward<F>(f)); return *this; }
+    DelegateBuilder& CanEnter(F&& f) {
+        Check("CanEnter");
+        SetGate(hooks->can_enter, std::forward<F>(f));
+        Gates(true, false);
+        return *this;
+    }
     template <class F>
-    DelegateBuilder& CanExit(F&& f) { Check("CanExit"); SetGate(hooks->can_exit, std::forward<F>(f)); return *this; }
+    DelegateBuilder& CanExit(F&& f) {
+        Check("CanExit");
+        SetGate(hooks->can_exit, std::forward<F>(f));
+        Gates(false, true);
+        return *this;
+    }
 
 private:
     friend class StateManager<Controller, Action>;
     using Hooks = detail::DelegateHooks<Controller, Action>;
-    DelegateBuilder(detail::Shared<Hooks> shared, StateManager<Controller, Action>& owner) noexcept
-        : hooks(std::move(shared)), manager(&owner) {}
+    using Meta = detail::StateMeta<detail::AnyController, detail::AnyAction>;
+    DelegateBuilder(detail::Shared<Hooks> shared, StateManager<Controller, Action>& owner, detail::StateIndex id)
+        : hooks(std::move(shared)), manager(&owner), state(id) {
+        // A delegate state's class has both gates; the table counts a gate
+        // only once CanEnter or CanExit gives one, so that a state without
+        // them is not "gated" to validation, pictures and the fast paths.
+        detail::ManagerStorage<Controller, Action>::ApplyPrivately(manager->machine_seat, [&](auto& table) {
+            Meta& meta = table.meta[state];
+            can_enter = meta.can_enter;
+            can_exit = meta.can_exit;
+            meta.can_enter = nullptr;
+            meta.can_exit = nullptr;
+        });
+    }
+
+    /// Counts the gate just given in the table.
+    void Gates(bool enter, bool exit) {
+        detail::ManagerStorage<Controller, Action>::ApplyPrivately(manager->machine_seat, [&](auto& table) {
+            Meta& meta = table.meta[state];
+            if (enter) meta.can_enter = can_enter;
+            if (exit) meta.can_exit = can_exit;
+            table.finalized = false;
+        });
+    }
 
     void Check(const char* hook) const {
         detail::ManagerConfig<Controller, Action>::CheckConfigurable(
@@ -571,6 +603,9 @@ private:
 
     detail::Shared<Hooks> hooks;
     StateManager<Controller, Action>* manager;
+    detail::StateIndex state;
+    decltype(Meta::can_enter) can_enter = nullptr;
+    decltype(Meta::can_exit) can_exit = nullptr;
 };
 
 } // namespace tickfsm

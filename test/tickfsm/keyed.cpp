@@ -111,6 +111,35 @@ TEST_CASE("A delegate state can be registered under a type tag", "[delegate]") {
     CHECK(c.log == std::vector<std::string>{"stars"});
 }
 
+TEST_CASE("A delegate state counts as gated only for the gates it is given", "[delegate][gates][validate]") {
+    struct Flinch {};
+    struct Guarded {};
+    struct Run {};
+    Creature c;
+    tickfsm::StateManager<Creature, Buttons> m(c);
+    m.AddDelegateState<Flinch>().OnEnter([](Creature& cr, const Buttons&) { cr.log.push_back("flinch"); });
+    m.AddDelegateState<Guarded>().CanExit([](const Creature&, const tickfsm::StateRef&) { return false; });
+    m.SetInitialState<Idle>().To<Flinch>([](const Creature&, const Buttons& b) { return b.attack; });
+    m.From<Flinch>().To<Run>().To<Idle>(); // Run always holds and no gate can refuse: Idle is never tried
+    m.From<Run>().To<Guarded>();
+    m.From<Guarded>().To<Idle>();
+    const tickfsm::Description d = m.Describe();
+    for (const tickfsm::StateInfo& s : d.states) {
+        if (s.name == "Flinch") CHECK((!s.can_enter && !s.can_exit));
+        if (s.name == "Guarded") CHECK((!s.can_enter && s.can_exit));
+    }
+    bool never_tried = false;
+    for (const tickfsm::Finding& f : m.Validate())
+        never_tried = never_tried || (f.kind == tickfsm::FindingKind::NeverTried && f.message.find("Flinch") != tickfsm::Text::npos);
+    CHECK(never_tried);
+    m.Perform({.attack = true});
+    m.Perform({});
+    m.Perform({});
+    CHECK(m.IsIn<Guarded>());
+    m.Perform({});
+    CHECK(m.IsIn<Guarded>()); // its CanExit refuses
+}
+
 TEST_CASE("An unknown key and a key registered twice are ConfigErrors", "[keyed][error]") {
     using Catch::Matchers::Contains;
     Creature c;

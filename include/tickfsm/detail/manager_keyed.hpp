@@ -47,7 +47,8 @@ inline DelegateBuilder<Controller, Action> StateManager<Controller, Action>::Add
         detail::DelegateState<Controller, Action>{hooks});
     ManagerConfig::template AddKeyed<detail::DelegateState<Controller, Action>, true>(machine_seat, key,
                                                                                      std::move(prototype));
-    return DelegateBuilder<Controller, Action>(std::move(hooks), *this);
+    return DelegateBuilder<Controller, Action>(
+        std::move(hooks), *this, CurrentTable()->FindKey(detail::TypeKey<K>(), static_cast<std::uint64_t>(key)));
 }
 
 template <class Controller, class Action>
@@ -66,7 +67,7 @@ inline DelegateBuilder<Controller, Action> StateManager<Controller, Action>::Add
         table.template Add<detail::DelegateState<Controller, Action>, true>(detail::TypeKey<Tag>(),
                                                                             detail::TypeName<Tag>(), prototype);
     });
-    return DelegateBuilder<Controller, Action>(std::move(hooks), *this);
+    return DelegateBuilder<Controller, Action>(std::move(hooks), *this, CurrentTable()->Find(detail::TypeKey<Tag>()));
 }
 
 template <class Controller, class Action>
