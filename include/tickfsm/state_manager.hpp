@@ -564,7 +564,8 @@ private:
         if (!detail::PositiveFinite(timeout_seconds))
             MachineTable::Fail(
                 detail::MessageText(detail::Message::BufferTimeoutInvalid, table.NameOf(id), timeout_seconds));
-        return {id, detail::TicksFor(timeout_seconds, table.dt), IsStarted() && IsActive(id)};
+        const bool inside = IsStarted() && IsActive(id);
+        return {id, detail::TicksFor(timeout_seconds, table.dt), inside ? TicksInState(StateId{id}) : 0, inside};
     }
     template <class K>
     detail::BufferedRequest BufferRequestByKey(K key, float timeout_seconds) const {
@@ -573,10 +574,17 @@ private:
     }
     /// A buffered request is met once the machine is in its state after being
     /// out of it since the request, by the request's own TrySetState or any
-    /// other way (a transition got there first).
+    /// other way (a transition got there first, or left and entered it again:
+    /// its time went back).
     template <class A = Action>
     bool TryBufferedRequest(detail::BufferedRequest& request) {
-        if (IsStarted() && IsActive(request.state)) return !request.inside;
+        if (IsStarted() && IsActive(request.state)) {
+            if (!request.inside) return true;
+            const std::uint32_t now = TicksInState(StateId{request.state});
+            if (now < request.seen) return true;
+            request.seen = now;
+            return false;
+        }
         request.inside = false;
         return MakeChangeTo<A>(request.state, detail::Direct::Try, "InputBuffer", detail::Prepare{});
     }

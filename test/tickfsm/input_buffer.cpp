@@ -206,3 +206,34 @@ TEST_CASE("A buffered request for the current state waits for it to be left and 
     CHECK(m.IsIn<Attack>());
     CHECK(m.State<Attack>().combo == 2);
 }
+
+TEST_CASE("A buffered request for the current state is met by a transition that leaves and enters it again",
+          "[buffer]") {
+    struct Combo : tickfsm::StateManager<Fighter, Pad> {
+        explicit Combo(Fighter& f, const bool& again) : StateManager(f, 0.1f) {
+            SetInitialState<Idle>().To<Attack>([](const Fighter& fighter) { return !fighter.swinging; });
+            From<Attack>().ForceTo<Attack>([&again] { return again; }); // the combo re-enters the swing
+        }
+    };
+    Fighter f;
+    bool again = false;
+    Combo m(f, again);
+    Outcomes outcomes;
+    m.SetObserver(&outcomes, "fighter");
+    tickfsm::InputBuffer buffer(m);
+    m.Perform({});
+    m.Perform({});
+    REQUIRE(m.IsIn<Attack>());
+    REQUIRE(m.TicksInState() == 1);
+    CHECK_FALSE(buffer.Buffer<Attack>(1.0f)); // pressed during the swing: waits for it to be left
+    m.Perform({});
+    buffer.Update();
+    CHECK(buffer.IsBuffering()); // still the same swing
+    again = true;
+    m.Perform({}); // Attack -> Attack: left and entered again
+    again = false;
+    buffer.Update();
+    CHECK_FALSE(buffer.IsBuffering());
+    CHECK(outcomes.seen == std::vector<std::string>{"Attack entered"});
+    CHECK(m.State<Attack>().combo == 2); // entered by the first swing and the combo, not once more by the buffer
+}

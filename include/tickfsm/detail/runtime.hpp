@@ -166,7 +166,8 @@ struct Target {
 struct BufferedRequest {
     StateIndex state = kNoState;
     std::uint32_t ticks_left = 0;
-    bool inside = false; // the machine has been in `state` since the request: it waits for it to be left
+    std::uint32_t seen = 0; // while `inside`: the state's ticks when last looked at; fewer later means re-entered
+    bool inside = false;    // the machine has been in `state` since the request: it waits for it to be left
 };
 
 /// A state without data whose constructor and destructor do nothing: never
