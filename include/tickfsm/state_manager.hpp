@@ -170,6 +170,9 @@ public:
     bool RevertToPreviousState(bool force = false) {
         if (!ResolvedTable().keep_previous)
             MachineTable::Fail(detail::MessageText(detail::Message::RevertNeedsPreviousState));
+        if (InsideOwnTick()) // refused whether or not there is a state to go back to
+            MachineTable::Fail(detail::MessageText(detail::Message::ChangeInsideHook, "RevertToPreviousState",
+                                                   ManagerEngine::CurrentName(machine_seat)));
         const detail::StateIndex previous = PreviousState().Id().value;
         if (previous == detail::kNoState) return false;
         return MakeChangeTo<A>(previous, force ? detail::Direct::Force : detail::Direct::Try,

@@ -217,3 +217,20 @@ TEST_CASE("A direct change into the global state before the first tick leaves th
     CHECK(m.IsIn<Stand>());
     CHECK(r.log == std::vector<std::string>{"enter Stand", "enter Battery", "Battery", "Stand"});
 }
+
+TEST_CASE("RevertToPreviousState on the machine from inside its own hook is refused even with nothing to go back to",
+          "[previous][config_error]") {
+    struct Pilot {
+        tickfsm::StateManager<Pilot, int>* machine = nullptr;
+    };
+    struct Cruise {
+        void Perform(Pilot& p, const int&) { p.machine->RevertToPreviousState(); }
+    };
+    Pilot p;
+    tickfsm::StateManager<Pilot, int> m(p);
+    p.machine = &m;
+    m.KeepPreviousState();
+    m.SetInitialState<Cruise>();
+    CHECK_THROWS_WITH(m.Perform(0), Catch::Contains("RevertToPreviousState() called on the machine from inside one of "
+                                                    "its hooks or conditions (state Cruise)"));
+}
