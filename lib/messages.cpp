@@ -28,6 +28,8 @@ std::string_view TextOf(Message id) {
         return "From<{}>().On<{}>()";
     case Message::FromDoCall:
         return "From<{}>().Do<{}>()";
+    case Message::ActionArguments:
+        return "From<{}>().Do<{}>(...): {}";
     case Message::KeyEnumName:
         return "{}::{}";
     case Message::KeyEnumValue:

@@ -24,6 +24,13 @@ struct TimedWait {
 
     TimedWait(float wait_seconds, const Event& done) : seconds(wait_seconds), event(done) {}
 
+    /// Why Do<TimedWait>() refuses these arguments (empty when it does not):
+    /// a wait that is negative or not finite would send the event at once.
+    std::string_view ArgumentProblem() const noexcept {
+        return seconds >= 0.0f && seconds <= 3.4e38f ? std::string_view{}
+                                                     : "the wait must be a finite number of seconds, 0 or more";
+    }
+
     template <class C, class A>
     void OnEnter(C&, const A&) {
         sent = 0;

@@ -3,6 +3,7 @@
 #include <catch2/catch.hpp>
 
 #include <algorithm>
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -133,6 +134,20 @@ TEST_CASE("TimedWait sends its event once the state has lasted that long", "[act
     m.Perform({}); // 0.75
     CHECK(m.IsIn<A>());
     m.Perform({}); // 1.0: sent
+    CHECK(m.IsIn<B>());
+}
+
+TEST_CASE("TimedWait refuses a wait that is negative or not finite, naming the machine and the state",
+          "[action][ready][config_error]") {
+    Hero h;
+    tickfsm::StateManager<Hero, Pad> m(h, 0.25f);
+    auto a = m.SetInitialState<A>();
+    for (const float wait : {-1.0f, std::numeric_limits<float>::quiet_NaN(), std::numeric_limits<float>::infinity()})
+        CHECK_THROWS_WITH(m.From<A>().Do<tickfsm::TimedWait>(wait, Go),
+                          Catch::Contains("StateManager<Hero, Pad>: From<A>().Do<TimedWait>(...): the wait "
+                                          "must be a finite number of seconds, 0 or more"));
+    std::move(a).Do<tickfsm::TimedWait>(0.0f, Go).On(Go).To<B>(); // no wait: the first update sends
+    m.Perform({});
     CHECK(m.IsIn<B>());
 }
 

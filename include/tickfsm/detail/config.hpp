@@ -184,6 +184,12 @@ template <class C, class A, class X>
 [[TICKFSM_DETAIL_COLD]] void ApplyDoAt(KindTable<C, A>& table, StateIndex id, detail::Shared<const X> prototype) {
     static_assert(CheckAction<X, C, A>());
     static_assert(alignof(X) <= 64, "tickfsm: a state action aligned to more than 64 bytes is not supported");
+    if constexpr (requires(const X& x) {
+                      requires std::is_convertible_v<decltype(x.ArgumentProblem()), std::string_view>;
+                  }) {
+        if (const std::string_view problem = prototype->ArgumentProblem(); !problem.empty())
+            table.Fail(MessageText(Message::ActionArguments, table.NameOf(id), TypeName<X>(), problem));
+    }
     ReserveOneMore(table.items);
     ReserveOneMore(table.meta[id].actions);
     ActionSlot<AnyController, AnyAction> action;

@@ -54,6 +54,7 @@ enum class Message : std::uint8_t {
     FromOnToCall,
     FromOnTypedCall,
     FromDoCall,
+    ActionArguments,
     KeyEnumName,
     KeyEnumValue,
     KeyValue,
