@@ -29,6 +29,7 @@ std::string VFormat(std::string_view format, std::initializer_list<MessageArg> a
 Text EventText(const Event& event) {
     if (!event.is_enum) return event.name;
     if (!event.enumerator.empty()) return fmt::format("{}::{}", event.name, event.enumerator);
+    if (event.value_is_unsigned) return fmt::format("{}({})", event.name, static_cast<std::uint64_t>(event.value));
     return fmt::format("{}({})", event.name, event.value);
 }
 

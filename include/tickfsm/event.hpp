@@ -30,9 +30,10 @@ inline constexpr std::uint64_t kEnumEventSeed = Fnv1a(RawTypeName<E>(), Fnv1a("e
 struct Event {
     std::uint64_t key = 0;   // what is compared when the event is sent
     std::string_view name;   // the string, or the enum's type name
-    std::int64_t value = 0;  // the enum's value (enum events only)
+    std::int64_t value = 0;  // the enum's value (enum events only); its bits, for an unsigned underlying type
     std::string_view enumerator; // the enumerator's name, where the enum names that value
     bool is_enum = false;
+    bool value_is_unsigned = false; // the enum's underlying type is unsigned: read `value` as std::uint64_t
 
     constexpr Event() noexcept = default;
 
@@ -48,7 +49,8 @@ struct Event {
           name(detail::TypeName<E>()),
           value(static_cast<std::int64_t>(e)),
           enumerator(detail::EnumName(e)),
-          is_enum(true) {}
+          is_enum(true),
+          value_is_unsigned(std::is_unsigned_v<std::underlying_type_t<E>>) {}
 
     friend constexpr bool operator==(const Event& a, const Event& b) noexcept { return a.key == b.key; }
 };
