@@ -21,6 +21,7 @@ std::string VFormat(std::string_view format, std::initializer_list<MessageArg> a
         case MessageArg::Kind::Signed: store.push_back(arg.signed_value); break;
         case MessageArg::Kind::Unsigned: store.push_back(arg.unsigned_value); break;
         case MessageArg::Kind::Real: store.push_back(arg.real_value); break;
+        case MessageArg::Kind::Float: store.push_back(arg.float_value); break;
         }
     }
     return fmt::vformat(fmt::string_view(format.data(), format.size()), store);
