@@ -152,6 +152,13 @@ std::string_view TextOf(Message id) {
         return "a second state named {}: states are told apart by name (ActivePath, pictures, snapshots, the "
                "testing kit); rename one of the two classes (or keys) named {}, or give one a `static constexpr "
                "std::string_view Name`";
+    case Message::StateNameEmpty:
+        return "state {}: its Name is empty; CurrentStateName(), ActivePath(), pictures and snapshots show a "
+               "state by its name, and an empty one reads as no state: give {} a Name that is not empty";
+    case Message::StateNameSeparator:
+        return "state {}: its Name \"{}\" holds '{}', which ActivePath() puts between states ('/') and around "
+               "a parallel state's regions ('{{', ',', '}}': \"Alive/{{Legs/Run, Arms/Aim}}\"), so the path "
+               "would read as other states: give {} a Name without / {{ }} or ,";
     case Message::TooManyStates:
         return "cannot add state {}: a machine holds at most {} states";
     case Message::StateManagerName:

@@ -685,3 +685,58 @@ TEST_CASE("FromAny() after the first Perform is refused as FromAny(), not as Fro
     REQUIRE_THROWS_WITH(m.FromAny(), Contains("FromAny(): the transition table is frozen once the machine starts") &&
                                          !Contains("From<FromAny()>"));
 }
+
+namespace {
+struct Unnamed {
+    static constexpr std::string_view Name = "";
+};
+struct Slashed {
+    static constexpr std::string_view Name = "Alive/Run";
+};
+struct Braced {
+    static constexpr std::string_view Name = "Legs{";
+};
+struct Listed {
+    static constexpr std::string_view Name = "Legs, Arms";
+};
+template <class A, class B>
+struct Pair {};
+} // namespace
+
+TEST_CASE("A state Name that is empty or holds a separator of ActivePath is refused where two names clash",
+          "[error][names]") {
+    Knight k;
+    {
+        Manager m(k);
+        m.SetInitialState<Patrol>().To<Unnamed>();
+        REQUIRE_THROWS_WITH(m.Perform(0), Contains("StateManager<Knight, int>") &&
+                                              Contains("state Unnamed: its Name is empty") &&
+                                              Contains("give Unnamed a Name that is not empty"));
+        CHECK_FALSE(m.IsStarted());
+    }
+    {
+        Manager m(k);
+        m.SetInitialState<Patrol>().To<Slashed>();
+        REQUIRE_THROWS_WITH(m.Perform(0), Contains("state Slashed: its Name \"Alive/Run\" holds '/'") &&
+                                              Contains("give Slashed a Name without"));
+    }
+    {
+        Manager m(k);
+        m.SetInitialState<Braced>();
+        REQUIRE_THROWS_WITH(m.Perform(0), Contains("state Braced: its Name \"Legs{\" holds '{'"));
+    }
+    {
+        Manager m(k);
+        m.SetInitialState<Listed>();
+        REQUIRE_THROWS_WITH(m.StateCount(), Contains("state Listed: its Name \"Legs, Arms\" holds ','"));
+    }
+    {
+        // A class name holds commas and braces only inside its template arguments: not separators.
+        Manager m(k);
+        m.SetInitialState<Pair<Patrol, Guard>>();
+        m.Perform(0);
+        const std::string name(m.CurrentStateName()); // "Pair<{anonymous}::Patrol, {anonymous}::Guard>" in g++
+        CHECK(name.rfind("Pair<", 0) == 0);
+        CHECK(name.find(", ") != std::string::npos);
+    }
+}

@@ -110,6 +110,8 @@ enum class Message : std::uint8_t {
     DeclareEventCall,
     TooManyStates,
     StateNameTwice,
+    StateNameEmpty,
+    StateNameSeparator,
     StateManagerName,
     EnsembleAddTwice,
     EnsembleMailboxFull,
