@@ -59,6 +59,13 @@ namespace detail {
 /// The Event a typed event (a value of class E) is reported as: named after E.
 template <class E>
 constexpr Event TypedEvent() noexcept {
+    // A std::string would otherwise be taken for a payload class, and a name
+    // made at run time would be sent as an event no named transition takes.
+    static_assert(!std::is_convertible_v<const E&, std::string_view>,
+                  "tickfsm: a string sent or awaited as an event: an event is a name known while compiling "
+                  "(SendEvent(\"Jump\"), tickfsm::Event{\"Jump\"}), a value of your enum, or a value of a class "
+                  "of yours; for an event chosen at run time, map the string to a value of your event enum and "
+                  "send that, and to carry text, wrap it in a class of your own");
     Event event;
     event.key = Fnv1a(TypeName<E>(), Fnv1a("type "));
     event.name = TypeName<E>();
