@@ -22,6 +22,16 @@ namespace tickfsm::detail {
 
 TICKFSM_DETAIL_ENGINE_TEMPLATES(template);
 
+namespace {
+
+/// The call that gave `state` its transitions, as messages name it:
+/// "From<Walk>()", or "FromAny()" for the any-state pseudo-state.
+std::string FromCall(std::string_view state) {
+    return state == Any::Name ? std::string(Any::Name) : Format("From<{}>()", state);
+}
+
+} // namespace
+
 void AppendTarget(List<Target>& targets, List<std::uint8_t>& forced, Target to, bool skip_gates) {
     targets.push_back(to);
     forced.push_back(skip_gates ? 1 : 0);
@@ -68,9 +78,9 @@ void CheckChainToExtend(const ErasedTable& table, const void* from_key, std::siz
     const StateIndex from = table.Find(from_key);
     if (from == kNoState || chain >= table.meta[from].chains.size() ||
         table.meta[from].chains[chain]->type != expected) [[unlikely]]
-        table.Fail(Format("From<{}>().To<{}>(): this builder was used already; chain each To<...>() on the "
+        table.Fail(Format("{}.To<{}>(): this builder was used already; chain each To<...>() on the "
                           "builder the previous To returned",
-                          from_name(), to_name()));
+                          FromCall(from_name()), to_name()));
 }
 
 ChainPtr<AnyController, AnyAction>& ChainToExtend(ErasedTable& table, const void* from_key, std::size_t chain,
@@ -82,9 +92,9 @@ ChainPtr<AnyController, AnyAction>& ChainToExtend(ErasedTable& table, const void
 
 void CheckStackFor(const ErasedTable& table, std::string_view (*from_name)() noexcept, std::uint8_t kind) {
     if (table.stack_capacity == 0)
-        table.Fail(Format("From<{}>().{}(): this machine has no push stack; call SetPushCapacity<N>() before "
+        table.Fail(Format("{}.{}(): this machine has no push stack; call SetPushCapacity<N>() before "
                           "configuring pushes and pops",
-                          from_name(), kind == kKindPush ? "Push" : "Pop"));
+                          FromCall(from_name()), kind == kKindPush ? "Push" : "Pop"));
 }
 
 void ReplaceChain(ErasedTable& table, StateIndex from, std::size_t chain, ChainBase<AnyController, AnyAction>* fresh,
@@ -122,7 +132,7 @@ StepNode* Advance(Seat& seat, const StepRecord& step, Registry& registry) {
 
 StepNode* BeginChain(Seat& seat, const ChainCall& call, const KindCode& kind) {
     if (seat.rt.flags & kFrozen) [[unlikely]]
-        FailFrozen(Format(call.initial ? "SetInitialState<{}>()" : "From<{}>()", call.state()), kind);
+        FailFrozen(call.initial ? Format("SetInitialState<{}>()", call.state()) : FromCall(call.state()), kind);
     const StepNode* node = SeatStorage::BlockOf(seat)->node;
     if (!node) return nullptr;
     if (call.initial && !node->initial.empty())
@@ -140,11 +150,11 @@ StepNode* BeginChain(Seat& seat, const ChainCall& call, const KindCode& kind) {
 const void* BeginEdge(Seat& seat, const void* token, std::size_t chain, const EdgeCall& call, void (*function)(),
                       const KindCode& kind) {
     if (seat.rt.flags & kFrozen) [[unlikely]]
-        FailFrozen(Format("From<{}>().{}<{}>()", call.from(), call.api, call.to()), kind);
+        FailFrozen(Format("{}.{}<{}>()", FromCall(call.from()), call.api, call.to()), kind);
     if (call.stack && SeatStorage::Resolved(seat, kind.registry()).stack_capacity == 0)
-        FailKind(kind, Format("From<{}>().{}(): this machine has no push stack; call SetPushCapacity<N>() before "
+        FailKind(kind, Format("{}.{}(): this machine has no push stack; call SetPushCapacity<N>() before "
                               "configuring pushes and pops",
-                              call.from(), call.api));
+                              FromCall(call.from()), call.api));
     if (call.replay && SeatStorage::BlockOf(seat)->node && token == SeatStorage::BlockOf(seat)->node) {
         StepRecord step;
         step.key = call.new_chain;

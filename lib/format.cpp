@@ -21,6 +21,7 @@ std::string VFormat(std::string_view format, std::initializer_list<MessageArg> a
         case MessageArg::Kind::Signed: store.push_back(arg.signed_value); break;
         case MessageArg::Kind::Unsigned: store.push_back(arg.unsigned_value); break;
         case MessageArg::Kind::Real: store.push_back(arg.real_value); break;
+        case MessageArg::Kind::Float: store.push_back(arg.float_value); break;
         }
     }
     return fmt::vformat(fmt::string_view(format.data(), format.size()), store);
@@ -29,6 +30,7 @@ std::string VFormat(std::string_view format, std::initializer_list<MessageArg> a
 Text EventText(const Event& event) {
     if (!event.is_enum) return event.name;
     if (!event.enumerator.empty()) return fmt::format("{}::{}", event.name, event.enumerator);
+    if (event.value_is_unsigned) return fmt::format("{}({})", event.name, static_cast<std::uint64_t>(event.value));
     return fmt::format("{}({})", event.name, event.value);
 }
 

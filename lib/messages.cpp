@@ -6,6 +6,7 @@
 #include <cstdlib>
 
 #include <tickfsm/config_error.hpp>
+#include <tickfsm/detail/chain.hpp> // Any
 #include "format_text.hpp"
 
 namespace tickfsm {
@@ -153,6 +154,13 @@ std::string_view TextOf(Message id) {
         return "a second state named {}: states are told apart by name (ActivePath, pictures, snapshots, the "
                "testing kit); rename one of the two classes (or keys) named {}, or give one a `static constexpr "
                "std::string_view Name`";
+    case Message::StateNameEmpty:
+        return "state {}: its Name is empty; CurrentStateName(), ActivePath(), pictures and snapshots show a "
+               "state by its name, and an empty one reads as no state: give {} a Name that is not empty";
+    case Message::StateNameSeparator:
+        return "state {}: its Name \"{}\" holds '{}', which ActivePath() puts between states ('/') and around "
+               "a parallel state's regions ('{{', ',', '}}': \"Alive/{{Legs/Run, Arms/Aim}}\"), so the path "
+               "would read as other states: give {} a Name without / {{ }} or ,";
     case Message::TooManyStates:
         return "cannot add state {}: a machine holds at most {} states";
     case Message::StateManagerName:
@@ -187,7 +195,7 @@ std::string_view TextOf(Message id) {
     case Message::FixedDtInvalid:
         return "fixed_dt must be finite and positive, got {}";
     case Message::BufferTimeoutInvalid:
-        return "InputBuffer::Buffer<{}>(): the time-out must be finite and positive, got {}";
+        return "{}() for state {}: the time-out must be finite and positive, got {}";
     case Message::StateIdOutOfRange:
         return "{}(StateId {}): not a state of this machine, which has {} states";
     case Message::MachineTypes:
@@ -217,14 +225,21 @@ std::string_view TextOf(Message id) {
         return "tickfsm: StaticCrowd{}: {} {}";
     case Message::RevertNeedsPreviousState:
         return "RevertToPreviousState() needs KeepPreviousState() in the machine's configuration";
-    case Message::BufferNotAState:
-        return "InputBuffer::Buffer<T>(): T is not a state of this machine";
     case Message::RestoreCrowdLayout:
         return "Restore(): the snapshot's crowd keeps its characters in another layout";
     case Message::RestoreStateOutOfRange:
         return "Restore(): the snapshot names a state out of range";
     case Message::InitializeInsideHook:
         return "Initialize() called from inside a hook or condition of this machine";
+    case Message::GlobalSetInsideHook:
+        return "SetGlobalState<{}>() called from inside a hook or condition of this machine (state {}); the "
+               "global state is set only from outside the machine's hooks and conditions (a hook's Machine& "
+               "handle has no SetGlobalState): call it between ticks, for instance after Perform returns";
+    case Message::GlobalClearInsideHook:
+        return "ClearGlobalState() called from inside a hook or condition of this machine (state {}); the "
+               "global state is cleared only from outside the machine's hooks and conditions (a hook's "
+               "Machine& handle has no ClearGlobalState): call it between ticks, for instance after Perform "
+               "returns";
     case Message::PreviousNeedsKeep:
         return "PreviousState() needs KeepPreviousState() in the machine's configuration";
     }
@@ -313,9 +328,24 @@ std::string CrowdText(CrowdMistake mistake, const CrowdFacts& f) {
     return "Crowd: an unknown mistake";
 }
 
+/// A call on FromAny()'s builder, whose state argument is the any-state
+/// pseudo-state: "FromAny().On(e).To<T>()" rather than "From<FromAny()>()...".
+std::string_view AnyStateTextOf(Message id) {
+    switch (id) {
+    case Message::FromOnToCall: return "FromAny().On({1}).To<{2}>()";
+    case Message::FromOnTypedCall: return "FromAny().On<{1}>()";
+    case Message::FromDoCall: return "FromAny().Do<{1}>()";
+    default: return {};
+    }
+}
+
 } // namespace
 
-Text VMessageText(Message id, std::initializer_list<MessageArg> args) { return VFormat(TextOf(id), args); }
+Text VMessageText(Message id, std::initializer_list<MessageArg> args) {
+    if (args.size() != 0 && args.begin()->kind == MessageArg::Kind::Text && args.begin()->text == Any::Name)
+        if (const std::string_view any = AnyStateTextOf(id); !any.empty()) return VFormat(any, args);
+    return VFormat(TextOf(id), args);
+}
 
 void AbortWith(std::string_view message) noexcept {
     std::fwrite(message.data(), 1, message.size(), stderr);

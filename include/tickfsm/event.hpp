@@ -30,9 +30,10 @@ inline constexpr std::uint64_t kEnumEventSeed = Fnv1a(RawTypeName<E>(), Fnv1a("e
 struct Event {
     std::uint64_t key = 0;   // what is compared when the event is sent
     std::string_view name;   // the string, or the enum's type name
-    std::int64_t value = 0;  // the enum's value (enum events only)
+    std::int64_t value = 0;  // the enum's value (enum events only); its bits, for an unsigned underlying type
     std::string_view enumerator; // the enumerator's name, where the enum names that value
     bool is_enum = false;
+    bool value_is_unsigned = false; // the enum's underlying type is unsigned: read `value` as std::uint64_t
 
     constexpr Event() noexcept = default;
 
@@ -48,7 +49,8 @@ struct Event {
           name(detail::TypeName<E>()),
           value(static_cast<std::int64_t>(e)),
           enumerator(detail::EnumName(e)),
-          is_enum(true) {}
+          is_enum(true),
+          value_is_unsigned(std::is_unsigned_v<std::underlying_type_t<E>>) {}
 
     friend constexpr bool operator==(const Event& a, const Event& b) noexcept { return a.key == b.key; }
 };
@@ -57,6 +59,13 @@ namespace detail {
 /// The Event a typed event (a value of class E) is reported as: named after E.
 template <class E>
 constexpr Event TypedEvent() noexcept {
+    // A std::string would otherwise be taken for a payload class, and a name
+    // made at run time would be sent as an event no named transition takes.
+    static_assert(!std::is_convertible_v<const E&, std::string_view>,
+                  "tickfsm: a string sent or awaited as an event: an event is a name known while compiling "
+                  "(SendEvent(\"Jump\"), tickfsm::Event{\"Jump\"}), a value of your enum, or a value of a class "
+                  "of yours; for an event chosen at run time, map the string to a value of your event enum and "
+                  "send that, and to carry text, wrap it in a class of your own");
     Event event;
     event.key = Fnv1a(TypeName<E>(), Fnv1a("type "));
     event.name = TypeName<E>();

@@ -27,7 +27,7 @@ public:
     template <class T>
     bool Buffer(float timeout_seconds) {
         if (wanted.state != detail::kNoState) Report(wanted.state, BufferOutcome::Replaced);
-        wanted = machine->BufferRequest(detail::TypeKey<T>(), timeout_seconds);
+        wanted = machine->template BufferRequest<T>("InputBuffer::Buffer", timeout_seconds);
         return TryNow();
     }
 
@@ -36,7 +36,7 @@ public:
         requires StateKey<K>
     bool Buffer(K key, float timeout_seconds) {
         if (wanted.state != detail::kNoState) Report(wanted.state, BufferOutcome::Replaced);
-        wanted = machine->BufferRequestByKey(key, timeout_seconds);
+        wanted = machine->BufferRequestByKey("InputBuffer::Buffer", key, timeout_seconds);
         return TryNow();
     }
 
@@ -96,14 +96,14 @@ public:
     /// of an empty buffer is tried at once; returns whether it was entered now.
     template <class T>
     bool Buffer(float timeout_seconds) {
-        return Push(machine->BufferRequest(detail::TypeKey<T>(), timeout_seconds));
+        return Push(machine->template BufferRequest<T>("InputSequenceBuffer::Buffer", timeout_seconds));
     }
 
     /// Buffer for a keyed state.
     template <class K>
         requires StateKey<K>
     bool Buffer(K key, float timeout_seconds) {
-        return Push(machine->BufferRequestByKey(key, timeout_seconds));
+        return Push(machine->BufferRequestByKey("InputSequenceBuffer::Buffer", key, timeout_seconds));
     }
 
     /// One step; call it once per tick, after the machine's Perform.

@@ -558,22 +558,29 @@ private:
     friend struct detail::TableAccess;
     std::uint32_t& Ticks() noexcept { return machine_seat.rt.ticks; }
 
-    /// A buffered request for the state whose type key is `key`.
-    detail::BufferedRequest BufferRequest(const void* key, float timeout_seconds,
-                                    detail::StateIndex known = detail::kNoState) const {
+    /// A buffered request for state T; `api` names the buffer's call in a refusal.
+    template <class T>
+    detail::BufferedRequest BufferRequest(std::string_view api, float timeout_seconds) const {
+        const detail::StateIndex id = ResolvedTable().Find(detail::TypeKey<T>());
+        if (id == detail::kNoState) {
+            const std::string_view name = detail::StateName<T>();
+            MachineTable::Fail(detail::MessageText(detail::Message::NotAStateOfMachine, api, name, name, name, name));
+        }
+        return BufferRequestOf(api, id, timeout_seconds);
+    }
+    /// A buffered request for the state under `key`.
+    template <class K>
+    detail::BufferedRequest BufferRequestByKey(std::string_view api, K key, float timeout_seconds) const {
+        return BufferRequestOf(api, KeyedIndex(key, api), timeout_seconds);
+    }
+    /// A buffered request for state `id`, a state of this machine.
+    detail::BufferedRequest BufferRequestOf(std::string_view api, detail::StateIndex id, float timeout_seconds) const {
         const MachineTable& table = ResolvedTable();
-        const detail::StateIndex id = known != detail::kNoState ? known : table.Find(key);
-        if (id == detail::kNoState) MachineTable::Fail(detail::MessageText(detail::Message::BufferNotAState));
         if (!detail::PositiveFinite(timeout_seconds))
             MachineTable::Fail(
-                detail::MessageText(detail::Message::BufferTimeoutInvalid, table.NameOf(id), timeout_seconds));
+                detail::MessageText(detail::Message::BufferTimeoutInvalid, api, table.NameOf(id), timeout_seconds));
         const bool inside = IsStarted() && IsActive(id);
         return {id, detail::TicksFor(timeout_seconds, table.dt), inside ? TicksInState(StateId{id}) : 0, inside};
-    }
-    template <class K>
-    detail::BufferedRequest BufferRequestByKey(K key, float timeout_seconds) const {
-        const detail::StateIndex id = KeyedIndex(key, "InputBuffer::Buffer");
-        return BufferRequest(ResolvedTable().keys[id], timeout_seconds, id);
     }
     /// A buffered request is met once the machine is in its state after being
     /// out of it since the request, by the request's own TrySetState or any

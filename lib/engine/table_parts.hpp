@@ -84,13 +84,33 @@ struct KeyedStates {
     }
 };
 
+/// The first character of `name` that ActivePath() puts between states:
+/// '/' anywhere; '{', '}' or ',' outside a template's or a call's brackets,
+/// where a class name holds them ("Pair<A, B>", "Holder<{anonymous}::X>").
+/// 0 if there is none.
+inline char PathSeparatorIn(std::string_view name) noexcept {
+    int depth = 0;
+    for (const char ch : name) {
+        if (ch == '/') return ch;
+        if (ch == '<' || ch == '(') ++depth;
+        else if ((ch == '>' || ch == ')') && depth > 0) --depth;
+        else if (depth == 0 && (ch == '{' || ch == '}' || ch == ',')) return ch;
+    }
+    return 0;
+}
+
 template <class C, class A>
-StateIndex Table<C, A>::PrepareAdd(const void* identity, std::string_view name) {
+StateIndex Table<C, A>::PrepareAdd(const void* identity, std::string_view name, std::string_view class_name) {
     if (identity)
         if (const StateIndex found = Find(identity); found != kNoState) return found;
     if (meta.size() >= kNoState - 1) Fail(detail::MessageText(detail::Message::TooManyStates, name, kNoState - 1));
     // Names tell states apart wherever a machine is shown or checked:
-    // ActivePath, pictures, snapshots, timelines and the testing kit.
+    // ActivePath, pictures, snapshots, timelines and the testing kit. An
+    // empty one reads as no state, and a separator makes a path ambiguous.
+    if (name.empty()) Fail(detail::MessageText(detail::Message::StateNameEmpty, class_name, class_name));
+    if (const char separator = PathSeparatorIn(name))
+        Fail(detail::MessageText(detail::Message::StateNameSeparator, class_name, name,
+                                 std::string_view(&separator, 1), class_name));
     for (const StateMeta<C, A>& m : meta)
         if (m.name == name) Fail(detail::MessageText(detail::Message::StateNameTwice, name, name));
     ReserveOneMore(words);

@@ -67,6 +67,8 @@ TEST_CASE("fixed_dt must be finite and positive", "[error]") {
     for (float bad : {0.0f, -1.0f, std::numeric_limits<float>::infinity(), std::numeric_limits<float>::quiet_NaN()})
         REQUIRE_THROWS_WITH(Manager(k, bad), Contains("fixed_dt") && Contains("Knight"));
     CHECK_NOTHROW(Manager(k, 0.001f));
+    // The float as given, not the double it widens to (-0.01600000075995922).
+    REQUIRE_THROWS_WITH(Manager(k, -0.016f), Contains("got -0.016") && !Contains("-0.0160000"));
 }
 
 TEST_CASE("Configuring after the first Perform is an error: the table is frozen", "[error]") {
@@ -173,6 +175,7 @@ TEST_CASE("Every call into the machine from one of its fast-path hooks is refuse
             case 5: m.TrySetState<Calm>(); break;
             case 6: m.SetGlobalState<Calm>(); break;
             case 7: m.SetObserver(nullptr); break;
+            case 8: m.ClearGlobalState(); break;
             default: break;
             }
         }
@@ -186,9 +189,10 @@ TEST_CASE("Every call into the machine from one of its fast-path hooks is refuse
     const char* refused[] = {"Perform() called from inside", "Reset() called from inside",
                              "Initialize() called from inside", "SendEvent(poke) called on the machine from inside",
                              "TrySetState(Calm) called on the machine from inside",
-                             "SetGlobalState/ClearGlobalState called from inside",
-                             "SetObserver() called from inside"};
-    for (int call = 1; call <= 7; ++call) {
+                             "SetGlobalState<Calm>() called from inside a hook or condition of this machine (state Meddler)",
+                             "SetObserver() called from inside",
+                             "ClearGlobalState() called from inside a hook or condition of this machine (state Meddler)"};
+    for (int call = 1; call <= 8; ++call) {
         INFO("call " << call);
         r.call = call;
         REQUIRE_THROWS_WITH(m.Perform(0), Contains(refused[call - 1]));
@@ -196,7 +200,7 @@ TEST_CASE("Every call into the machine from one of its fast-path hooks is refuse
     r.call = 0;
     m.Perform(0);
     CHECK(m.IsIn<Meddler>());
-    CHECK(m.TicksInState() == 9);
+    CHECK(m.TicksInState() == 10);
     m.Perform(7); // the transition still fires: the fast path is back
     CHECK(m.IsIn<Calm>());
 }
@@ -649,4 +653,90 @@ TEST_CASE("A state that is not one of a started machine's is named first, with t
                                  "From<Charge>() or a transition To<Charge>()"));
     m.Perform(0); // usable after each refusal
     CHECK(m.IsIn<Guard>());
+}
+
+TEST_CASE("An input buffer's request for a type that is not a state names the type, the buffer and the fix",
+          "[error][input_buffer]") {
+    Knight k;
+    Manager m(k);
+    m.SetInitialState<Patrol>().To<Guard>();
+    m.Perform(0);
+    tickfsm::InputBuffer buffer(m);
+    REQUIRE_THROWS_WITH(buffer.Buffer<Rest>(0.2f),
+                        Contains("StateManager<Knight, int>") &&
+                            Contains("InputBuffer::Buffer<Rest>(): Rest is not a state of this machine; configure "
+                                     "it with From<Rest>() or a transition To<Rest>()"));
+    tickfsm::InputSequenceBuffer<Knight, int> sequence(m);
+    REQUIRE_THROWS_WITH(sequence.Buffer<Rest>(0.2f),
+                        Contains("InputSequenceBuffer::Buffer<Rest>(): Rest is not a state of this machine"));
+    REQUIRE_THROWS_WITH(sequence.Buffer<Guard>(-1.0f),
+                        Contains("InputSequenceBuffer::Buffer() for state Guard: the time-out must be finite and "
+                                 "positive, got -1"));
+    CHECK_FALSE(buffer.IsBuffering());
+    m.Perform(0); // usable after each refusal
+    CHECK(m.IsIn<Guard>());
+}
+
+TEST_CASE("FromAny() after the first Perform is refused as FromAny(), not as From<FromAny()>()", "[error][any]") {
+    Knight k;
+    Manager m(k);
+    m.SetInitialState<Patrol>().To<Guard>();
+    m.Perform(0);
+    REQUIRE_THROWS_WITH(m.FromAny(), Contains("FromAny(): the transition table is frozen once the machine starts") &&
+                                         !Contains("From<FromAny()>"));
+}
+
+namespace {
+struct Unnamed {
+    static constexpr std::string_view Name = "";
+};
+struct Slashed {
+    static constexpr std::string_view Name = "Alive/Run";
+};
+struct Braced {
+    static constexpr std::string_view Name = "Legs{";
+};
+struct Listed {
+    static constexpr std::string_view Name = "Legs, Arms";
+};
+template <class A, class B>
+struct Pair {};
+} // namespace
+
+TEST_CASE("A state Name that is empty or holds a separator of ActivePath is refused where two names clash",
+          "[error][names]") {
+    Knight k;
+    {
+        Manager m(k);
+        m.SetInitialState<Patrol>().To<Unnamed>();
+        REQUIRE_THROWS_WITH(m.Perform(0), Contains("StateManager<Knight, int>") &&
+                                              Contains("state Unnamed: its Name is empty") &&
+                                              Contains("give Unnamed a Name that is not empty"));
+        CHECK_FALSE(m.IsStarted());
+    }
+    {
+        Manager m(k);
+        m.SetInitialState<Patrol>().To<Slashed>();
+        REQUIRE_THROWS_WITH(m.Perform(0), Contains("state Slashed: its Name \"Alive/Run\" holds '/'") &&
+                                              Contains("give Slashed a Name without"));
+    }
+    {
+        Manager m(k);
+        m.SetInitialState<Braced>();
+        REQUIRE_THROWS_WITH(m.Perform(0), Contains("state Braced: its Name \"Legs{\" holds '{'"));
+    }
+    {
+        Manager m(k);
+        m.SetInitialState<Listed>();
+        REQUIRE_THROWS_WITH(m.StateCount(), Contains("state Listed: its Name \"Legs, Arms\" holds ','"));
+    }
+    {
+        // A class name holds commas and braces only inside its template arguments: not separators.
+        Manager m(k);
+        m.SetInitialState<Pair<Patrol, Guard>>();
+        m.Perform(0);
+        const std::string name(m.CurrentStateName()); // "Pair<{anonymous}::Patrol, {anonymous}::Guard>" in g++
+        CHECK(name.rfind("Pair<", 0) == 0);
+        CHECK(name.find(", ") != std::string::npos);
+    }
 }

@@ -2,6 +2,7 @@
 
 #include <catch2/catch.hpp>
 
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -166,4 +167,32 @@ TEST_CASE("Two enums of one name in two scopes are two kinds of event", "[event]
     CHECK(m.SendEvent(door_events::Event::Open)); // Open and Alarm are both value 0 of an enum named Event
     CHECK(m.IsIn<Jumping>());
     CHECK(tickfsm::Event(guard_events::Event::Alarm) != tickfsm::Event(door_events::Event::Open));
+}
+
+namespace {
+enum class Wide64 : std::uint64_t { Small = 1, Top = 1ull << 63 };
+enum class Byte : signed char { Low = -128, High = 127 };
+enum class Far : int { Back = -5, Away = 300 };
+struct Calm {};
+} // namespace
+
+TEST_CASE("Enum values outside the named window print as the value in the enum's signedness", "[event][trace]") {
+    using tickfsm::TracePrinter;
+    CHECK(TracePrinter::EventText(Wide64::Small) == "Wide64::Small");
+    CHECK(TracePrinter::EventText(Wide64::Top) == "Wide64(9223372036854775808)"); // not negative
+    CHECK(TracePrinter::EventText(Byte::Low) == "Byte::Low"); // a 1-byte signed enum is named from -128
+    CHECK(TracePrinter::EventText(Byte::High) == "Byte::High");
+    CHECK(TracePrinter::EventText(Far::Back) == "Far(-5)");    // named, but outside 0 to 255
+    CHECK(TracePrinter::EventText(Far::Away) == "Far(300)");
+    CHECK(TracePrinter::EventText(static_cast<Far>(7)) == "Far(7)"); // in the window, no enumerator
+
+    // A keyed state is named the same way.
+    Runner r;
+    tickfsm::StateManager<Runner, Key> m(r);
+    m.AddState<Calm>(Wide64::Top);
+    m.AddState<Calm>(Wide64::Small);
+    m.SetInitialState(Wide64::Top);
+    m.Perform({});
+    CHECK(m.CurrentStateName() == "Wide64(9223372036854775808)");
+    CHECK_THROWS_WITH(m.TrySetState(static_cast<Wide64>(2)), Catch::Matchers::Contains("Wide64(2)"));
 }

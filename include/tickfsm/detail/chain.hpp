@@ -166,7 +166,9 @@ Text KeyText(K key) {
     if constexpr (std::is_enum_v<K>) {
         const std::string_view name = EnumName(key);
         if (!name.empty()) return detail::MessageText(detail::Message::KeyEnumName, TypeName<K>(), name);
-        return detail::MessageText(detail::Message::KeyEnumValue, TypeName<K>(), static_cast<long long>(key));
+        // The value in the underlying type's signedness: an unsigned 64-bit key past INT64_MAX is not negative.
+        using Value = std::conditional_t<std::is_unsigned_v<std::underlying_type_t<K>>, unsigned long long, long long>;
+        return detail::MessageText(detail::Message::KeyEnumValue, TypeName<K>(), static_cast<Value>(key));
     } else {
         return detail::MessageText(detail::Message::KeyValue, key);
     }

@@ -22,7 +22,7 @@ namespace tickfsm::detail {
 /// One argument of a message: text, an integer or a real number. It refers to
 /// the text it was given, which must outlive the call it is passed to.
 struct MessageArg {
-    enum class Kind : std::uint8_t { Text, Signed, Unsigned, Real };
+    enum class Kind : std::uint8_t { Text, Signed, Unsigned, Real, Float };
 
     MessageArg(std::string_view s) noexcept : kind(Kind::Text), text(s) {}
     /// Any text that views as a std::string_view (a Text, a std::string).
@@ -35,7 +35,10 @@ struct MessageArg {
     template <std::unsigned_integral T>
         requires(!std::same_as<T, bool>)
     MessageArg(T v) noexcept : kind(Kind::Unsigned), unsigned_value(v) {}
+    /// A float prints as the float it is ("0.016"), not as the double it widens to.
+    MessageArg(float v) noexcept : kind(Kind::Float), float_value(v) {}
     template <std::floating_point T>
+        requires(!std::same_as<T, float>)
     MessageArg(T v) noexcept : kind(Kind::Real), real_value(static_cast<double>(v)) {}
 
     Kind kind;
@@ -44,6 +47,7 @@ struct MessageArg {
         long long signed_value;
         unsigned long long unsigned_value;
         double real_value;
+        float float_value;
     };
 };
 
@@ -107,6 +111,8 @@ enum class Message : std::uint8_t {
     DeclareEventCall,
     TooManyStates,
     StateNameTwice,
+    StateNameEmpty,
+    StateNameSeparator,
     StateManagerName,
     EnsembleAddTwice,
     EnsembleMailboxFull,
@@ -134,10 +140,11 @@ enum class Message : std::uint8_t {
     StaticCrowdSize,
     StaticCrowdRefused,
     RevertNeedsPreviousState,
-    BufferNotAState,
     RestoreCrowdLayout,
     RestoreStateOutOfRange,
     InitializeInsideHook,
+    GlobalSetInsideHook,
+    GlobalClearInsideHook,
     PreviousNeedsKeep,
 };
 

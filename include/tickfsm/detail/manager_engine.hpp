@@ -163,8 +163,9 @@ struct ManagerEngine {
                       "tickfsm: SetGlobalState/ClearGlobalState hand Action{} to the global state's hooks; give the "
                       "Action a default constructor");
         if (Busy(seat))
-            MachineTable::Fail(
-                "SetGlobalState/ClearGlobalState called from inside a hook or condition of this machine");
+            MachineTable::Fail(id == kNoState ? MessageText(Message::GlobalClearInsideHook, CurrentName(seat))
+                                              : MessageText(Message::GlobalSetInsideHook,
+                                                            Storage::TableOf(seat)->NameOf(id), CurrentName(seat)));
         if (const auto* held = Storage::BlockIf(seat); id == kNoState && (!held || held->global == kNoState))
             return; // nothing to clear (a machine whose block was released has no global state)
         ManagerConfig<C, A>::Freeze(seat);

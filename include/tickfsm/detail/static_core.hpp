@@ -56,11 +56,42 @@ consteval std::pair<std::size_t, std::size_t> StaticNameRepeated(const std::arra
     return {N, N};
 }
 
-/// Whether every state of States has a name of its own (a static_assert
-/// naming two that do not, otherwise).
+template <class State>
+struct StaticStateNameUnfit {
+    static_assert(kAlwaysFalse<State>,
+                  "tickfsm: the Name of a compile-time machine's state (the type in StaticStateNameUnfit<...> "
+                  "above) is empty, or holds '/', or '{', '}' or ',' outside <...> and (...): ActivePath() puts "
+                  "those between states (\"Alive/{Legs/Run, Arms/Aim}\"), and an empty name reads as no state; "
+                  "give it a `static constexpr std::string_view Name` without them");
+};
+
+/// The id of the first state whose name is empty or holds a separator of
+/// ActivePath() (as Table::PrepareAdd refuses at run time), N if none.
+template <std::size_t N>
+consteval std::size_t StaticNameUnfit(const std::array<std::string_view, N>& names) {
+    for (std::size_t i = 0; i < N; ++i) {
+        if (names[i].empty()) return i;
+        int depth = 0;
+        for (const char ch : names[i]) {
+            if (ch == '/') return i;
+            if (ch == '<' || ch == '(') ++depth;
+            else if ((ch == '>' || ch == ')') && depth > 0) --depth;
+            else if (depth == 0 && (ch == '{' || ch == '}' || ch == ',')) return i;
+        }
+    }
+    return N;
+}
+
+/// Whether every state of States has a name of its own, fit for ActivePath()
+/// (a static_assert naming a state that does not, otherwise).
 template <class States>
 consteval bool StaticNamesDistinct() {
     constexpr auto kNames = StaticNames<States>::kNames;
+    constexpr auto kUnfit = StaticNameUnfit(kNames);
+    if constexpr (kUnfit < kNames.size()) {
+        (void)sizeof(StaticStateNameUnfit<typename TypeAt<kUnfit, States>::type>);
+        return false;
+    }
     constexpr auto kRepeated = StaticNameRepeated(kNames);
     if constexpr (kRepeated.first < kNames.size()) {
         (void)sizeof(StaticStatesShareAName<typename TypeAt<kRepeated.first, States>::type,

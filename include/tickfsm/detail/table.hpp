@@ -313,9 +313,11 @@ struct Table {
     }
 
     /// Add's part that does not depend on the state's class: the id of the
-    /// state known by `identity` if there is one, else kNoState once every
+    /// state known by `identity` if there is one, else kNoState once `name`
+    /// is checked (`class_name` names the class in a refusal) and every
     /// per-state list has room for one more (so that PushState cannot throw).
-    [[TICKFSM_DETAIL_COLD]] StateIndex PrepareAdd(const void* identity, std::string_view name);
+    [[TICKFSM_DETAIL_COLD]] StateIndex PrepareAdd(const void* identity, std::string_view name,
+                                                  std::string_view class_name);
     /// Appends a state (and its per-character data item, if any) after PrepareAdd: its facts, to fill in.
     [[TICKFSM_DETAIL_COLD]] StateMeta<C, A>& PushState(const void* identity, std::string_view name,
                                                        DataItem* item) noexcept;
@@ -638,7 +640,7 @@ struct KindTable final : Table<AnyController, AnyAction> {
         static_assert(CheckState<S, C, A>());
         static_assert(alignof(S) <= 64, "tickfsm: a state aligned to more than 64 bytes is not supported; lower its "
                                         "alignas or keep the over-aligned data behind a pointer");
-        if (const StateIndex found = PrepareAdd(identity, name); found != kNoState) return found;
+        if (const StateIndex found = PrepareAdd(identity, name, TypeName<S>()); found != kNoState) return found;
         DataItem item;
         std::uint32_t offset = 0;
         if constexpr (!kStateless<S>) {

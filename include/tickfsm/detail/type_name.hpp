@@ -65,7 +65,9 @@ constexpr std::string_view EnumeratorList() noexcept {
 }
 
 /// The values EnumName knows by name: 256 from kEnumFirst<E> (the whole
-/// range of a 1-byte underlying type, else 0 to 255).
+/// range of a 1-byte underlying type, else 0 to 255). Each value is one more
+/// item of EnumeratorList's signature, compiled in every file that names an
+/// enum event or key; docs/events_and_actions.md says what the others print.
 template <class E>
 inline constexpr long long kEnumFirst =
     std::is_signed_v<std::underlying_type_t<E>> && sizeof(E) == 1 ? -128 : 0;
