@@ -392,13 +392,20 @@ std::optional<int> Model::WouldTransition(const Act& a) const {
 // --- input buffers ----------------------------------------------------------------------------
 Model::Request_ Model::MakeRequest(int state, float timeout) const {
     const float ticks = std::ceil(timeout / cfg_.dt);
-    return {state, ticks < 1.0f ? 1u : static_cast<std::uint32_t>(ticks), started_ && cur_ == state};
+    const bool inside = started_ && cur_ == state;
+    return {state, ticks < 1.0f ? 1u : static_cast<std::uint32_t>(ticks), inside, inside ? ticks_ : 0u};
 }
 
 // Decision: a request is met once the machine is in its state after being
-// out of it since the request, by its own try or by any other change.
+// out of it since the request, by its own try or by any other change; a
+// request made inside its state is met when the state's time goes back (it
+// was left and entered again between two looks).
 bool Model::TryRequest(Request_& r) {
-    if (started_ && cur_ == r.state) return !r.inside;
+    if (started_ && cur_ == r.state) {
+        if (!r.inside || ticks_ < r.seen) return true;
+        r.seen = ticks_;
+        return false;
+    }
     r.inside = false;
     return SetState(r.state, How::Try);
 }

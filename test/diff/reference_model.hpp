@@ -66,7 +66,8 @@ private:
     struct Request_ {
         int state;
         std::uint32_t ticks_left;
-        bool inside; // in `state` since the request: waits for it to be left
+        bool inside;        // in `state` since the request: waits for it to be left
+        std::uint32_t seen; // while inside: its ticks when last looked at
     };
 
     void Start(const Act& a);
