@@ -162,8 +162,10 @@ const void* BeginEdge(Seat& seat, const void* token, std::size_t chain, const Ed
 void Freeze(Seat& seat, const KindCode& kind) {
     const ErasedTable& table = SeatStorage::Resolved(seat, kind.registry());
     if (table.initial == kNoState)
-        FailKind(kind, "no initial state: give the machine one with SetInitialState<S>() while configuring, before its "
-                       "first Perform (or a Save or Restore, which close the configuration too)");
+        FailKind(kind, Format("no initial state: give the machine one with {} while configuring, before its first "
+                              "Perform (or a Save or Restore, which close the configuration too)",
+                              table.keyed ? "SetInitialState<S>() or, for a keyed state, SetInitialState(key)"
+                                          : "SetInitialState<S>()"));
     if (!table.finalized) SeatStorage::ErasedTableOf(seat)->Finalize(); // a private table: it changes no more
     seat.steps = table.MachineSteps();
     seat.rt.flags = static_cast<std::uint16_t>(seat.rt.flags | kFrozen);
