@@ -5,6 +5,7 @@
 // that take no type of the kind's. A file that uses machines compiles only
 // its own kinds' typed code (hooks, conditions, steps, configuration calls).
 #include <cstring>
+#include <utility>
 
 #include "tickfsm/crowd.hpp" // ReserveRuntimes, ResizeRuntimes, ResizeStates
 #include "tickfsm/detail/config.hpp"
@@ -265,7 +266,7 @@ void SeatStorage::ReleaseBlockIfUnused(Seat& seat) {
     const Table<AnyController, AnyAction>& table = *block->table;
     if (!block->node || !table.items.empty() || !table.all_fast || table.uses_machine || table.keep_previous ||
         block->observer || block->global != kNoState || block->next != kNoState ||
-        block->previous != kNoState || block->name != std::string_view("StateManager"))
+        block->previous != kNoState || !block->name.empty())
         return;
     Table<AnyController, AnyAction>* held = block->table;
     FreeBlock(block);
@@ -314,7 +315,6 @@ void SeatStorage::SyncData(Seat& seat, const Table<AnyController, AnyAction>& ta
     grown->previous = old->previous;
     grown->global = old->global;
     grown->observer = old->observer;
-    grown->name = old->name;
     std::byte* to = reinterpret_cast<std::byte*>(grown) + kDataOffset;
     struct Undo { // destroy what was built if a constructor throws
         const Table<AnyController, AnyAction>& table;
@@ -332,6 +332,7 @@ void SeatStorage::SyncData(Seat& seat, const Table<AnyController, AnyAction>& ta
     for (std::size_t i = 0; i < old->data_count; ++i)
         items[i].relocate(to + items[i].offset, Data(seat) + items[i].offset);
     undo.block = nullptr;
+    grown->name = std::move(old->name); // once nothing can throw: a failed growth leaves the old block whole
     FreeBlock(old);
     seat.home = grown;
     grown->data_count = static_cast<std::uint32_t>(count);
