@@ -156,6 +156,44 @@ TEST_CASE("The machine keeps its own copy of the name SetObserver is given", "[t
 }
 
 namespace {
+struct Held {
+    bool CanExitState(const Weapon&, const tickfsm::StateRef&) const { return false; }
+};
+struct Loose {};
+enum class Slot { Holster, Drawn };
+} // namespace
+
+TEST_CASE("The trace prints a direct change a gate refused", "[trace][gate]") {
+    Weapon w;
+    std::string out;
+    tickfsm::TracePrinter printer(out);
+    tickfsm::StateManager<Weapon, Tick> m(w);
+    m.SetInitialState<Held>();
+    m.From<Loose>();
+    m.SetObserver(&printer, "w");
+    m.Perform({});
+    out.clear();
+    CHECK_FALSE(m.TrySetState<Loose>());
+    CHECK(out == "w: refused Held -> Loose\n");
+    CHECK(m.IsIn<Held>());
+
+    // A keyed delegate state's gate, with the causes printed: the same line.
+    std::string keyed_out;
+    tickfsm::TracePrinter keyed_printer(keyed_out, {.causes = true});
+    tickfsm::StateManager<Weapon, Tick> k(w);
+    k.AddDelegateState(Slot::Holster);
+    k.AddDelegateState(Slot::Drawn).CanEnter(
+        [](const Weapon&, const tickfsm::StateRef& from) { return !from.IsKey(Slot::Holster); });
+    k.SetInitialState(Slot::Holster);
+    k.From(Slot::Drawn);
+    k.SetObserver(&keyed_printer, "k");
+    k.Perform({});
+    keyed_out.clear();
+    CHECK_FALSE(k.TrySetState(Slot::Drawn));
+    CHECK(keyed_out == "k: refused Holster -> Drawn\n");
+}
+
+namespace {
 struct Calm {};
 struct Fight {};
 struct Jab {};
