@@ -496,10 +496,12 @@ private:
         if (WayOut(s.id)) return;
         bool in_region = false;
         for (const StateInfo* a = index.Get(s.parent); a; a = index.Get(a->parent)) in_region = in_region || a->region;
+        // A keyed state is marked by its key; its name stands in for the key, as in the keyed calls' messages.
         Add(FindingKind::NoWayOut, {s.id},
             fmt::format("state {} has no way out: no transition of its own, of a state holding it{} or of any "
-                        "state leaves it; if the machine is meant to stay there, say so with SetTerminal<{}>()",
-                        s.name, in_region ? ", of a state in another region beside it" : "", s.name));
+                        "state leaves it; if the machine is meant to stay there, say so with {}",
+                        s.name, in_region ? ", of a state in another region beside it" : "",
+                        s.keyed ? fmt::format("SetTerminal({})", s.name) : fmt::format("SetTerminal<{}>()", s.name)));
     }
 
     /// Whether `rule` fires on every tick its state is tried: no condition, no wait, no gate that can refuse.

@@ -5,6 +5,7 @@
 // that take no type of the kind's. A file that uses machines compiles only
 // its own kinds' typed code (hooks, conditions, steps, configuration calls).
 #include <cstring>
+#include <utility>
 
 #include "tickfsm/crowd.hpp" // ReserveRuntimes, ResizeRuntimes, ResizeStates
 #include "tickfsm/detail/config.hpp"
@@ -172,8 +173,10 @@ const void* BeginEdge(Seat& seat, const void* token, std::size_t chain, const Ed
 void Freeze(Seat& seat, const KindCode& kind) {
     const ErasedTable& table = SeatStorage::Resolved(seat, kind.registry());
     if (table.initial == kNoState)
-        FailKind(kind, "no initial state: give the machine one with SetInitialState<S>() while configuring, before its "
-                       "first Perform (or a Save or Restore, which close the configuration too)");
+        FailKind(kind, Format("no initial state: give the machine one with {} while configuring, before its first "
+                              "Perform (or a Save or Restore, which close the configuration too)",
+                              table.keyed ? "SetInitialState<S>() or, for a keyed state, SetInitialState(key)"
+                                          : "SetInitialState<S>()"));
     if (!table.finalized) SeatStorage::ErasedTableOf(seat)->Finalize(); // a private table: it changes no more
     seat.steps = table.MachineSteps();
     seat.rt.flags = static_cast<std::uint16_t>(seat.rt.flags | kFrozen);
@@ -273,7 +276,7 @@ void SeatStorage::ReleaseBlockIfUnused(Seat& seat) {
     const Table<AnyController, AnyAction>& table = *block->table;
     if (!block->node || !table.items.empty() || !table.all_fast || table.uses_machine || table.keep_previous ||
         block->observer || block->global != kNoState || block->next != kNoState ||
-        block->previous != kNoState || block->name != std::string_view("StateManager"))
+        block->previous != kNoState || !block->name.empty())
         return;
     Table<AnyController, AnyAction>* held = block->table;
     FreeBlock(block);
@@ -322,7 +325,6 @@ void SeatStorage::SyncData(Seat& seat, const Table<AnyController, AnyAction>& ta
     grown->previous = old->previous;
     grown->global = old->global;
     grown->observer = old->observer;
-    grown->name = old->name;
     std::byte* to = reinterpret_cast<std::byte*>(grown) + kDataOffset;
     struct Undo { // destroy what was built if a constructor throws
         const Table<AnyController, AnyAction>& table;
@@ -340,6 +342,7 @@ void SeatStorage::SyncData(Seat& seat, const Table<AnyController, AnyAction>& ta
     for (std::size_t i = 0; i < old->data_count; ++i)
         items[i].relocate(to + items[i].offset, Data(seat) + items[i].offset);
     undo.block = nullptr;
+    grown->name = std::move(old->name); // once nothing can throw: a failed growth leaves the old block whole
     FreeBlock(old);
     seat.home = grown;
     grown->data_count = static_cast<std::uint32_t>(count);

@@ -42,6 +42,10 @@ void TracePrinter::OnBufferedRequest(std::string_view machine, std::string_view 
     Line(fmt::format("{}: buffered {} {}", machine, state, what));
 }
 
+void TracePrinter::OnRefused(std::string_view machine, std::string_view from, std::string_view to) {
+    Line(fmt::format("{}: refused {} -> {}", machine, from, to));
+}
+
 void TracePrinter::OnWarning(std::string_view machine, std::string_view message) {
     Line(fmt::format("warning: {}: {}", machine, message));
 }

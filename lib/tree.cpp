@@ -72,13 +72,14 @@ bool LaneEncloses(std::span<const TreeNode> tree, TreeIndex outer, TreeIndex inn
 }
 
 Text CheckLaneEdges(std::span<const TreeNode> tree, std::span<const std::string_view> names,
-                           std::span<const LaneEdge> edges, TreeIndex initial) {
+                    std::span<const LaneEdge> edges, TreeIndex initial, bool initial_keyed) {
     if (initial != kNoNode && RegionOf(tree, initial) != kNoNode) {
         const TreeIndex region = RegionOf(tree, initial);
-        return Format("SetInitialState<{}>(): {} is in region {} of {}; a machine starts outside its regions: start in "
-                    "{} (each region enters its own initial state)",
-                    names[initial], names[initial], names[region], names[tree[region].owner],
-                      names[tree[region].owner]);
+        return Format("{}: {} is in region {} of {}; a machine starts outside its regions: start in {} (each region "
+                      "enters its own initial state)",
+                      initial_keyed ? Format("SetInitialState({})", names[initial])
+                                    : Format("SetInitialState<{}>()", names[initial]),
+                      names[initial], names[region], names[tree[region].owner], names[tree[region].owner]);
     }
     for (const LaneEdge& edge : edges) {
         const TreeIndex from_lane = edge.from == kNoNode ? kNoNode : RegionOf(tree, edge.from);

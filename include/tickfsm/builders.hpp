@@ -198,6 +198,11 @@ public:
     auto Push(F&& condition) && {
         return std::move(*this).template AddEdge<T, detail::kEdgePush>(std::forward<F>(condition), detail::NoMaker{});
     }
+    /// Push without a condition: T is pushed on the first tick it is tried.
+    template <class T>
+    auto Push() && {
+        return std::move(*this).template Push<T>(detail::Always{});
+    }
 
     /// Adds a pop taken when `condition` holds: S's layer is left and the state
     /// buried last becomes current again (see StateManager::Pop). Popping with
@@ -205,6 +210,10 @@ public:
     template <class F>
     auto Pop(F&& condition) && {
         return std::move(*this).template AddEdge<S, detail::kEdgePop>(std::forward<F>(condition), detail::NoMaker{});
+    }
+    /// Pop without a condition: S's layer is popped on the first tick it is tried.
+    auto Pop() && {
+        return std::move(*this).Pop(detail::Always{});
     }
 
     /// To, ForceTo, ToWhenDone, Push and Pop with a name for the condition,

@@ -29,6 +29,7 @@ struct StateInfo {
     bool region = false;              // a region of its parent, a parallel state
     bool is_initial = false;          // the state the machine starts in
     bool terminal = false;            // SetTerminal<S>(): meant to have no way out
+    bool keyed = false;               // named by a key (AddState<S>(key), AddDelegateState(key)): calls name it by key
     bool on_enter = false;            // it has an OnStateEnter hook
     bool can_enter = false;           // it has a CanEnterState gate
     bool can_exit = false;            // it has a CanExitState gate

@@ -231,9 +231,9 @@ public:
     }
 
     /// Attaches `observer` (or detaches, with nullptr), which hears what this
-    /// machine does under `name` (which must outlive the machine; a literal
-    /// does). A machine without an observer pays nothing for the feature; with
-    /// one, every tick takes the general path.
+    /// machine does under `name` (copied, so a temporary will do; empty:
+    /// "StateManager"). A machine without an observer pays nothing for the
+    /// feature; with one, every tick takes the general path.
     void SetObserver(Observer* observer, std::string_view name = {});
 
     /// Back to the initial state, entered on the next Perform. No hook runs now:
@@ -604,7 +604,7 @@ private:
     StateRef RefOf(detail::StateIndex id) const { return ResolvedTable().Ref(id); }
     void ReportBuffered(detail::StateIndex id, BufferOutcome outcome) const {
         if (const ManagerBlock* block = BlockIfAny(); block && block->observer)
-            block->observer->OnBufferedRequest(block->name, CurrentTable()->NameOf(id), outcome);
+            block->observer->OnBufferedRequest(block->Name(), CurrentTable()->NameOf(id), outcome);
     }
 
     // Perform tests, sets and clears the flags' low byte alone, with plain

@@ -110,12 +110,12 @@ public:
     /// The machine's action, the input of one tick.
     using Action = typename Manager::ActionType;
 
-    /// Watches `target` (configured, started or not) under `label` (which
-    /// must outlive the machine; a literal does).
-    explicit Scenario(Manager& target, std::string_view label = "machine") : machine(&target), name(label) {
+    /// Watches `target` (configured, started or not) under `label` (copied
+    /// by SetObserver).
+    explicit Scenario(Manager& target, std::string_view label = "machine") : machine(&target) {
         recorder.AddStates(target.States());
         observers.Add(recorder);
-        target.SetObserver(&observers, name);
+        target.SetObserver(&observers, label);
     }
     ~Scenario() { machine->SetObserver(nullptr); }
     Scenario(const Scenario&) = delete;
@@ -238,7 +238,6 @@ private:
     }
 
     Manager* machine;
-    std::string_view name;
     PathRecorder recorder;
     ObserverList observers;
     TimelineWriter* timeline = nullptr;
@@ -286,7 +285,7 @@ public:
         AddMachine(name, machine.States(), machine.Transitions());
     }
     /// Track(machine, name), then attaches this coverage to `machine` under
-    /// `name` (which must outlive the machine).
+    /// `name` (copied, by the coverage and by SetObserver).
     template <class Manager>
     void Watch(Manager& machine, std::string_view name) {
         Track(machine, name);

@@ -61,8 +61,8 @@ public:
     /// Without it, each track shows its current states (the leaves) only.
     void AddStates(std::string_view machine, std::span<const StateInfo> states);
 
-    /// Attaches this writer to `machine` under `name` (which must outlive the
-    /// machine, as for SetObserver) and tells it the machine's states as
+    /// Attaches this writer to `machine` under `name` (copied, by the writer
+    /// and by SetObserver) and tells it the machine's states as
     /// AddStates does: at once if the machine has started, else when the
     /// machine first reports (its first Perform), when its configuration is
     /// closed, so that it may be configured after Watch. Until then the writer

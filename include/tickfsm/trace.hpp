@@ -41,6 +41,8 @@ public:
     void OnTransition(const TransitionInfo& info) override;
     void OnUnhandledEvent(std::string_view machine, std::string_view state, const Event& event) override;
     void OnBufferedRequest(std::string_view machine, std::string_view state, BufferOutcome outcome) override;
+    /// "guard: refused Idle -> Busy": a gate refused a direct change.
+    void OnRefused(std::string_view machine, std::string_view from, std::string_view to) override;
     void OnWarning(std::string_view machine, std::string_view message) override;
 
     /// "Jump", "CreatureEvent::Hit" for an enum event, "CreatureEvent(300)" for an unnamed value.

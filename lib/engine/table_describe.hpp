@@ -28,6 +28,7 @@ List<StateInfo> Table<C, A>::DescribeStates() const {
         info.region = tree[s].owner != kNoNode;
         info.is_initial = s == initial;
         for (const StateIndex t : terminal) info.terminal = info.terminal || t == s;
+        info.keyed = meta[s].key_type != nullptr;
         info.on_enter = meta[s].has_enter;
         info.can_enter = meta[s].can_enter != nullptr;
         info.can_exit = meta[s].can_exit != nullptr;
@@ -132,7 +133,9 @@ template <class C, class A>
         for (const TypedEdge<C>& edge : meta[s].typed)
             if (edge.to != kNoState) edges.push_back({from, edge.to});
     }
-    if (const Text mistake = CheckLaneEdges(tree, StateNames(), edges, initial); !mistake.empty()) Fail(mistake);
+    const bool initial_keyed = initial != kNoState && meta[initial].key_type != nullptr;
+    if (const Text mistake = CheckLaneEdges(tree, StateNames(), edges, initial, initial_keyed); !mistake.empty())
+        Fail(mistake);
 }
 
 } // namespace tickfsm::detail

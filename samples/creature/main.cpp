@@ -11,8 +11,11 @@
 //   any state --health 0--> Die
 //
 // The run prints what the states say and, through a TracePrinter, why the
-// state changed and what became of each buffered press, e.g.
+// state changed, which direct changes a gate refused and what became of each
+// buffered press, e.g.
 //   tick 16  press: Attack2
+//   Creature: refused Attack1 -> Attack2
+//   Creature: refused Attack1 -> Attack2
 //   tick 17  Slash: lands for 10 damage
 //   Attack1 -> Idle (direct)
 //   tick 17  Idle: stands at x = 3.0

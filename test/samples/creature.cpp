@@ -215,5 +215,6 @@ TEST_CASE("The scripted run ends dead with the damage of the swings that landed"
     CHECK(out.find("Attack2 -> Flinch (direct)") != std::string::npos);
     CHECK(out.find("Attack1 -> Die (direct)") != std::string::npos);
     CHECK(out.find("tick 80  done: health 0, x = 2.0, 65 damage dealt, state Die") != std::string::npos);
-    CHECK(out.find("Die -> ") == std::string::npos); // never left
+    CHECK(out.find("\nDie -> ") == std::string::npos); // never left: no transition line starts at Die
+    CHECK(out.find("Creature: refused Die -> Attack1") != std::string::npos); // the buffer's retries, refused
 }

@@ -3,6 +3,7 @@
 #include <catch2/catch.hpp>
 
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include <tickfsm/tickfsm.hpp>
@@ -386,6 +387,47 @@ TEST_CASE("State<S>(key) of another class than the key's state is a ConfigError"
     CHECK(m.State<Small>(CreatureState::Idle).a == 1);
     CHECK_THROWS_WITH(m.State<Big>(CreatureState::Idle),
                       Catch::Contains("State<Big>(CreatureState::Idle): the state under that key is a Small"));
+}
+
+TEST_CASE("State<S>(key) of a delegate state says it has no object, without naming the library's own class",
+          "[keyed][delegate][config_error]") {
+    Creature c;
+    tickfsm::StateManager<Creature, Buttons> m(c);
+    m.AddDelegateState(CreatureState::Flinch);
+    m.SetInitialState(CreatureState::Flinch);
+    m.Perform({});
+    try {
+        (void)m.State<Small>(CreatureState::Flinch);
+        FAIL("State<Small>(key) of a delegate state returned");
+    } catch (const tickfsm::ConfigError& e) {
+        const std::string_view what = e.what();
+        CHECK_THAT(std::string(what),
+                   Catch::Contains("State<Small>(CreatureState::Flinch): the state under that key is a delegate "
+                                   "state (AddDelegateState), made of lambdas: it has no object to ask for; keep its "
+                                   "data in the controller") &&
+                       Catch::Contains("AddState<S>(key)"));
+        CHECK(what.find("DelegateState<") == std::string_view::npos);
+    }
+}
+
+TEST_CASE("Keyed mistakes found when the table is built are spelled with keys", "[keyed][nested][config_error]") {
+    using Catch::Matchers::Contains;
+    Creature c;
+    // An initial state inside a region, set by key.
+    tickfsm::StateManager<Creature, Buttons> inside(c);
+    for (const Limb key : {Limb::Legs, Limb::Walk, Limb::Arms, Limb::Lower}) inside.AddState<Idle>(key);
+    inside.AddState<Idle>(Mode::Fight);
+    inside.SetRegions(Mode::Fight, {Limb::Legs, Limb::Arms});
+    inside.SetSubstates(Limb::Arms, {Limb::Lower});
+    inside.SetInitialState(Limb::Lower);
+    CHECK_THROWS_WITH(inside.Perform({}), Contains("SetInitialState(Lower): Lower is in region Arms of Fight; a "
+                                                   "machine starts outside its regions: start in Fight") &&
+                                              !Contains("SetInitialState<"));
+    // No initial state on a machine of keyed states: the keyed call is named beside the typed one.
+    tickfsm::StateManager<Creature, Buttons> none(c);
+    none.AddState<Idle>(CreatureState::Idle);
+    CHECK_THROWS_WITH(none.Perform({}), Contains("no initial state: give the machine one with SetInitialState<S>() "
+                                                 "or, for a keyed state, SetInitialState(key)"));
 }
 
 TEST_CASE("A delegate state's hooks are configuration: set after the first Perform, a ConfigError",

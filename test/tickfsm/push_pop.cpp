@@ -4,7 +4,9 @@
 
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include <tickfsm/tickfsm.hpp>
@@ -110,6 +112,46 @@ TEST_CASE("Push and Pop as calls, from outside and from hooks", "[push]") {
     m.Push<Shout>();
     CHECK(Take(guard) == std::vector<std::string>{"pause Patrol", "resume Patrol"});
     CHECK(m.IsIn<Patrol>());
+}
+
+TEST_CASE("Push and Pop transitions without a condition fire as with one that always holds", "[push]") {
+    struct Bare : tickfsm::StateManager<Guard, Tick> {
+        explicit Bare(Guard& g) : StateManager(g) {
+            SetPushCapacity<1>();
+            SetInitialState<Patrol>().Push<Stunned>();
+            From<Stunned>().Pop().To<Dazed>(); // never tried: the pop always comes first
+            SetTerminal<Dazed>();
+        }
+    };
+    struct Spelled : tickfsm::StateManager<Guard, Tick> {
+        explicit Spelled(Guard& g) : StateManager(g) {
+            SetPushCapacity<1>();
+            SetInitialState<Patrol>().Push<Stunned>([] { return true; });
+            From<Stunned>().Pop([] { return true; }).To<Dazed>([] { return true; });
+            From<Dazed>();
+        }
+    };
+    Guard bare_guard, spelled_guard;
+    Bare bare(bare_guard);
+    Spelled spelled(spelled_guard);
+    for (int i = 0; i < 5; ++i) {
+        bare.Perform({});
+        spelled.Perform({});
+        CHECK(bare.ActivePath() == spelled.ActivePath());
+        CHECK(bare.BuriedCount() == spelled.BuriedCount());
+    }
+    CHECK(bare_guard.log == spelled_guard.log);
+    // Pushed on the first tick, popped on the next, and so on.
+    CHECK(std::count(bare_guard.log.begin(), bare_guard.log.end(), "pause Patrol") == 3);
+    CHECK(std::count(bare_guard.log.begin(), bare_guard.log.end(), "resume Patrol") == 2);
+    const auto rules = bare.Transitions();
+    REQUIRE(rules.size() == 3);
+    CHECK((rules[0].kind == tickfsm::TransitionKind::Push && rules[0].always));
+    CHECK((rules[1].kind == tickfsm::TransitionKind::Pop && rules[1].always));
+    const auto found = bare.Validate();
+    REQUIRE(found.size() == 1);
+    CHECK(found[0].kind == tickfsm::FindingKind::NeverTried);
+    CHECK(found[0].message.view().find("its pop 0 has no condition") != std::string_view::npos);
 }
 
 TEST_CASE("Push and pop mistakes are ConfigErrors and leave the machine usable", "[push][config_error]") {

@@ -3,6 +3,7 @@
 #include <catch2/catch.hpp>
 
 #include <string>
+#include <string_view>
 
 #include <tickfsm/tickfsm.hpp>
 
@@ -125,6 +126,71 @@ TEST_CASE("Detaching the observer stops the reports", "[trace]") {
     m.Perform({});
     CHECK(out == before);
     CHECK(m.IsIn<StateRaise>());
+}
+
+TEST_CASE("The machine keeps its own copy of the name SetObserver is given", "[trace][observer]") {
+    Weapon w;
+    std::string out;
+    tickfsm::TracePrinter printer(out);
+    tickfsm::StateManager<Weapon, Tick> m(w);
+    m.SetInitialState<StateIdle>().On(Fire).To<StateRaise>();
+    {
+        // Longer than a short-string buffer, so it lives on the heap; overwritten, then freed.
+        std::string name = std::string("guard") + std::to_string(42) + ", the one at the north gate";
+        m.SetObserver(&printer, name);
+        name.assign(name.size(), 'x');
+    }
+    m.Perform({});
+    CHECK(out.rfind("Initializing state machine 'guard42, the one at the north gate'\n", 0) == 0);
+    // A temporary, gone by the next line.
+    m.SetObserver(&printer, std::string("guard") + std::to_string(43) + ", the one at the south gate");
+    CHECK(m.Describe().name == "guard43, the one at the south gate");
+    // No name: the machine is heard as "StateManager".
+    std::string plain;
+    tickfsm::TracePrinter plain_printer(plain);
+    tickfsm::StateManager<Weapon, Tick> other(w);
+    other.SetInitialState<StateIdle>();
+    other.SetObserver(&plain_printer);
+    other.Perform({});
+    CHECK(plain.rfind("Initializing state machine 'StateManager'\n", 0) == 0);
+}
+
+namespace {
+struct Held {
+    bool CanExitState(const Weapon&, const tickfsm::StateRef&) const { return false; }
+};
+struct Loose {};
+enum class Slot { Holster, Drawn };
+} // namespace
+
+TEST_CASE("The trace prints a direct change a gate refused", "[trace][gate]") {
+    Weapon w;
+    std::string out;
+    tickfsm::TracePrinter printer(out);
+    tickfsm::StateManager<Weapon, Tick> m(w);
+    m.SetInitialState<Held>();
+    m.From<Loose>();
+    m.SetObserver(&printer, "w");
+    m.Perform({});
+    out.clear();
+    CHECK_FALSE(m.TrySetState<Loose>());
+    CHECK(out == "w: refused Held -> Loose\n");
+    CHECK(m.IsIn<Held>());
+
+    // A keyed delegate state's gate, with the causes printed: the same line.
+    std::string keyed_out;
+    tickfsm::TracePrinter keyed_printer(keyed_out, {.causes = true});
+    tickfsm::StateManager<Weapon, Tick> k(w);
+    k.AddDelegateState(Slot::Holster);
+    k.AddDelegateState(Slot::Drawn).CanEnter(
+        [](const Weapon&, const tickfsm::StateRef& from) { return !from.IsKey(Slot::Holster); });
+    k.SetInitialState(Slot::Holster);
+    k.From(Slot::Drawn);
+    k.SetObserver(&keyed_printer, "k");
+    k.Perform({});
+    keyed_out.clear();
+    CHECK_FALSE(k.TrySetState(Slot::Drawn));
+    CHECK(keyed_out == "k: refused Holster -> Drawn\n");
 }
 
 namespace {

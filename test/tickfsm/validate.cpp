@@ -271,6 +271,29 @@ TEST_CASE("A state with no way out that is not terminal is reported", "[validate
     CHECK(closed.Validate().empty());
 }
 
+TEST_CASE("A keyed state with no way out is told the keyed SetTerminal", "[validate][keyed]") {
+    enum class Key { Stand, Run };
+    enum class Far : int { Away = 300 }; // past the named range: the state is named Far(300)
+    Hero hero;
+    Manager m(hero);
+    m.AddState<Idle>(Key::Stand);
+    m.AddState<Walk>(Key::Run);
+    m.AddState<Jump>(Far::Away);
+    m.SetInitialState(Key::Stand).To(Key::Run, &CanJump).To(Far::Away, [](const Hero& c) { return c.hit; });
+    m.From(Key::Run).To(Key::Stand, [](const Hero& c) { return c.stop; });
+    const auto found = m.Validate();
+    INFO(Messages(found));
+    REQUIRE(found.size() == 1);
+    CHECK(found[0].kind == tickfsm::FindingKind::NoWayOut);
+    CHECK(found[0].names[0] == "Far(300)");
+    CHECK(found[0].message.view().ends_with("say so with SetTerminal(Far(300))"));
+    for (const tickfsm::StateInfo& s : m.States()) CHECK(s.keyed);
+    m.SetTerminal(Far::Away); // the call the message names
+    CHECK(m.Validate().empty());
+    Clean typed(hero);
+    for (const tickfsm::StateInfo& s : typed.States()) CHECK_FALSE(s.keyed);
+}
+
 TEST_CASE("A way out through a parent, an event, a pop or an any-state transition counts", "[validate]") {
     struct M : Manager {
         explicit M(Hero& h) : Manager(h) {

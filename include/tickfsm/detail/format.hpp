@@ -83,6 +83,7 @@ enum class Message : std::uint8_t {
     AddStateCall,
     AddStateKeyTwice,
     KeyedStateClass,
+    KeyedStateDelegate,
     DelegateHookCall,
     AddDelegateKeyCall,
     AddDelegateKeyTwice,

@@ -52,7 +52,7 @@ inline void StateManager<Controller, Action>::SetObserver(Observer* observer, st
     if (InsideOwnTick())
         MachineTable::Fail(detail::MessageText(detail::Message::SetObserverInsideHook, ManagerEngine::CurrentName(machine_seat)));
     OwnBlock()->observer = observer;
-    OwnBlock()->name = name.empty() ? std::string_view("StateManager") : name;
+    OwnBlock()->name = name.empty() || name == "StateManager" ? Text() : Text(name);
     machine_seat.rt.flags = static_cast<std::uint16_t>(observer ? machine_seat.rt.flags | detail::kObserved
                                                     : machine_seat.rt.flags & ~detail::kObserved);
     InvalidateStep();

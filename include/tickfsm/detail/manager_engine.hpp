@@ -71,7 +71,7 @@ struct ManagerEngine {
             ctx.previous = ctx.table->keep_previous ? &block->previous : nullptr;
             ctx.global = block->global;
             ctx.observer = block->observer;
-            ctx.name = block->name;
+            ctx.name = block->Name();
         } else {
             ctx.name = "StateManager";
         }

@@ -166,9 +166,14 @@ template <class S, class K>
 inline S& StateManager<Controller, Action>::State(K key) {
     const detail::StateIndex id = KeyedIndex(key, "State");
     ResolvedTable();
-    if (CurrentTable()->meta[id].type != detail::TypeKey<S>())
+    if (CurrentTable()->meta[id].type != detail::TypeKey<S>()) {
+        // A delegate state's class is the library's own: naming it would send the caller to a detail:: type.
+        if (CurrentTable()->meta[id].type == detail::TypeKey<detail::DelegateState<Controller, Action>>())
+            MachineTable::Fail(detail::MessageText(detail::Message::KeyedStateDelegate, detail::TypeName<S>(),
+                                                   detail::KeyText(key)));
         MachineTable::Fail(detail::MessageText(detail::Message::KeyedStateClass, detail::TypeName<S>(),
                                                detail::KeyText(key), CurrentTable()->meta[id].type_name));
+    }
     return detail::StateObject<S>(MachineStateData(), CurrentTable()->meta[id].offset);
 }
 } // namespace tickfsm

@@ -99,7 +99,7 @@ inline Description StateManager<Controller, Action>::Describe() const {
     Description d = ResolvedTable().Describe();
     if (const ManagerBlock* block = BlockIfAny()) {
         d.global = StateId{block->global};
-        if (block->observer) d.name = Text(block->name);
+        if (block->observer) d.name = Text(block->Name());
     }
     return d;
 }

@@ -9,6 +9,7 @@
 #include <utility>
 
 #include "../observer.hpp"
+#include "../text.hpp"
 #include "config.hpp"
 #include "runtime.hpp"
 #include "table.hpp"
@@ -30,7 +31,12 @@ struct ManagerBlock {
     StateIndex previous = kNoState; // the state the last change came from
     StateIndex global = kNoState;   // the global state
     Observer* observer = nullptr;
-    std::string_view name = "StateManager";
+    // A copy of the name SetObserver was given, which may be a temporary;
+    // empty (no allocation) for the default name.
+    Text name;
+
+    /// The name the observer hears the machine under.
+    std::string_view Name() const noexcept { return name.empty() ? std::string_view("StateManager") : name.view(); }
 };
 
 /// What a StateManager's storage does whatever its kind, read from its Seat

@@ -136,9 +136,10 @@ struct LaneEdge {
 };
 /// The mistake a ConfigError names, or empty: the first transition that
 /// enters a region from outside it (rather than entering its parallel
-/// state), or an initial state inside a region.
+/// state), or an initial state inside a region (`initial_keyed`: it was
+/// set by key, SetInitialState(key), and the message spells the call so).
 Text CheckLaneEdges(std::span<const TreeNode> tree, std::span<const std::string_view> names,
-                           std::span<const LaneEdge> edges, TreeIndex initial);
+                    std::span<const LaneEdge> edges, TreeIndex initial, bool initial_keyed);
 
 /// Whether `state` is active while `leaf` is the machine's own leaf: in its
 /// lane's active path, every parallel state above it being active too.
