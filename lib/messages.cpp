@@ -97,6 +97,10 @@ std::string_view TextOf(Message id) {
         return "State<{}>({}): the state under that key is a delegate state (AddDelegateState), made of lambdas: "
                "it has no object to ask for; keep its data in the controller (or in what its lambdas capture), "
                "or make it a state of a class, AddState<S>(key), and ask for that class";
+    case Message::TaggedStateDelegate:
+        return "State<{}>(): {} names a delegate state (AddDelegateState<{}>()), made of lambdas: it has no "
+               "object to ask for; keep its data in the controller (or in what its lambdas capture), or make it "
+               "a state of a class and ask for that class";
     case Message::AddStateKeyTwice:
         return "AddState<{}>({}): the key {} is already registered (state {})";
     case Message::AddDelegateKeyCall:

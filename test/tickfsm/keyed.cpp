@@ -112,6 +112,21 @@ TEST_CASE("A delegate state can be registered under a type tag", "[delegate]") {
     CHECK(c.log == std::vector<std::string>{"stars"});
 }
 
+TEST_CASE("State<Tag>() of a delegate state's tag is a ConfigError: the tag has no object", "[delegate][config_error]") {
+    struct Stunned {
+        int stars = 0; // a tag with data: handing out a Stunned& would read the delegate's hooks as one
+    };
+    Creature c;
+    tickfsm::StateManager<Creature, Buttons> m(c);
+    m.AddDelegateState<Stunned>().Perform([](Creature& cr, const Buttons&) { cr.log.push_back("stars"); });
+    m.SetInitialState<Stunned>();
+    m.Perform({});
+    CHECK_THROWS_WITH(m.State<Stunned>(), Catch::Contains("State<Stunned>(): Stunned names a delegate state "
+                                                          "(AddDelegateState<Stunned>()), made of lambdas"));
+    m.Perform({});
+    CHECK(c.log == std::vector<std::string>{"stars", "stars"});
+}
+
 TEST_CASE("A delegate state counts as gated only for the gates it is given", "[delegate][gates][validate]") {
     struct Flinch {};
     struct Guarded {};

@@ -84,6 +84,7 @@ enum class Message : std::uint8_t {
     AddStateKeyTwice,
     KeyedStateClass,
     KeyedStateDelegate,
+    TaggedStateDelegate,
     DelegateHookCall,
     AddDelegateKeyCall,
     AddDelegateKeyTwice,

@@ -103,6 +103,9 @@ inline S& StateManager<Controller, Action>::State() {
             AddStatePrivately<S>();
         id = ResolvedTable().Find(detail::TypeKey<S>());
     }
+    if (CurrentTable()->meta[id].type != detail::TypeKey<S>()) // S is the tag of a delegate state
+        MachineTable::Fail(detail::MessageText(detail::Message::TaggedStateDelegate, detail::StateName<S>(),
+                                               detail::StateName<S>(), detail::StateName<S>()));
     return detail::StateObject<S>(MachineStateData(), CurrentTable()->meta[id].offset);
 }
 
