@@ -294,6 +294,8 @@ public:
     /// change); 0 when S is not active (StateManager::TicksInState<S>()).
     template <class S>
     std::uint32_t TicksInState(std::size_t i) const noexcept(!TICKFSM_CHECKED) {
+        static_assert(std::is_class_v<S>, "tickfsm: Crowd::TicksInState<S>(i) and TimeInState<S>(i) ask about a "
+                                          "state's class, and S is not a class");
         CheckIndex(i, "TicksInState");
         if (runtimes[i].state == detail::kNoState) return 0;
         const detail::StateIndex id = table->Find(detail::TypeKey<S>());

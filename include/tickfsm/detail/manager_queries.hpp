@@ -68,6 +68,8 @@ inline std::size_t StateManager<Controller, Action>::BuriedCount() const {
 template <class Controller, class Action>
 template <class S>
 inline std::uint32_t StateManager<Controller, Action>::TicksInState() const {
+    static_assert(std::is_class_v<S>, "tickfsm: TicksInState<S>() and TimeInState<S>() ask about a state's class, "
+                                      "and S is not a class; for a keyed state, ask TicksInState(id) with its StateId");
     if (machine_seat.rt.state == detail::kNoState) return 0; // not started: the table is not needed
     const MachineTable& table = ResolvedTable();
     const detail::StateIndex id = table.Find(detail::TypeKey<S>());

@@ -500,6 +500,8 @@ struct Table {
     /// region of a parallel state that is.
     template <class S>
     bool IsIn(StateIndex leaf, const std::byte* data) const noexcept {
+        static_assert(std::is_class_v<S>, "tickfsm: IsIn<S>() asks about a state's class, and S is not a class; "
+                                          "for a keyed state, ask IsIn(key)");
         if (leaf == kNoState) return false;
         if (keys[leaf] == TypeKey<S>()) return true;
         return Active(leaf, Find(TypeKey<S>()), data);
