@@ -66,7 +66,7 @@ struct TransitionRule {
 /// A machine's whole table as one value (StateManager::Describe(), Crowd::Describe()).
 struct Description {
     Text name;                        // what pictures title it; the observer's name if one was given
-    List<StateInfo> states;           // by id; the any-state pseudo-state is not one of them
+    List<StateInfo> states;           // in id order; the any-state pseudo-state is not one of them (use Find(id))
     List<TransitionRule> transitions; // the any-state ones first, then by state, in the order tried
     List<Event> events;               // DeclareEvent(...): the events the machine expects to be sent
     StateId global;                          // the global state when described (SetGlobalState); not Valid() if none

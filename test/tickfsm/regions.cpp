@@ -301,6 +301,42 @@ TEST_CASE("A region remembers its path with history when its parallel state is e
     CHECK(m.ActivePath() == "Alive/{Legs/Run, Arms/Lower}"); // Legs remembers Run, Arms starts over
 }
 
+TEST_CASE("Deep history above a parallel state brings it back, each region by its own history",
+          "[regions][history]") {
+    struct Top {};
+    struct Away {};
+    struct Veteran : tickfsm::StateManager<Body, Pad> {
+        explicit Veteran(Body& b) : StateManager(b) {
+            SetInitialState<Top>();
+            SetSubstates<Top, Away, Alive>();
+            SetHistory<Top>(tickfsm::History::Deep);
+            SetRegions<Alive, Legs, Arms>();
+            SetSubstates<Legs, Stand, Run>();
+            SetSubstates<Arms, Lower, Aim>();
+            SetHistory<Legs>(tickfsm::History::Shallow); // Arms has none
+            From<Away>().To<Alive>([](const Body& c) { return !c.dead; });
+            From<Stand>().To<Run>([](const Body& c) { return c.run; });
+            From<Lower>().To<Aim>([](const Body& c) { return c.aim; });
+            From<Top>().To<Dead>([](const Body& c) { return c.dead; });
+            From<Dead>().To<Top>([](const Body& c) { return !c.dead; });
+        }
+    };
+    Body body;
+    Veteran m(body);
+    body.run = true;
+    body.aim = true;
+    for (int i = 0; i < 3; ++i) m.Perform({});
+    REQUIRE(m.ActivePath() == "Top/Alive/{Legs/Run, Arms/Aim}");
+    body.dead = true;
+    m.Perform({});
+    CHECK(m.IsIn<Dead>());
+    body.dead = false;
+    body.run = false;
+    body.aim = false;
+    m.Perform({});
+    CHECK(m.ActivePath() == "Top/Alive/{Legs/Run, Arms/Lower}"); // Top's deep history, Legs' own history
+}
+
 namespace {
 struct Stunned {
     void Perform(Body& b, const Pad&) { b.log.push_back("Stunned"); }

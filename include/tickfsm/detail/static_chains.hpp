@@ -106,14 +106,18 @@ struct StaticStateMayNotTakeTheMachine {
     static_assert(kAlwaysFalse<S>,
                   "tickfsm: a state of a compile-time machine (the type in StaticStateMayNotTakeTheMachine<...> "
                   "above) has a hook taking tickfsm::Machine<Controller, Action>&; a compile-time machine has no "
-                  "events or NextState to reach: drop that parameter, or run the state in a StateManager");
+                  "events or NextState to reach: drop that parameter, or leave the state out of the constant and give "
+                  "it its transitions with the builder (From<S>()...) in a StateManager, after Configure if you "
+                  "use one");
 };
 template <class S>
 struct StaticStateMayNotHaveGates {
     static_assert(kAlwaysFalse<S>,
                   "tickfsm: a state of a compile-time machine (the type in StaticStateMayNotHaveGates<...> above) "
                   "declares CanEnterState or CanExitState; compile-time machines do not ask gates, so they would be "
-                  "ignored: fold the gate into the transitions' conditions, or run the state in a StateManager");
+                  "ignored: fold the gate into the transitions' conditions, or leave the state out of the constant "
+                  "and give it its transitions with the builder (From<S>()...) in a StateManager, after Configure "
+                  "if you use one");
 };
 
 /// Every check of a state of a compile-time machine.
