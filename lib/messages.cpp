@@ -238,7 +238,8 @@ std::string_view TextOf(Message id) {
     case Message::RestoreStateOutOfRange:
         return "Restore(): the snapshot names a state out of range";
     case Message::InitializeInsideHook:
-        return "Initialize() called from inside a hook or condition of this machine";
+        return "Initialize() called from inside a hook or condition of this machine (state {}); call it from "
+               "outside the machine's hooks, before its first Perform";
     case Message::GlobalSetInsideHook:
         return "SetGlobalState<{}>() called from inside a hook or condition of this machine (state {}); the "
                "global state is set only from outside the machine's hooks and conditions (a hook's Machine& "

@@ -187,7 +187,7 @@ TEST_CASE("Every call into the machine from one of its fast-path hooks is refuse
     m.From<Calm>();
     m.Perform(0); // the first tick starts the machine on the general path; the next ones are fast
     const char* refused[] = {"Perform() called from inside", "Reset() called from inside",
-                             "Initialize() called from inside", "SendEvent(poke) called on the machine from inside",
+                             "Initialize() called from inside a hook or condition of this machine (state Meddler)", "SendEvent(poke) called on the machine from inside",
                              "TrySetState(Calm) called on the machine from inside",
                              "SetGlobalState<Calm>() called from inside a hook or condition of this machine (state Meddler)",
                              "SetObserver() called from inside",

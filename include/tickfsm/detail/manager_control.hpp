@@ -15,7 +15,9 @@ namespace tickfsm {
 
 template <class Controller, class Action>
 inline void StateManager<Controller, Action>::Initialize() {
-    if (InsideOwnTick()) MachineTable::Fail(detail::MessageText(detail::Message::InitializeInsideHook));
+    if (InsideOwnTick())
+        MachineTable::Fail(detail::MessageText(detail::Message::InitializeInsideHook,
+                                               ManagerEngine::CurrentName(machine_seat)));
     if (machine_seat.rt.flags & detail::kInitialized) return;
     CloseConfiguration();
     BusyScope busy(machine_seat.rt); // an OnStateInit cannot tick, change or reset the machine it initializes
