@@ -197,6 +197,9 @@ std::string_view TextOf(Message id) {
     case Message::ChangeFromExitHook:
         return "{}() called from an exit hook of state {} (or a pause hook, when a push buries it): a state "
                "cannot change the machine's state while it is being left or buried";
+    case Message::SendEventFromExitHook:
+        return "SendEvent({}) called from an exit hook of state {} (or a pause hook, when a push buries it): a "
+               "state cannot change the machine's state while it is being left or buried";
     case Message::NextStateInRegion:
         return "{}() called from state {} in region {}: the request for the next tick and the previous "
                "state are the machine's own; in a region use a transition or TrySetState";

@@ -188,7 +188,8 @@ public:
     /// this time); otherwise nothing changes and the observer hears of it. The
     /// last change asked for in one hook wins. Not allowed from an exit hook.
     void SendEvent(const Event& event) {
-        CheckNotLeaving("SendEvent");
+        if (context.in_exit) [[unlikely]]
+            FailLeaving(detail::EventText(event));
         const auto* edge = context.table->FindAnyEvent(context.main->state, event, context.data);
         if (!edge) { // a parallel leaf's regions first, then outward
             auto in_region = [&](detail::StateIndex leaf) { return context.table->FindEventOutward(leaf, event); };
@@ -216,7 +217,8 @@ public:
     template <class E>
         requires detail::TypedEventValue<E>
     void SendEvent(const E& value) {
-        CheckNotLeaving("SendEvent");
+        if (context.in_exit) [[unlikely]]
+            FailLeaving(detail::TypeName<E>());
         detail::StateIndex holder = detail::kNoState;
         const auto* edge = context.table->FindAnyTyped(context.main->state, detail::TypeKey<E>(), *context.controller,
                                                        &value, context.data);
@@ -438,6 +440,12 @@ private:
         if (context.in_exit)
             context.table->Fail(detail::MessageText(detail::Message::ChangeFromExitHook, what,
                                                     context.table->NameOf(context.rt->state)));
+    }
+
+    /// SendEvent(`event`) refused from an exit or pause hook.
+    [[noreturn]] void FailLeaving(std::string_view event) const {
+        context.table->Fail(detail::MessageText(detail::Message::SendEventFromExitHook, event,
+                                                context.table->NameOf(context.rt->state)));
     }
 
     void CheckNotInRegion(std::string_view what) const {

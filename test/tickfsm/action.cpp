@@ -108,7 +108,7 @@ TEST_CASE("Changing state from an exit hook is an error", "[action][error]") {
     m.SetInitialState<A>().Do<LeavesLoudly>().On(Go).To<B>();
     m.From<B>().On(Back).To<A>();
     m.Perform({});
-    REQUIRE_THROWS_WITH(m.SendEvent(Go), Catch::Matchers::Contains("SendEvent() called from an exit hook of state A"));
+    REQUIRE_THROWS_WITH(m.SendEvent(Go), Catch::Matchers::Contains("SendEvent(Back) called from an exit hook of state A"));
 }
 
 TEST_CASE("An action can be attached only through the builder of its own state", "[action]") {

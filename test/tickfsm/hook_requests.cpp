@@ -201,7 +201,7 @@ TEST_CASE("The global state's exit hook cannot change state", "[global][error]")
     m.SetGlobalState<Watcher>();
     b.ask = 5;
     SECTION("on ClearGlobalState, an event") {
-        REQUIRE_THROWS_WITH(m.ClearGlobalState(), Catch::Matchers::Contains("SendEvent() called from an exit hook"));
+        REQUIRE_THROWS_WITH(m.ClearGlobalState(), Catch::Matchers::Contains("SendEvent(Go) called from an exit hook"));
     }
     SECTION("when replaced, an event") {
         REQUIRE_THROWS_WITH(m.SetGlobalState<Greedy>(), Catch::Matchers::Contains("called from an exit hook"));

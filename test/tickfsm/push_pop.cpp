@@ -294,7 +294,7 @@ TEST_CASE("A pause hook that asks for a change is a ConfigError, and nothing is 
     m.SetInitialState<Restless>().On("wake").To<Patrol>();
     m.From<Stunned>();
     m.Perform({});
-    CHECK_THROWS_WITH(m.Push<Stunned>(), Catch::Contains("SendEvent() called from an exit hook of state Restless (or "
+    CHECK_THROWS_WITH(m.Push<Stunned>(), Catch::Contains("SendEvent(wake) called from an exit hook of state Restless (or "
                                                          "a pause hook, when a push buries it)"));
     CHECK(m.IsIn<Restless>());
     CHECK(m.BuriedCount() == 0);

@@ -186,3 +186,18 @@ TEST_CASE("WouldTakeEvent tells whether SendEvent would be taken, calling guards
     CHECK(m.IsIn<Staggered>());
     CHECK_FALSE(m.WouldTakeEvent(Hit{.damage = 30})); // Staggered takes no Hit
 }
+
+TEST_CASE("A typed event sent from an exit hook is refused, naming the event and the state",
+          "[typed_event][config_error]") {
+    struct Leaving {
+        void OnStateExit(Hero&, const Pad&, tickfsm::Machine<Hero, Pad>& m) { m.SendEvent(Hit{.damage = 1}); }
+    };
+    struct Gone {};
+    Hero h;
+    tickfsm::StateManager<Hero, Pad> m(h);
+    m.SetInitialState<Leaving>().To<Gone>([](const Hero& hero) { return hero.hp < 100; });
+    m.From<Gone>();
+    m.Perform({});
+    h.hp = 50;
+    CHECK_THROWS_WITH(m.Perform({}), Catch::Contains("SendEvent(Hit) called from an exit hook of state Leaving"));
+}

@@ -125,6 +125,7 @@ enum class Message : std::uint8_t {
     SetStateNotAState,
     EnterWithArgumentsFromOwnHook,
     ChangeFromExitHook,
+    SendEventFromExitHook,
     NextStateInRegion,
     FixedDtInvalid,
     BufferTimeoutInvalid,
