@@ -646,9 +646,10 @@ private:
     /// The table for this machine's configuration so far, built or found on first need.
     const MachineTable& ResolvedTable() const { return ManagerStorage::Resolved(machine_seat); }
     /// WouldTransition's target `to` (from `from`), followed on through the
-    /// pass-through states the next Perform would pass.
+    /// pass-through states the next Perform would pass; `pushed` is the leaf
+    /// the dry run's last push buried (kNoState if none), where a pop returns.
     detail::StateIndex PassedThrough(const MachineTable& table, detail::StateIndex from, detail::StateIndex to,
-                                     const Action& action) const;
+                                     detail::StateIndex pushed, const Action& action) const;
     /// Close the configuration: the table is resolved, complete and final.
     void CloseConfiguration() { ManagerConfig::Freeze(machine_seat); }
     /// A change outside any tick that the step does not show: the next tick finds the step again.

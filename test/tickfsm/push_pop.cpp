@@ -333,3 +333,26 @@ TEST_CASE("A Pop transition's gate is told the state it goes back to", "[push][g
     CHECK(m.IsIn<Dizzy>()); // told Lookout, the gate holds it
     CHECK(m.BuriedCount() == 1);
 }
+
+TEST_CASE("The dry run follows a pass-through state that pops, back to the buried state", "[push][pass_through]") {
+    struct Check {}; // pushed on top; routes on at once
+    struct Router : tickfsm::StateManager<Guard, Tick> {
+        explicit Router(Guard& g) : StateManager(g) {
+            SetPushCapacity<1>();
+            SetPassThrough<Check>();
+            SetInitialState<Patrol>().Push<Check>([](const Guard& c) { return c.stunned; });
+            From<Check>().To<Stunned>([](const Guard& c) { return !c.recovered; }).Pop();
+            From<Stunned>();
+        }
+    };
+    Guard g;
+    Router m(g);
+    m.Perform(Tick{});
+    g.stunned = true;
+    g.recovered = true;
+    CHECK(m.WouldTransition(Tick{}) == m.IdOf<Patrol>()); // Patrol -> Check (pass-through) -> popped back to Patrol
+    g.recovered = false;
+    CHECK(m.WouldTransition(Tick{}) == m.IdOf<Stunned>());
+    m.Perform(Tick{});
+    CHECK(m.IsIn<Stunned>());
+}

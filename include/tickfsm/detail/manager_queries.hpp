@@ -157,18 +157,20 @@ inline StateId StateManager<Controller, Action>::WouldTransition(const Action& a
                         MachineStateData(), true, (machine_seat.rt.flags & detail::kDone) != 0);
     detail::StateIndex to = fired.to;
     if (to == detail::kNoState) return StateId{};
-    if (fired.chain->kinds && fired.chain->kinds[fired.index] == detail::kKindPop) { // back to the buried state
+    const std::uint8_t kind = fired.chain->kinds ? fired.chain->kinds[fired.index] : detail::kKindChange;
+    if (kind == detail::kKindPop) { // back to the buried state
         const std::size_t buried = BuriedCount();
         if (buried == 0) return StateId{};
         to = detail::BuriedEntries(MachineStateData(), table.stack)[buried - 1].leaf;
     }
-    if (table.passing) to = PassedThrough(table, from, to, action);
+    if (table.passing) to = PassedThrough(table, from, to, kind == detail::kKindPush ? from : detail::kNoState, action);
     return StateId{to};
 }
 
 template <class Controller, class Action>
 detail::StateIndex StateManager<Controller, Action>::PassedThrough(const MachineTable& table, detail::StateIndex from,
-                                                                   detail::StateIndex to, const Action& action) const {
+                                                                   detail::StateIndex to, detail::StateIndex pushed,
+                                                                   const Action& action) const {
     // As Perform does after a change: a pass-through state entered has its
     // transitions tried again at once, from its time 0. A loop, which Perform
     // refuses with a ConfigError, ends the dry run after kMaxDepth states.
@@ -184,6 +186,13 @@ detail::StateIndex StateManager<Controller, Action>::PassedThrough(const Machine
         const auto fired = table.ProbePath(leaf, 0, detail::EraseController(*bound_controller),
                                            detail::EraseAction(action), MachineStateData(), false, false);
         if (fired.to == detail::kNoState) return to;
+        const std::uint8_t kind = fired.chain->kinds ? fired.chain->kinds[fired.index] : detail::kKindChange;
+        if (kind == detail::kKindPop) { // ends on the state buried last: one this dry run pushed, or the stack's top
+            if (pushed != detail::kNoState) return pushed;
+            const std::size_t buried = BuriedCount();
+            return buried == 0 ? to : detail::BuriedEntries(MachineStateData(), table.stack)[buried - 1].leaf;
+        }
+        if (kind == detail::kKindPush) pushed = leaf;
         from = leaf;
         to = fired.to;
     }
