@@ -561,8 +561,6 @@ private:
         // them is not "gated" to validation, pictures and the fast paths.
         detail::ManagerStorage<Controller, Action>::ApplyPrivately(manager->machine_seat, [&](auto& table) {
             Meta& meta = table.meta[state];
-            can_enter = meta.can_enter;
-            can_exit = meta.can_exit;
             meta.can_enter = nullptr;
             meta.can_exit = nullptr;
         });
@@ -570,10 +568,11 @@ private:
 
     /// Counts the gate just given in the table.
     void Gates(bool enter, bool exit) {
+        using Delegate = detail::DelegateState<Controller, Action>;
         detail::ManagerStorage<Controller, Action>::ApplyPrivately(manager->machine_seat, [&](auto& table) {
             Meta& meta = table.meta[state];
-            if (enter) meta.can_enter = can_enter;
-            if (exit) meta.can_exit = can_exit;
+            if (enter) meta.can_enter = &detail::CanEnterGate<Controller, Delegate>;
+            if (exit) meta.can_exit = &detail::CanExitGate<Controller, Delegate>;
             table.finalized = false;
         });
     }
@@ -613,8 +612,6 @@ private:
     detail::Shared<Hooks> hooks;
     StateManager<Controller, Action>* manager;
     detail::StateIndex state;
-    decltype(Meta::can_enter) can_enter = nullptr;
-    decltype(Meta::can_exit) can_exit = nullptr;
 };
 
 } // namespace tickfsm

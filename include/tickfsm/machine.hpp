@@ -153,7 +153,7 @@ StateIndex DirectFrom(const TickContext<C, A>& ctx, StateIndex to) {
     if (!ctx.table->parallel) return ctx.rt->state;
     const StateIndex region = RegionOf(ctx.table->tree, to);
     if (region == kNoState) return ctx.main->state;
-    if (!ctx.table->Active(ctx.main->state, ctx.table->tree[region].owner, ctx.data)) return ctx.rt->state;
+    if (!ctx.table->RegionRuns(ctx.main->state, region, ctx.data)) return ctx.rt->state;
     const StateIndex leaf = LaneOf(ctx.table->tree[region], ctx.data).state;
     return leaf != kNoState ? leaf : ctx.rt->state; // not entered yet: the change is refused on its way in
 }

@@ -650,6 +650,8 @@ private:
     /// the dry run's last push buried (kNoState if none), where a pop returns.
     detail::StateIndex PassedThrough(const MachineTable& table, detail::StateIndex from, detail::StateIndex to,
                                      detail::StateIndex pushed, const Action& action) const;
+    /// Where a pop would return: the leaf buried last, or `none` if nothing is buried.
+    detail::StateIndex TopBuriedLeaf(const MachineTable& table, detail::StateIndex none) const;
     /// Close the configuration: the table is resolved, complete and final.
     void CloseConfiguration() { ManagerConfig::Freeze(machine_seat); }
     /// A change outside any tick that the step does not show: the next tick finds the step again.

@@ -69,8 +69,8 @@ LaneMove LaneAccepts(TickContext<C, A>& ctx, StateIndex to, Cause cause, std::si
                               table.NameOf(table.tree[ctx.lane].owner)));
         return LaneMove::Outer;
     }
-    if (region != kNoState && (ctx.lane == kNoState || LaneEncloses(table.tree, ctx.lane, region)) &&
-        table.Active(ctx.main->state, table.tree[region].owner, ctx.data)) {
+    if ((ctx.lane == kNoState || LaneEncloses(table.tree, ctx.lane, region)) &&
+        table.RegionRuns(ctx.main->state, region, ctx.data)) {
         LaneScope<C, A> scope(ctx, region); // the region's own lane makes it, as if it had asked
         ChangeTo(ctx, to, cause, condition, event, prepare);
         return LaneMove::Inner;

@@ -159,12 +159,18 @@ inline StateId StateManager<Controller, Action>::WouldTransition(const Action& a
     if (to == detail::kNoState) return StateId{};
     const std::uint8_t kind = fired.chain->kinds ? fired.chain->kinds[fired.index] : detail::kKindChange;
     if (kind == detail::kKindPop) { // back to the buried state
-        const std::size_t buried = BuriedCount();
-        if (buried == 0) return StateId{};
-        to = detail::BuriedEntries(MachineStateData(), table.stack)[buried - 1].leaf;
+        to = TopBuriedLeaf(table, detail::kNoState);
+        if (to == detail::kNoState) return StateId{};
     }
     if (table.passing) to = PassedThrough(table, from, to, kind == detail::kKindPush ? from : detail::kNoState, action);
     return StateId{to};
+}
+
+template <class Controller, class Action>
+detail::StateIndex StateManager<Controller, Action>::TopBuriedLeaf(const MachineTable& table,
+                                                                   detail::StateIndex none) const {
+    const std::size_t buried = BuriedCount();
+    return buried == 0 ? none : detail::BuriedEntries(MachineStateData(), table.stack)[buried - 1].leaf;
 }
 
 template <class Controller, class Action>
@@ -188,9 +194,7 @@ detail::StateIndex StateManager<Controller, Action>::PassedThrough(const Machine
         if (fired.to == detail::kNoState) return to;
         const std::uint8_t kind = fired.chain->kinds ? fired.chain->kinds[fired.index] : detail::kKindChange;
         if (kind == detail::kKindPop) { // ends on the state buried last: one this dry run pushed, or the stack's top
-            if (pushed != detail::kNoState) return pushed;
-            const std::size_t buried = BuriedCount();
-            return buried == 0 ? to : detail::BuriedEntries(MachineStateData(), table.stack)[buried - 1].leaf;
+            return pushed != detail::kNoState ? pushed : TopBuriedLeaf(table, to);
         }
         if (kind == detail::kKindPush) pushed = leaf;
         from = leaf;

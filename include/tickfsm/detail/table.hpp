@@ -544,6 +544,12 @@ struct Table {
         return state != kNoState && IsActive(tree, data, leaf, state);
     }
 
+    /// Whether `region` runs while `leaf` is the machine's current state: its
+    /// parallel state is active, so the region's own lane makes a change into it.
+    bool RegionRuns(StateIndex leaf, StateIndex region, const std::byte* data) const noexcept {
+        return region != kNoState && Active(leaf, tree[region].owner, data);
+    }
+
     /// The ticks `state` has been active while `leaf` is the machine's current state (0 if it is not active).
     std::uint32_t TicksOf(StateIndex leaf, std::uint32_t leaf_ticks, StateIndex state, std::byte* data) const noexcept {
         if (state == leaf) return leaf_ticks;
@@ -614,6 +620,16 @@ void PauseHook(TickContext<AnyController, AnyAction>& ctx, std::uint32_t offset)
 template <class C, class A, class S>
 void ResumeHook(TickContext<AnyController, AnyAction>& ctx, std::uint32_t offset);
 
+/// A state's gates as the table calls them.
+template <class C, class S>
+bool CanEnterGate(const AnyController& c, std::byte* data, std::uint32_t offset, const StateRef& from) {
+    return static_cast<bool>(StateObject<S>(data, offset).CanEnterState(Real<C>(c), from));
+}
+template <class C, class S>
+bool CanExitGate(const AnyController& c, std::byte* data, std::uint32_t offset, const StateRef& to) {
+    return static_cast<bool>(StateObject<S>(data, offset).CanExitState(Real<C>(c), to));
+}
+
 /// The table of the machines of one kind, StateManager<C, A>: the table
 /// (compiled once, for AnyController and AnyAction) and what only the kind's
 /// own types can write into it, its states' hooks and its name.
@@ -657,14 +673,8 @@ struct KindTable final : Table<AnyController, AnyAction> {
         m.takes_machine = kTakesMachine<S, C, A>;
         m.has_enter = HasOnStateEnter<S, C, A> || HasOnStateEnterM<S, C, A>;
         m.has_exit = HasOnStateExit<S, C, A> || HasOnStateExitM<S, C, A>;
-        if constexpr (HasCanEnterState<S, C>)
-            m.can_enter = [](const AnyController& c, std::byte* data, std::uint32_t at, const StateRef& from) {
-                return static_cast<bool>(StateObject<S>(data, at).CanEnterState(Real<C>(c), from));
-            };
-        if constexpr (HasCanExitState<S, C>)
-            m.can_exit = [](const AnyController& c, std::byte* data, std::uint32_t at, const StateRef& to) {
-                return static_cast<bool>(StateObject<S>(data, at).CanExitState(Real<C>(c), to));
-            };
+        if constexpr (HasCanEnterState<S, C>) m.can_enter = &CanEnterGate<C, S>;
+        if constexpr (HasCanExitState<S, C>) m.can_exit = &CanExitGate<C, S>;
         if constexpr (HasOnStateInit<S, C>)
             m.init = [](AnyController& c, std::byte* data, std::uint32_t at) {
                 StateObject<S>(data, at).OnStateInit(Real<C>(c));
