@@ -532,6 +532,30 @@ TEST_CASE("A composite's throwing enter hook leaves it current without a substat
     CHECK(m.IsIn<Out>());
 }
 
+TEST_CASE("A composite left current by its throwing enter hook keeps its time when a change enters its substate",
+          "[error][throw][nested]") {
+    const bool stack = GENERATE(false, true); // a push stack counts composites' time another way
+    Fuse f;
+    FuseManager m(f);
+    ConfigureDen(m);
+    if (stack) m.SetPushCapacity<1>();
+    m.Perform(0);
+    m.Perform(1);
+    f.where = 7;
+    REQUIRE_THROWS_AS(m.Perform(2), Boom);
+    f.where = 0;
+    m.Perform(0);
+    m.Perform(0);
+    REQUIRE(m.ActivePath() == "Den");
+    REQUIRE(m.TicksInState<Den>() == 2);
+    REQUIRE(m.TrySetState<Cub>()); // Den is not left: only Cub is entered, and Den's time goes on
+    CHECK(m.ActivePath() == "Den/Cub");
+    CHECK(m.TicksInState<Den>() == 2);
+    m.Perform(0);
+    CHECK(m.TicksInState<Den>() == 3);
+    CHECK(m.TicksInState<Cub>() == 1);
+}
+
 namespace {
 class DenManager : public FuseManager {
 public:

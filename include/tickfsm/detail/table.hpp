@@ -565,9 +565,17 @@ struct Table {
     }
 
     /// Before the current leaf's ticks restart (a change): each composite
-    /// above `leaf` keeps the time it has (see composite_bases).
+    /// above `leaf` keeps the time it has (see composite_bases). A composite
+    /// that is itself current (its enter hook threw, or asked for a change)
+    /// ticked as a leaf, so its slot takes those ticks: a change into its
+    /// substate does not re-enter it, and its time goes on.
     void RebaseComposites(StateIndex leaf, std::uint32_t leaf_ticks, std::byte* data) const noexcept {
-        if (!composite_bases || leaf == kNoState) return;
+        if (!nested || leaf == kNoState) return;
+        if (tree[leaf].initial != kNoNode) {
+            std::uint32_t& own = SlotOf(tree[leaf], data).ticks;
+            own = SumTicks(own, leaf_ticks);
+        }
+        if (!composite_bases) return;
         for (StateIndex s = tree[leaf].parent; s != kNoState; s = tree[s].parent) {
             std::uint32_t& ticks = SlotOf(tree[s], data).ticks;
             ticks = SumTicks(ticks, leaf_ticks);
