@@ -123,6 +123,7 @@ struct TickContext {
     std::string_view name;
     StateIndex pending = kNoState; // a change asked for by the hook running now
     Cause pending_cause = Cause::Direct;
+    std::uint32_t pending_condition = 0; // with Cause::Condition: the index of a region's transition handed out
     const Event* pending_event = nullptr;
     Staged staged;                 // the arguments of the pending change, if it has any
     StateIndex running = kNoState; // the global state while one of its hooks runs

@@ -130,6 +130,13 @@ inline std::size_t AskedCondition(Cause cause) noexcept {
     return cause == Cause::Push || cause == Cause::Pop ? TransitionInfo::kNoCondition : 0;
 }
 
+/// The `condition` the change in ctx.pending reports: a region's condition
+/// transition handed out to the enclosing lane keeps its index.
+template <class C, class A>
+std::size_t PendingCondition(const TickContext<C, A>& ctx) noexcept {
+    return ctx.pending_cause == Cause::Condition ? ctx.pending_condition : AskedCondition(ctx.pending_cause);
+}
+
 /// The refusal of a change into the global state, which performs beside
 /// the current state and cannot also be it.
 template <class C, class A>
@@ -232,6 +239,7 @@ void ChangeTo(TickContext<C, A>& ctx, StateIndex to, Cause cause, std::size_t co
         if (lane == LaneMove::Outer) { // the lane that holds `to` makes it
             ctx.pending = to;
             ctx.pending_cause = cause;
+            ctx.pending_condition = static_cast<std::uint32_t>(condition);
             ctx.pending_event = event;
             clear.keep = true;
             return;
@@ -262,7 +270,7 @@ void ChangeTo(TickContext<C, A>& ctx, StateIndex to, Cause cause, std::size_t co
         to = ctx.pending;
         cause = ctx.pending_cause;
         event = ctx.pending_event;
-        condition = AskedCondition(cause);
+        condition = PendingCondition(ctx);
         prepare = StagedPrepare(ctx);
         ctx.owner = kNoState;
     }
@@ -271,7 +279,7 @@ void ChangeTo(TickContext<C, A>& ctx, StateIndex to, Cause cause, std::size_t co
 /// Applies the change the hook that just returned asked for.
 template <class C, class A>
 void ApplyPending(TickContext<C, A>& ctx) {
-    ChangeTo(ctx, ctx.pending, ctx.pending_cause, AskedCondition(ctx.pending_cause), ctx.pending_event,
+    ChangeTo(ctx, ctx.pending, ctx.pending_cause, PendingCondition(ctx), ctx.pending_event,
              StagedPrepare(ctx));
 }
 
@@ -536,7 +544,7 @@ int DeliverToRegions(TickContext<C, A>& ctx, F&& deliver) {
             taken = deliver() || taken;
         }
         if (ctx.pending != kNoState) {
-            ChangeTo(ctx, ctx.pending, ctx.pending_cause, AskedCondition(ctx.pending_cause), ctx.pending_event);
+            ChangeTo(ctx, ctx.pending, ctx.pending_cause, PendingCondition(ctx), ctx.pending_event);
             return -1;
         }
     }

@@ -61,7 +61,7 @@ bool ResumeLane(TickContext<C, A>& ctx, StateIndex leaf) {
         {
             LaneScope<C, A> scope(ctx, r);
             if (!ResumeLane(ctx, lane_leaf))
-                ChangeTo(ctx, ctx.pending, ctx.pending_cause, AskedCondition(ctx.pending_cause), ctx.pending_event,
+                ChangeTo(ctx, ctx.pending, ctx.pending_cause, PendingCondition(ctx), ctx.pending_event,
                          StagedPrepare(ctx));
         }
         return ctx.pending != kNoState; // a change this region handed out stops the resume

@@ -551,6 +551,34 @@ TEST_CASE("An observer hears which region changed state", "[regions][observer]")
     CHECK(heard.lines == std::vector<std::string>{":->Alive", "Legs:->Stand", "Arms:->Lower", "Arms:Lower->Aim"});
 }
 
+TEST_CASE("An observer hears the index and owner of a region's transition that leaves the parallel state",
+          "[regions][observer]") {
+    struct Heard : tickfsm::Observer {
+        std::vector<std::string> lines;
+        void OnTransition(const tickfsm::TransitionInfo& info) override {
+            lines.push_back(std::string(info.owner) + "#" + std::to_string(info.condition) + ":" +
+                            std::string(info.from) + "->" + std::string(info.to));
+        }
+    } heard;
+    class Fragile : public Soldier {
+    public:
+        explicit Fragile(Body& b) : Soldier(b) {
+            From<Aim>().To<Dead>([](const Body& c) { return c.stunned; }); // Aim's second transition
+        }
+    };
+    Body body;
+    Fragile m(body);
+    m.SetObserver(&heard, "soldier");
+    m.Perform({});
+    body.aim = true;
+    m.Perform({});
+    body.stunned = true;
+    heard.lines.clear();
+    m.Perform({});
+    CHECK(m.ActivePath() == "Dead");
+    CHECK(heard.lines == std::vector<std::string>{"Aim#1:Alive->Dead"});
+}
+
 TEST_CASE("States and Transitions describe regions", "[regions][describe]") {
     Body body;
     Soldier m(body);
