@@ -318,6 +318,10 @@ public:
     }
     /// How many states pushes keep buried now.
     std::size_t BuriedCount() const;
+    /// Writes the buried states to `out`, the one buried first first (a pop
+    /// returns to the last), as many as fit; returns how many are buried. Each
+    /// is the leaf a push buried; its ancestors were buried with it.
+    std::size_t BuriedStates(std::span<StateId> out) const;
 
     /// The seconds S has been active: the current state's TimeInState(), or a
     /// composite's that holds it (which runs on while its substates change);

@@ -5,6 +5,7 @@
 #include <catch2/catch.hpp>
 
 #include <algorithm>
+#include <array>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -112,6 +113,26 @@ TEST_CASE("Push and Pop as calls, from outside and from hooks", "[push]") {
     m.Push<Shout>();
     CHECK(Take(guard) == std::vector<std::string>{"pause Patrol", "resume Patrol"});
     CHECK(m.IsIn<Patrol>());
+}
+
+TEST_CASE("BuriedStates lists the buried leaves, the one buried first first", "[push][query]") {
+    Guard guard;
+    GuardMachine m(guard);
+    std::array<tickfsm::StateId, 3> buried{};
+    CHECK(m.BuriedStates(buried) == 0); // not started
+    m.Perform({});
+    m.Push<Stunned>();
+    m.Push<Dazed>();
+    CHECK(m.BuriedStates(buried) == 2);
+    CHECK(buried[0] == m.IdOf<Patrol>());
+    CHECK(buried[1] == m.IdOf<Stunned>()); // where the next pop returns
+    CHECK_FALSE(buried[2].Valid());
+    std::array<tickfsm::StateId, 1> one{};
+    CHECK(m.BuriedStates(one) == 2); // as many as fit; the count of all
+    CHECK(one[0] == m.IdOf<Patrol>());
+    m.Pop();
+    CHECK(m.BuriedStates(buried) == 1);
+    CHECK(buried[0] == m.IdOf<Patrol>());
 }
 
 TEST_CASE("Push and Pop transitions without a condition fire as with one that always holds", "[push]") {
@@ -256,6 +277,9 @@ TEST_CASE("A push that would bury a state it enters again, or enter a region's m
     CHECK(m.BuriedCount() == 0);
     m.Push<Stunned>(); // outside Combat: buries the whole path
     CHECK(m.ActivePath() == "Stunned");
+    std::array<tickfsm::StateId, 1> buried{};
+    CHECK(m.BuriedStates(buried) == 1);
+    CHECK(buried[0] == m.IdOf<Attack>()); // the leaf; Combat was buried with it
     m.Pop();
     CHECK(m.ActivePath() == "Combat/Attack");
     CHECK(m.TicksInState<Combat>() == 1);
