@@ -293,7 +293,7 @@ void DrawTransitions(const detail::InspectorView& view) {
             else ambiguous = true;
         }
         // A pop's target is the state buried last, which Transitions() cannot name.
-        for (std::size_t i = 0; fires < 0 && view.buried > 0 && i < tried.size(); ++i)
+        for (std::size_t i = 0; fires < 0 && !view.buried.empty() && i < tried.size(); ++i)
             if (tried[i]->kind == TransitionKind::Pop) fires = static_cast<std::ptrdiff_t>(i);
     }
 
@@ -398,9 +398,10 @@ StateId DrawForce(const detail::InspectorView& view) {
         TextColored(kQuiet, "force: the Action has no default constructor");
         return {};
     }
-    // Entering a buried state (or one inside it) is refused, and the view
-    // cannot tell which states a push buried.
-    if (view.buried > 0) {
+    // Entering a state is refused when a state its entry passes through is
+    // buried; which states those are follows each composite's history, so
+    // the list is off rather than offering states that would be refused.
+    if (!view.buried.empty()) {
         TextColored(kQuiet, "force: off while states are buried under a push (pop first)");
         return {};
     }
@@ -459,7 +460,17 @@ detail::InspectorRequest DrawInspectorView(const detail::InspectorView& view, In
         std::snprintf(line, sizeof line, "global state: %.*s", static_cast<int>(view.global.size()), view.global.data());
         ShowText(line);
     }
-    if (view.buried > 0) ImGui::Text("buried under pushes: %zu", view.buried);
+    if (!view.buried.empty()) { // "buried under pushes: Patrol, Stunned (a pop returns to Stunned)"
+        std::string line = "buried under pushes: ";
+        for (std::size_t i = 0; i < view.buried.size(); ++i) {
+            if (i > 0) line += ", ";
+            line += NameOf(view, view.buried[i]);
+        }
+        line += " (a pop returns to ";
+        line += NameOf(view, view.buried.back());
+        line += ")";
+        ShowText(line);
+    }
 
     if (ImGui::CollapsingHeader("States", ImGuiTreeNodeFlags_DefaultOpen)) {
         if (ImGui::BeginTable("states", 3, ImGuiTableFlags_BordersInnerH | ImGuiTableFlags_SizingStretchProp)) {

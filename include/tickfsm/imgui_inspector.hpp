@@ -112,7 +112,7 @@ struct InspectorView {
     StateId next;                             // the dry run: where the next tick would go (not Valid() if it stays)
     std::string_view dry_run_input;           // what the dry run was given
     std::string_view global;                  // the global state's name, or empty
-    std::size_t buried = 0;                   // states under a push
+    std::span<const StateId> buried;          // the leaves pushes buried, the one buried first first
 };
 
 /// A crowd's data for one frame of its panel, gathered by DrawCrowdInspector.
@@ -176,6 +176,7 @@ public:
     struct Buffers {
         std::vector<StateId> active;
         std::vector<std::uint32_t> ticks;
+        std::vector<StateId> buried;
         std::vector<StateId> state_of;
         std::vector<std::uint32_t> ticks_of;
         std::vector<std::string_view> names;
@@ -263,7 +264,9 @@ void DrawInspector(std::string_view name, StateManager<Controller, Action>& mach
     view.next = machine.WouldTransition(next);
     view.dry_run_input = input_label;
     view.global = machine.GlobalStateName();
-    view.buried = machine.BuriedCount();
+    scratch.buried.resize(machine.BuriedCount());
+    machine.BuriedStates(scratch.buried);
+    view.buried = scratch.buried;
     const detail::InspectorRequest request = DrawInspectorView(view, state);
     if constexpr (std::is_default_constructible_v<Action>) {
         if (request.force.Valid()) machine.ForceSetState(request.force);

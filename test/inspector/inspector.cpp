@@ -377,6 +377,7 @@ TEST_CASE("A panel offers to force no state while a push keeps states buried", "
     INFO(text);
     CHECK(text.find("force: off while states are buried under a push") != std::string::npos);
     CHECK(text.find("Force state") == std::string::npos);
+    CHECK(text.find("buried under pushes: Idle (a pop returns to Idle)") != std::string::npos);
 }
 
 namespace {
