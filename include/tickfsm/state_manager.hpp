@@ -7,8 +7,8 @@
 // The class below is the whole interface, read top to bottom. The longer
 // members are defined by job in detail/: manager_states.hpp (states and
 // transitions by type), manager_keyed.hpp (keyed and delegate states),
-// manager_control.hpp (acting from outside a tick) and manager_queries.hpp
-// (questions, the dry run). What they work on lives beside them:
+// manager_control.hpp (acting from outside a tick), manager_buffers.hpp
+// (what input buffers ask) and manager_queries.hpp (questions, the dry run). What they work on lives beside them:
 // detail::ManagerStorage (the per-character block and its state data),
 // detail::ManagerConfig (configuration checks, the shared configuration path)
 // and detail::ManagerEngine (the tick's context, the Seat's step, snapshots).
@@ -562,54 +562,24 @@ private:
     friend struct detail::TableAccess;
     std::uint32_t& Ticks() noexcept { return machine_seat.rt.ticks; }
 
-    /// A buffered request for state T; `api` names the buffer's call in a refusal.
+    // What InputBuffer and InputSequenceBuffer ask of the machine (defined
+    // in detail/manager_buffers.hpp). `api` names the buffer's call in a refusal.
+    /// A buffered request for state T.
     template <class T>
-    detail::BufferedRequest BufferRequest(std::string_view api, float timeout_seconds) const {
-        const detail::StateIndex id = ResolvedTable().Find(detail::TypeKey<T>());
-        if (id == detail::kNoState) {
-            const std::string_view name = detail::StateName<T>();
-            MachineTable::Fail(detail::MessageText(detail::Message::NotAStateOfMachine, api, name, name, name, name));
-        }
-        return BufferRequestOf(api, id, timeout_seconds);
-    }
+    detail::BufferedRequest BufferRequest(std::string_view api, float timeout_seconds) const;
     /// A buffered request for the state under `key`.
     template <class K>
-    detail::BufferedRequest BufferRequestByKey(std::string_view api, K key, float timeout_seconds) const {
-        return BufferRequestOf(api, KeyedIndex(key, api), timeout_seconds);
-    }
+    detail::BufferedRequest BufferRequestByKey(std::string_view api, K key, float timeout_seconds) const;
     /// A buffered request for state `id`, a state of this machine.
-    detail::BufferedRequest BufferRequestOf(std::string_view api, detail::StateIndex id, float timeout_seconds) const {
-        const MachineTable& table = ResolvedTable();
-        if (!detail::PositiveFinite(timeout_seconds))
-            MachineTable::Fail(
-                detail::MessageText(detail::Message::BufferTimeoutInvalid, api, table.NameOf(id), timeout_seconds));
-        const bool inside = IsStarted() && IsActive(id);
-        return {id, detail::TicksFor(timeout_seconds, table.dt), inside ? TicksInState(StateId{id}) : 0, inside};
-    }
-    /// A buffered request is met once the machine is in its state after being
-    /// out of it since the request, by the request's own TrySetState or any
-    /// other way (a transition got there first, or left and entered it again:
-    /// its time went back).
+    detail::BufferedRequest BufferRequestOf(std::string_view api, detail::StateIndex id, float timeout_seconds) const;
+    /// Whether `request` is met now, trying its change if the machine is not in its state.
     template <class A = Action>
-    bool TryBufferedRequest(detail::BufferedRequest& request) {
-        if (IsStarted() && IsActive(request.state)) {
-            if (!request.inside) return true;
-            const std::uint32_t now = TicksInState(StateId{request.state});
-            if (now < request.seen) return true;
-            request.seen = now;
-            return false;
-        }
-        request.inside = false;
-        return MakeChangeTo<A>(request.state, detail::Direct::Try, "InputBuffer", detail::Prepare{});
-    }
+    bool TryBufferedRequest(detail::BufferedRequest& request);
     bool IsActive(detail::StateIndex id) const {
         return ResolvedTable().Active(machine_seat.rt.state, id, MachineStateData());
     }
     StateRef RefOf(detail::StateIndex id) const { return ResolvedTable().Ref(id); }
-    void ReportBuffered(detail::StateIndex id, BufferOutcome outcome) const {
-        if (const ManagerBlock* block = BlockIfAny(); block && block->observer)
-            block->observer->OnBufferedRequest(block->Name(), CurrentTable()->NameOf(id), outcome);
-    }
+    void ReportBuffered(detail::StateIndex id, BufferOutcome outcome) const;
 
     // Perform tests, sets and clears the flags' low byte alone, with plain
     // stores: kStarted, kBusy, kFrozen and kFresh. Every reason for the general
@@ -737,6 +707,7 @@ private:
 } // namespace tickfsm
 
 // The definitions of the members declared above, by job.
+#include "detail/manager_buffers.hpp"
 #include "detail/manager_control.hpp"
 #include "detail/manager_keyed.hpp"
 #include "detail/manager_queries.hpp"
