@@ -619,6 +619,57 @@ TEST_CASE("Remove moves a nested character whole: the moved one ticks on as its 
     crowd.TickAll(squad, [&](std::size_t, Trooper& t) { return orders_of(t); });
 }
 
+namespace {
+
+/// A nested kind without regions or pushes: its composites keep their time as
+/// a count up to the current leaf's entry (Table::composite_bases).
+struct Camp {};
+class ScoutStateManager : public tickfsm::StateManager<Trooper, Orders> {
+public:
+    explicit ScoutStateManager(Trooper& trooper) : StateManager(trooper) {
+        SetSubstates<Patrol, Walk, Look>();
+        SetHistory<Patrol>(tickfsm::History::Shallow);
+        SetInitialState<Patrol>().To<Camp>([](const Trooper&, const Orders& o) { return o.enemy; });
+        From<Walk>().To<Look>([](const Trooper&, const Orders& o, float t) { return o.run || t >= 0.1f; });
+        From<Look>().To<Walk>([](const Trooper&, const Orders&, float t) { return t >= 0.05f; });
+        From<Camp>().To<Patrol>([](const Trooper&, const Orders& o) { return !o.enemy; });
+    }
+};
+
+} // namespace
+
+TEST_CASE("Remove keeps a composite's time on a nested kind without regions or pushes", "[crowd][remove][nested]") {
+    constexpr std::size_t kCount = 12;
+    std::vector<Trooper> scouts(kCount), twin_scouts(kCount);
+    for (std::size_t i = 0; i < kCount; ++i) scouts[i].id = twin_scouts[i].id = static_cast<std::uint32_t>(i + 1);
+    tickfsm::Crowd<ScoutStateManager> crowd(kCount), twin(kCount);
+    std::vector<std::size_t> twin_of(kCount);
+    std::iota(twin_of.begin(), twin_of.end(), std::size_t{0});
+    int composite_moves = 0;
+    for (int tick = 0; tick < 400; ++tick) {
+        if (tick % 50 == 49 && crowd.Size() > 1) {
+            const std::size_t moved = crowd.Size() - 1;
+            composite_moves += crowd.IsIn<Patrol>(moved) && crowd.TicksInState<Patrol>(moved) > crowd.TicksInState(moved);
+            const std::size_t gone = crowd.Size() / 3;
+            crowd.Remove(gone);
+            SwapAndPop(scouts, gone);
+            SwapAndPop(twin_of, gone);
+        }
+        crowd.TickAll(scouts, [tick](std::size_t, Trooper& t) { return OrdersFor(t, tick); });
+        twin.TickAll(twin_scouts, [tick](std::size_t, Trooper& t) { return OrdersFor(t, tick); });
+        for (std::size_t i = 0; i < crowd.Size(); ++i) {
+            const std::size_t j = twin_of[i];
+            CAPTURE(tick, i, j);
+            REQUIRE(crowd.Save(i) == twin.Save(j));
+            REQUIRE(crowd.ActivePath(i).view() == twin.ActivePath(j).view());
+            REQUIRE(crowd.TicksInState(i) == twin.TicksInState(j));
+            REQUIRE(crowd.TicksInState<Patrol>(i) == twin.TicksInState<Patrol>(j));
+        }
+    }
+    CHECK(crowd.Size() == kCount - 8);
+    CHECK(composite_moves > 0); // some moved character's Patrol had run longer than its leaf
+}
+
 TEST_CASE("A snapshot saved after Remove holds the new count, and one of the old size is refused",
           "[crowd][remove][snapshot]") {
     using Catch::Matchers::Contains;
