@@ -314,7 +314,8 @@ std::string CrowdText(CrowdMistake mistake, const CrowdFacts& f) {
     case CrowdMistake::RemoveWhileTicking:
         return Format("Crowd::Remove({}) called from inside a hook or condition of {}; Remove moves the last "
                       "character into slot {}, and a character must stay where it is while it ticks: note the "
-                      "index (in the controller, say) and call Remove after Perform or SendEvent returns",
+                      "index (in the controller, say) and call Remove after that Perform, SendEvent or "
+                      "RevertToPreviousState returns",
                       f.i, f.i == f.a ? std::string("that character") : Format("character {}", f.a), f.i);
     case CrowdMistake::CallWhileTicking:
         return Format("Crowd::{} called from inside a hook, a condition or make_action; call it between ticks",

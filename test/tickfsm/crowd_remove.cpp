@@ -760,7 +760,7 @@ TEST_CASE("Remove is refused from inside a hook or condition of a character bein
     const World dry{};
     for (std::size_t i = 0; i < 3; ++i) crowd.Perform(i, pests[i], dry);
     const auto refused = [&](std::function<void()> call, const std::string& text) {
-        CHECK_THROWS_WITH(call(), Contains(text) && Contains("call Remove after Perform or SendEvent returns"));
+        CHECK_THROWS_WITH(call(), Contains(text) && Contains("call Remove after that Perform, SendEvent or RevertToPreviousState returns"));
         CHECK(crowd.Size() == 3);
     };
     pests[0].poke = [&] { crowd.Remove(0); };
