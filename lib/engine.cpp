@@ -7,7 +7,7 @@
 #include <cstring>
 #include <utility>
 
-#include "tickfsm/crowd.hpp" // ReserveRuntimes, ResizeRuntimes, ResizeStates
+#include "tickfsm/crowd.hpp" // ReserveRuntimes, ResizeRuntimes, ResizeStates, RemoveCharacter
 #include "tickfsm/detail/config.hpp"
 #include "tickfsm/detail/engine.hpp"
 #include "tickfsm/detail/manager_engine.hpp"
@@ -41,6 +41,31 @@ void AppendTarget(List<Target>& targets, List<std::uint8_t>& forced, Target to, 
 void ReserveRuntimes(List<Runtime>& runtimes, std::size_t count) { runtimes.reserve(count); }
 void ResizeRuntimes(List<Runtime>& runtimes, std::size_t count) { runtimes.resize(count); }
 void ResizeStates(List<StateIndex>& states, std::size_t count) { states.resize(count, kNoState); }
+// noexcept: a state whose move constructor throws ends the program here rather
+// than leave a character half moved, whose objects the crowd would destroy twice.
+void RemoveCharacter(List<Runtime>& runtimes, List<StateIndex>& next_states, List<StateIndex>& previous_states,
+                     std::byte* data, std::size_t stride, const List<DataItem>& items, std::size_t i) noexcept {
+    const std::size_t last = runtimes.size() - 1;
+    if (data) {
+        std::byte* const slot = data + i * stride;
+        for (const DataItem& item : items) item.destroy(slot + item.offset);
+        if (i != last) {
+            // Zeroed as Grow's new block is, so that the bytes no constructor
+            // writes are the same as in a crowd that never removed anyone.
+            std::memset(slot, 0, stride);
+            std::byte* const moved = data + last * stride;
+            for (const DataItem& item : items) item.relocate(slot + item.offset, moved + item.offset);
+        }
+    }
+    if (i != last) {
+        runtimes[i] = runtimes[last];
+        if (!next_states.empty()) next_states[i] = next_states[last];
+        if (!previous_states.empty()) previous_states[i] = previous_states[last];
+    }
+    runtimes.pop_back();
+    if (!next_states.empty()) next_states.pop_back();
+    if (!previous_states.empty()) previous_states.pop_back();
+}
 // The general path's own steps, instantiated explicitly as the entry points
 // are: an implicit instantiation with one caller here would be inlined into
 // it (the change path's functions would grow), so each step stays a function

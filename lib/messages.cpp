@@ -222,6 +222,8 @@ std::string_view TextOf(Message id) {
         return "TickAll with {} action{}";
     case Message::ResetCall:
         return "Reset({})";
+    case Message::RemoveCall:
+        return "Remove({})";
     case Message::TickAllByStateControllers:
         return "TickAll(..., TickOrder::ByState) with {} controller{}";
     case Message::StaticCrowdNoCharacter:
@@ -303,6 +305,18 @@ std::string CrowdText(CrowdMistake mistake, const CrowdFacts& f) {
         return Format("Crowd::Reset({}) called from inside a hook or condition of that character; reset it "
                       "between ticks",
                       f.i);
+    case CrowdMistake::RemoveInsideTickAll:
+        return Format("Crowd::Remove({}) called during TickAll (from a hook, a condition or make_action): Remove "
+                      "moves the last character into slot {} while the loop walks the characters; note the index "
+                      "(in the controller, say) and call Remove after TickAll returns, from the highest index down "
+                      "when removing several",
+                      f.i, f.i);
+    case CrowdMistake::RemoveWhileTicking:
+        return Format("Crowd::Remove({}) called from inside a hook or condition of {}; Remove moves the last "
+                      "character into slot {}, and a character must stay where it is while it ticks: note the "
+                      "index (in the controller, say) and call Remove after that Perform, SendEvent or "
+                      "RevertToPreviousState returns",
+                      f.i, f.i == f.a ? std::string("that character") : Format("character {}", f.a), f.i);
     case CrowdMistake::CallWhileTicking:
         return Format("Crowd::{} called from inside a hook, a condition or make_action; call it between ticks",
                       f.name);

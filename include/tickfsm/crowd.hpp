@@ -59,6 +59,11 @@ void ReserveRuntimes(List<Runtime>& runtimes, std::size_t count);
 void ResizeRuntimes(List<Runtime>& runtimes, std::size_t count);
 /// `count` characters' state requests, the new ones kNoState.
 void ResizeStates(List<StateIndex>& states, std::size_t count);
+/// Crowd::Remove's swap-and-pop of every per-character list: character i's
+/// data items destroyed, the last character's relocated into slot i (`data`
+/// holds a character every `stride` bytes); allocates nothing.
+void RemoveCharacter(List<Runtime>& runtimes, List<StateIndex>& next_states, List<StateIndex>& previous_states,
+                     std::byte* data, std::size_t stride, const List<DataItem>& items, std::size_t i) noexcept;
 } // namespace detail
 
 /// Ticks many characters that a `Manager` (a StateManager subclass) would each
@@ -211,6 +216,19 @@ public:
             Fail(detail::CrowdMistake::AddWhileTicking, {});
         Grow(runtimes.size() + 1);
         return runtimes.size() - 1;
+    }
+
+    /// Removes character i: the last character moves into slot i (as a
+    /// vector's swap-and-pop), so only the last character's index changes (it
+    /// becomes i). No hook runs (as Reset). Mirror it in the controllers you tick with.
+    void Remove(std::size_t i) {
+        CheckIndex(i, "Remove");
+        if (active == kTickingAll) Fail(detail::CrowdMistake::RemoveInsideTickAll, {.i = i});
+        if (active != kNothing) Fail(detail::CrowdMistake::RemoveWhileTicking, {.i = i, .a = active - 1});
+        const std::size_t unstarted = (runtimes[i].flags & detail::kStarted) == 0; // one check fewer for TickAll
+        detail::RemoveCharacter(runtimes, next_states, previous_states, state_data, data_stride, table->items, i);
+        population = runtimes.size();
+        Recount(checks - unstarted);
     }
 
     /// Character i back to the initial state, entered on its next Perform. No

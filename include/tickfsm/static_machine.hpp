@@ -10,6 +10,7 @@
 #include <array>
 #include <cstddef>
 #include <cstdint>
+#include <new>
 #include <span>
 #include <string_view>
 #include <type_traits>
@@ -305,6 +306,24 @@ public:
         return runtimes.size() - 1;
     }
 
+    /// Removes character i: the last character moves into slot i (as a
+    /// vector's swap-and-pop), so only the last character's index changes (it
+    /// becomes i). No hook runs (as Reset). Mirror it in the controllers you tick with.
+    void Remove(std::size_t i) {
+        CheckIndex(i, "Remove");
+        if (active != kNothing) [[unlikely]]
+            Refuse(detail::MessageText(detail::Message::RemoveCall, i));
+        const std::size_t last = runtimes.size() - 1;
+        runtimes[i] = runtimes[last];
+        runtimes.pop_back();
+        if constexpr (Core::kHasData) MoveLastInto(states, i);
+        if constexpr (Core::kNested) {
+            bases[i] = bases[last];
+            bases.pop_back();
+        }
+        Recount();
+    }
+
     // In checked builds (TICKFSM_CHECKED), every call taking a character's
     // index refuses one out of range with a ConfigError, as Crowd's do.
     /// Whether S is active for character i: its current state or, in a nested constant, one of its ancestors.
@@ -434,6 +453,19 @@ private:
     const std::uint32_t* BasesOf(std::size_t i) const noexcept {
         if constexpr (Core::kNested) return bases[i].data();
         else return nullptr;
+    }
+
+    /// Remove's part for the state objects: character i's destroyed, the last
+    /// character's moved into their place, as a Crowd relocates them. noexcept:
+    /// a state whose move constructor throws ends the program rather than
+    /// leave objects the crowd would destroy twice.
+    static void MoveLastInto(List<Storage>& objects, std::size_t i) noexcept {
+        const std::size_t last = objects.size() - 1;
+        if (i != last) {
+            objects[i].~Storage();
+            ::new (static_cast<void*>(&objects[i])) Storage(std::move(objects[last]));
+        }
+        objects.pop_back();
     }
 
     /// TickAll's gate follows the character count (see fast_count).

@@ -427,3 +427,26 @@ TEST_CASE("Two identical runs save identical bytes whatever the heap held before
     // to run, and a replay or a peer comparing hashes would see a divergence.
     CHECK(SnapshotsWithHeapOf(0x11) == SnapshotsWithHeapOf(0xEE));
 }
+
+TEST_CASE("Remove allocates nothing", "[alloc][crowd][remove]") {
+    std::vector<Walker> walkers(64);
+    tickfsm::Crowd<WalkerStateManager> crowd(walkers.size()); // a state with data
+    tickfsm::Crowd<Pushing> pushing(walkers.size());          // a push stack
+    tickfsm::StaticCrowd<kWalkerTransitions> swarm(walkers.size());
+    for (std::size_t i = 0; i < walkers.size(); ++i) {
+        walkers[i].tick = static_cast<int>(i);
+        crowd.Perform(i, walkers[i], {});
+        pushing.Perform(i, walkers[i], 0);
+        swarm.Perform(i, walkers[i], Step{});
+    }
+    crowd.Reset(40); // a character not started moves too
+    const long before = g_allocations.load();
+    while (crowd.Size() > 0) {
+        crowd.Remove(crowd.Size() / 2);
+        pushing.Remove(pushing.Size() / 3);
+        swarm.Remove(swarm.Size() - 1);
+    }
+    CHECK(g_allocations.load() - before == 0);
+    CHECK(pushing.Size() == 0);
+    CHECK(swarm.Size() == 0);
+}

@@ -136,6 +136,7 @@ enum class Message : std::uint8_t {
     PerformCall,
     TickAllActions,
     ResetCall,
+    RemoveCall,
     TickAllByStateControllers,
     StaticCrowdNoCharacter,
     TickAllControllers,
@@ -181,6 +182,8 @@ enum class CrowdMistake : std::uint8_t {
     PerformInsideCharacter, // Perform(i) from a hook of character i
     AddWhileTicking,       // Add() from a hook
     ResetWhileTicking,     // Reset(i) from a hook
+    RemoveInsideTickAll,   // Remove(i) during TickAll
+    RemoveWhileTicking,    // Remove(i) from a hook of character a
     CallWhileTicking,      // `name` from a hook
     SendEventWhileTicking, // SendEvent(i, what) from a hook of character i
     CallInsideTickAll,     // `name`(i[, what]) during TickAll
