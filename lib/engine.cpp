@@ -38,9 +38,17 @@ void AppendTarget(List<Target>& targets, List<std::uint8_t>& forced, Target to, 
     forced.push_back(skip_gates ? 1 : 0);
 }
 
-void ReserveRuntimes(List<Runtime>& runtimes, std::size_t count) { runtimes.reserve(count); }
+namespace {
+// Room for `count` in `list`: full, it grows to at least twice its room.
+template <class T>
+void ReserveGrowing(List<T>& list, std::size_t count) {
+    if (count > list.capacity()) list.reserve(count > 2 * list.capacity() ? count : 2 * list.capacity());
+}
+} // namespace
+void ReserveRuntimes(List<Runtime>& runtimes, std::size_t count) { ReserveGrowing(runtimes, count); }
 void ResizeRuntimes(List<Runtime>& runtimes, std::size_t count) { runtimes.resize(count); }
 void ResizeStates(List<StateIndex>& states, std::size_t count) { states.resize(count, kNoState); }
+void ReserveStates(List<StateIndex>& states, std::size_t count) { ReserveGrowing(states, count); }
 // noexcept: a state whose move constructor throws ends the program here rather
 // than leave a character half moved, whose objects the crowd would destroy twice.
 void RemoveCharacter(List<Runtime>& runtimes, List<StateIndex>& next_states, List<StateIndex>& previous_states,

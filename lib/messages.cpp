@@ -230,6 +230,8 @@ std::string_view TextOf(Message id) {
         return "tickfsm: StaticCrowd{}: {}({}): no character {}: the crowd has {} character{}";
     case Message::TickAllControllers:
         return "TickAll with {} controller{}";
+    case Message::StaticCrowdInsideTickAll:
+        return "called from inside a hook, condition or make_action of this crowd's TickAll; call it between ticks";
     case Message::StaticCrowdInsideCharacter:
         return "called from inside a hook or condition of character {}; call it between ticks";
     case Message::StaticCrowdSize:
@@ -346,8 +348,8 @@ std::string CrowdText(CrowdMistake mistake, const CrowdFacts& f) {
     case CrowdMistake::NotAState:
         return Format("Crowd::State<{}>(): {} is not a state of {}", f.name, f.name, f.manager);
     case CrowdMistake::NoCharacter:
-        return Format("Crowd<{}>::{}({}): no character {}: the crowd has {} characters", f.manager, f.name, f.i,
-                      f.i, f.a);
+        return Format("Crowd<{}>::{}({}): no character {}: the crowd has {} character{}", f.manager, f.name, f.i,
+                      f.i, f.a, f.a == 1 ? "" : "s");
     case CrowdMistake::SnapshotRefused:
         return Format("Crowd<{}>::{}", f.manager, f.what);
     }

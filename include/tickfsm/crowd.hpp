@@ -53,12 +53,14 @@ consteval bool CheckCrowdManager() {
 // rather than in every file that includes the crowd (some compilers
 // instantiate a call whose arguments do not depend on the template as soon
 // as they read it).
-/// Room for `count` characters' Runtimes.
+/// Room for `count` characters' Runtimes (twice the old room if that is more).
 void ReserveRuntimes(List<Runtime>& runtimes, std::size_t count);
 /// `count` characters' Runtimes, the new ones not started.
 void ResizeRuntimes(List<Runtime>& runtimes, std::size_t count);
 /// `count` characters' state requests, the new ones kNoState.
 void ResizeStates(List<StateIndex>& states, std::size_t count);
+/// Room for `count` characters' state requests (twice the old room if that is more).
+void ReserveStates(List<StateIndex>& states, std::size_t count);
 /// Crowd::Remove's swap-and-pop of every per-character list: character i's
 /// data items destroyed, the last character's relocated into slot i (`data`
 /// holds a character every `stride` bytes); allocates nothing.
@@ -210,7 +212,8 @@ public:
     /// crowd of this configuration) was saved.
     void Restore(std::size_t i, const Snapshot& snapshot) { RestoreOne(i, snapshot); }
 
-    /// Adds one character (not started) and returns its index. Allocates: not for the tick.
+    /// Adds one character (not started) and returns its index. Allocates when
+    /// the storage is full (then for twice as many): not for the tick.
     std::size_t Add() {
         if (active != kNothing)
             Fail(detail::CrowdMistake::AddWhileTicking, {});
@@ -645,30 +648,44 @@ private:
             for (const auto& item : table->items) item.destroy(data + i * data_stride + item.offset);
     }
 
+    /// `count` characters, the new ones built from the prototypes. Storage
+    /// that is full grows to at least twice its room, so that characters
+    /// added one at a time are moved a few times in all, not once per Add.
     void Grow(std::size_t count) {
         const std::size_t old = runtimes.size();
+        // Reserved first, so that nothing below throws once the data moved.
         detail::ReserveRuntimes(runtimes, count);
-        std::byte* grown = Allocate(count);
-        if (grown) {
+        if (table->uses_machine) detail::ReserveStates(next_states, count);
+        if (table->keep_previous) detail::ReserveStates(previous_states, count);
+        if (data_stride != 0) {
+            const bool moves = count > data_room;
+            const std::size_t room = count > 2 * data_room ? count : 2 * data_room;
+            std::byte* const data = moves ? Allocate(room) : state_data;
             struct Undo { // a state constructor that throws leaves the crowd as it was
                 const Crowd& crowd;
                 std::byte* data;
+                bool owned;
                 std::size_t first, built;
                 ~Undo() {
                     if (!data) return;
                     crowd.Destroy(first, built, data);
-                    crowd.Free(data);
+                    if (owned) crowd.Free(data);
                 }
-            } undo{*this, grown, old, old};
+            } undo{*this, data, moves, old, old};
+            if (!moves && count > old) // slots a Remove left: zeroed as a new block is
+                std::memset(data + old * data_stride, 0, (count - old) * data_stride);
             for (std::size_t i = old; i < count; ++i, ++undo.built)
                 for (const auto& item : table->items)
-                    item.construct(grown + i * data_stride + item.offset, item.prototype.get());
-            for (std::size_t i = 0; i < old; ++i)
-                for (const auto& item : table->items)
-                    item.relocate(grown + i * data_stride + item.offset, state_data + i * data_stride + item.offset);
+                    item.construct(data + i * data_stride + item.offset, item.prototype.get());
             undo.data = nullptr;
-            Free(state_data);
-            state_data = grown;
+            if (moves) {
+                for (std::size_t i = 0; i < old; ++i)
+                    for (const auto& item : table->items)
+                        item.relocate(data + i * data_stride + item.offset, state_data + i * data_stride + item.offset);
+                Free(state_data);
+                state_data = data;
+                data_room = room;
+            }
         }
         detail::ResizeRuntimes(runtimes, count);
         population = count;
@@ -681,6 +698,7 @@ private:
     const detail::ErasedWord* step_words = nullptr;
     std::byte* state_data = nullptr;
     std::size_t data_stride = 0;
+    std::size_t data_room = 0; // the characters state_data has room for
     List<detail::Runtime> runtimes;
     std::size_t population = 0; // runtimes.size(), kept for TickByState's compare and TickAll's gate
     List<detail::StateIndex> next_states; // NextState requests, when a hook can make them

@@ -483,7 +483,7 @@ private:
     [[noreturn, gnu::cold, gnu::noinline]] void Refuse(std::string_view what) const {
         Text why;
         if (active == kTickingAll)
-            why = "called from inside a hook, condition or make_action of this crowd's TickAll; call it between ticks";
+            why = detail::MessageText(detail::Message::StaticCrowdInsideTickAll);
         else if (active != kNothing)
             why = detail::MessageText(detail::Message::StaticCrowdInsideCharacter, active - 1);
         else

@@ -450,3 +450,34 @@ TEST_CASE("Remove allocates nothing", "[alloc][crowd][remove]") {
     CHECK(pushing.Size() == 0);
     CHECK(swarm.Size() == 0);
 }
+
+TEST_CASE("Adding characters one at a time allocates a few times in all and reuses the room Remove left",
+          "[alloc][crowd]") {
+    std::vector<Walker> walkers(1000);
+    tickfsm::Crowd<WalkerStateManager> crowd(0); // a state with data: the data block grows too
+    tickfsm::Crowd<Pushing> pushing(0);         // a push stack
+    const long before = g_allocations.load();
+    for (std::size_t i = 0; i < walkers.size(); ++i) {
+        crowd.Add();
+        pushing.Add();
+    }
+    // Each crowd's per-character lists and data double when they fill: about
+    // log2(1000) = 10 allocations each, never one per Add.
+    CHECK(g_allocations.load() - before <= 2 * 3 * 11);
+    for (std::size_t i = 0; i < walkers.size(); ++i) {
+        walkers[i].tick = static_cast<int>(i);
+        crowd.Perform(i, walkers[i], {});
+        pushing.Perform(i, walkers[i], 0);
+    }
+    crowd.Remove(3);
+    pushing.Remove(3);
+    const long spawned = g_allocations.load();
+    const std::size_t back = crowd.Add();
+    pushing.Add();
+    CHECK(g_allocations.load() - spawned == 0);
+    CHECK(back == walkers.size() - 1);
+    CHECK_FALSE(crowd.IsStarted(back)); // a new character, entered on its first Perform
+    walkers[back].tick = 1;
+    crowd.Perform(back, walkers[back], {});
+    CHECK(crowd.IsIn<Idle>(back));
+}

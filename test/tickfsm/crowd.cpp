@@ -739,6 +739,9 @@ TEST_CASE("A crowd refuses a character index out of range in checked builds", "[
     crowd.Perform(2, ants[2], World{}); // the crowd is usable after each refusal
     CHECK(crowd.TicksInState(2) >= 1);
     CHECK(crowd.IsStarted(2));
+    tickfsm::Crowd<CountingAntStateManager> lone(1, prototype);
+    REQUIRE_THROWS_WITH(lone.Reset(1), Contains("Reset(1): no character 1: the crowd has 1 character") &&
+                                           !Contains("1 characters"));
 }
 
 namespace {

@@ -140,6 +140,7 @@ enum class Message : std::uint8_t {
     TickAllByStateControllers,
     StaticCrowdNoCharacter,
     TickAllControllers,
+    StaticCrowdInsideTickAll,
     StaticCrowdInsideCharacter,
     StaticCrowdSize,
     StaticCrowdRefused,
