@@ -679,9 +679,15 @@ private:
                     item.construct(data + i * data_stride + item.offset, item.prototype.get());
             undo.data = nullptr;
             if (moves) {
-                for (std::size_t i = 0; i < old; ++i)
-                    for (const auto& item : table->items)
-                        item.relocate(data + i * data_stride + item.offset, state_data + i * data_stride + item.offset);
+                // noexcept, as Remove's move: a state whose move constructor
+                // throws ends the program rather than leave characters half
+                // moved, whose objects the crowd would destroy twice.
+                [&]() noexcept {
+                    for (std::size_t i = 0; i < old; ++i)
+                        for (const auto& item : table->items)
+                            item.relocate(data + i * data_stride + item.offset,
+                                          state_data + i * data_stride + item.offset);
+                }();
                 Free(state_data);
                 state_data = data;
                 data_room = room;
