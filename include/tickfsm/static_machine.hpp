@@ -502,7 +502,10 @@ private:
     // TickAll's gate: the character count, or kNoFastCount for an empty crowd,
     // so that one compare with the span's size decides its common case.
     std::size_t fast_count = detail::kNoFastCount;
-    [[no_unique_address]] Storage stateless{}; // what stateless states are handed
+    // What stateless states are handed; nothing when states hold data (each
+    // character then has its own objects, and no spare set is built).
+    struct NoObjects {};
+    [[no_unique_address]] std::conditional_t<Core::kHasData, NoObjects, Storage> stateless{};
 };
 
 } // namespace tickfsm

@@ -934,6 +934,16 @@ TEST_CASE("A compile-time crowd's Remove moves the last character into the remov
     BeeLife::Destroyed(); // none twice
 }
 
+TEST_CASE("A compile-time crowd whose states hold data builds one set of state objects per character",
+          "[crowd][static]") {
+    const int before = BeeLife::alive;
+    {
+        tickfsm::StaticCrowd<kBeeTable> crowd(3);
+        CHECK(BeeLife::alive - before == 3 * 2); // two states with data each, and no spare set
+    }
+    CHECK(BeeLife::alive == before);
+}
+
 TEST_CASE("A compile-time crowd's TickAll ticks every character left after Remove", "[crowd][static][remove]") {
     // StaticCrowd's TickAll gate is its size (fast_count): it must follow a removal.
     using Bees = tickfsm::StaticCrowd<kBeeTable>;
