@@ -8,7 +8,8 @@
 // members are defined by job in detail/: manager_states.hpp (states and
 // transitions by type), manager_keyed.hpp (keyed and delegate states),
 // manager_control.hpp (acting from outside a tick), manager_buffers.hpp
-// (what input buffers ask) and manager_queries.hpp (questions, the dry run). What they work on lives beside them:
+// (what input buffers ask) and manager_queries.hpp (questions, the dry
+// run). What they work on lives beside them:
 // detail::ManagerStorage (the per-character block and its state data),
 // detail::ManagerConfig (configuration checks, the shared configuration path)
 // and detail::ManagerEngine (the tick's context, the Seat's step, snapshots).
