@@ -335,6 +335,15 @@ public:
         if (runtimes[i].state == detail::kNoState) return {};
         return table->PathText(runtimes[i].state, state_data + i * data_stride);
     }
+    /// How many states pushes keep buried for character i.
+    std::size_t BuriedCount(std::size_t i) const noexcept(!TICKFSM_CHECKED) { return BuriedStates(i, {}); }
+    /// Character i's buried states, as StateManager::BuriedStates: the one
+    /// buried first first, as many as fit in `out`; returns how many.
+    std::size_t BuriedStates(std::size_t i, std::span<StateId> out) const noexcept(!TICKFSM_CHECKED) {
+        CheckIndex(i, "BuriedStates");
+        if (runtimes[i].state == detail::kNoState) return 0;
+        return table->BuriedStates(state_data + i * data_stride, out);
+    }
     StateId CurrentState(std::size_t i) const noexcept(!TICKFSM_CHECKED) {
         CheckIndex(i, "CurrentState");
         return StateId{runtimes[i].state};

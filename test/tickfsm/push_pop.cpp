@@ -226,10 +226,16 @@ TEST_CASE("A crowd pushes and pops per character", "[push][crowd]") {
         for (std::size_t i = 0; i < 2; ++i) crowd.Perform(i, guards[i], Tick{});
     CHECK(crowd.IsIn<Patrol>(0));
     CHECK(crowd.IsIn<Stunned>(1));
+    std::array<tickfsm::StateId, 2> buried{};
+    CHECK(crowd.BuriedCount(0) == 0);
+    CHECK(crowd.BuriedStates(1, buried) == 1); // as StateManager::BuriedStates
+    CHECK(buried[0] == crowd.IdOf<Patrol>());
+    CHECK(crowd.BuriedCount(1) == 1);
     guards[1].stunned = false;
     guards[1].recovered = true;
     crowd.Perform(1, guards[1], Tick{});
     CHECK(crowd.IsIn<Patrol>(1));
+    CHECK(crowd.BuriedCount(1) == 0);
     CHECK(crowd.State<Patrol>(1).steps == 1); // pushed on its first tick, before performing; the pop's tick performs
 }
 

@@ -79,11 +79,8 @@ inline std::uint32_t StateManager<Controller, Action>::TicksInState() const {
 
 template <class Controller, class Action>
 inline std::size_t StateManager<Controller, Action>::BuriedStates(std::span<StateId> out) const {
-    const std::size_t buried = BuriedCount();
-    if (buried == 0) return 0;
-    const detail::Buried* entries = detail::BuriedEntries(MachineStateData(), ResolvedTable().stack);
-    for (std::size_t i = 0; i < buried && i < out.size(); ++i) out[i] = StateId{entries[i].leaf};
-    return buried;
+    if (!IsStarted()) return 0; // before the table is needed: no lock, no allocation
+    return ResolvedTable().BuriedStates(MachineStateData(), out);
 }
 
 template <class Controller, class Action>

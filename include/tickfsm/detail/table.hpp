@@ -544,6 +544,16 @@ struct Table {
         return state != kNoState && IsActive(tree, data, leaf, state);
     }
 
+    /// Writes the leaves pushes buried in a character's `data` to `out`, the
+    /// one buried first first, as many as fit; returns how many are buried.
+    std::size_t BuriedStates(std::byte* data, std::span<StateId> out) const noexcept {
+        if (stack_capacity == 0) return 0;
+        const std::uint32_t count = BuriedCount(data, stack);
+        const Buried* entries = BuriedEntries(data, stack);
+        for (std::size_t i = 0; i < count && i < out.size(); ++i) out[i] = StateId{entries[i].leaf};
+        return count;
+    }
+
     /// Whether `region` runs while `leaf` is the machine's current state: its
     /// parallel state is active, so the region's own lane makes a change into it.
     bool RegionRuns(StateIndex leaf, StateIndex region, const std::byte* data) const noexcept {
