@@ -336,7 +336,11 @@ public:
         return table->PathText(runtimes[i].state, state_data + i * data_stride);
     }
     /// How many states pushes keep buried for character i.
-    std::size_t BuriedCount(std::size_t i) const noexcept(!TICKFSM_CHECKED) { return BuriedStates(i, {}); }
+    std::size_t BuriedCount(std::size_t i) const noexcept(!TICKFSM_CHECKED) {
+        CheckIndex(i, "BuriedCount");
+        if (runtimes[i].state == detail::kNoState) return 0;
+        return table->BuriedStates(state_data + i * data_stride, {});
+    }
     /// Character i's buried states, as StateManager::BuriedStates: the one
     /// buried first first, as many as fit in `out`; returns how many.
     std::size_t BuriedStates(std::size_t i, std::span<StateId> out) const noexcept(!TICKFSM_CHECKED) {
